@@ -1,0 +1,93 @@
+import { UTCDate } from '@date-fns/utc'
+import { addDays, differenceInCalendarDays, format } from 'date-fns'
+import { err, ok, type Result } from 'neverthrow'
+
+/**
+ * A calendar day in UTC, written `YYYY-MM-DD` (GitLab's `expires_at` format).
+ *
+ * @example
+ * ```ts
+ * import type { CalendarDate } from 'patkit'
+ * const day: CalendarDate = '2030-01-01'
+ * ```
+ */
+export type CalendarDate = `${number}-${number}-${number}`
+
+const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})$/
+
+/**
+ * Parses a strict `YYYY-MM-DD` string naming a day that exists (no 2027-02-29).
+ *
+ * @example
+ * ```ts
+ * import { parseCalendarDate } from 'patkit'
+ * parseCalendarDate('2028-02-29').isOk() // true: a leap day
+ * parseCalendarDate('2027-02-29').isErr() // true
+ * ```
+ */
+export function parseCalendarDate(value: string): Result<CalendarDate, 'invalid_date'> {
+  const match = CALENDAR_DATE.exec(value)
+  if (match === null) return err('invalid_date')
+  const [, y, m, d] = match.map(Number) as [number, number, number, number]
+  // Date.UTC rolls 02-30 over into March, so a round trip is what rejects days that do not exist.
+  const utc = new UTCDate(Date.UTC(y, m - 1, d))
+  if (utc.getUTCFullYear() !== y || utc.getUTCMonth() !== m - 1 || utc.getUTCDate() !== d) {
+    return err('invalid_date')
+  }
+  return ok(value as CalendarDate)
+}
+
+/**
+ * The UTC calendar day an instant falls on.
+ *
+ * @example
+ * ```ts
+ * import { utcDay } from 'patkit'
+ * utcDay(new Date('2026-01-31T23:59:59.999Z')) // '2026-01-31'
+ * ```
+ */
+export function utcDay(at: Date): CalendarDate {
+  return format(new UTCDate(at.getTime()), 'yyyy-MM-dd') as CalendarDate
+}
+
+/**
+ * The instant 00:00:00.000 UTC that starts a calendar day.
+ *
+ * @example
+ * ```ts
+ * import { startOfUtcDay } from 'patkit'
+ * startOfUtcDay('2030-01-01').toISOString() // '2030-01-01T00:00:00.000Z'
+ * ```
+ */
+export function startOfUtcDay(day: CalendarDate): Date {
+  return new Date(`${day}T00:00:00.000Z`)
+}
+
+/**
+ * Adds whole days to a calendar day, in UTC, so no local time zone or DST shift can move it.
+ *
+ * @example
+ * ```ts
+ * import { addCalendarDays } from 'patkit'
+ * addCalendarDays('2026-01-28', 7) // '2026-02-04'
+ * ```
+ */
+export function addCalendarDays(day: CalendarDate, days: number): CalendarDate {
+  return format(addDays(new UTCDate(startOfUtcDay(day).getTime()), days), 'yyyy-MM-dd') as CalendarDate
+}
+
+/**
+ * Whole days from `from` to `to` (negative when `to` is earlier).
+ *
+ * @example
+ * ```ts
+ * import { calendarDaysBetween } from 'patkit'
+ * calendarDaysBetween('2028-01-01', '2029-01-01') // 366
+ * ```
+ */
+export function calendarDaysBetween(from: CalendarDate, to: CalendarDate): number {
+  return differenceInCalendarDays(
+    new UTCDate(startOfUtcDay(to).getTime()),
+    new UTCDate(startOfUtcDay(from).getTime()),
+  )
+}

@@ -1,0 +1,24 @@
+import type { ExpiryPolicy } from './expiry.js'
+import type { RandomSource } from './random.js'
+import type { Digester } from './secret.js'
+
+/**
+ * Everything a transition that mints a secret needs besides its inputs: the instant, the random
+ * source, the prefix, the digester and the expiry rules. Built by the authority per call.
+ *
+ * @example
+ * ```ts
+ * import { type MintContext, createDigester, seededRandom } from 'patkit'
+ * const ctx: MintContext = {
+ *   now: new Date('2030-01-01T00:00:00Z'), random: seededRandom(1), prefix: 'glpat-',
+ *   digest: createDigester('pepper'), expiry: { requireExpiry: true, maxLifetimeDays: 365 },
+ * }
+ * ```
+ */
+export interface MintContext {
+  readonly now: Date
+  readonly random: RandomSource
+  readonly prefix: string
+  readonly digest: Digester
+  readonly expiry: ExpiryPolicy
+}

@@ -1,0 +1,99 @@
+import type { Scope } from './scopes.js'
+
+/**
+ * Stable codes of every expected failure in patkit. Match on `error.type` against these constants;
+ * the strings never change within a major version.
+ *
+ * @example
+ * ```ts
+ * import { ErrorType } from 'patkit'
+ * if (result.isErr() && result.error.type === ErrorType.AlreadyRevoked) { ... }
+ * ```
+ */
+export const ErrorType = {
+  /** The token to rotate is already revoked (GitLab: "Token already revoked"). */
+  AlreadyRevoked: 'already_revoked',
+  /** An `expires_at` outside the allowed window. */
+  InvalidExpiry: 'invalid_expiry',
+  /** A request parameter is missing, malformed or not one of the allowed values. */
+  InvalidParameter: 'invalid_parameter',
+  /** A model rule failed, e.g. a description longer than 255 characters. */
+  ValidationFailed: 'validation_failed',
+  /** No token was presented, or the presented token is unknown. */
+  Unauthenticated: 'unauthenticated',
+  /** The presented token is expired. */
+  TokenExpired: 'token_expired',
+  /** The presented token is revoked. */
+  TokenRevoked: 'token_revoked',
+  /** The presented token lacks the scope the operation needs. */
+  InsufficientScope: 'insufficient_scope',
+  /** The caller may not see or act on the target (GitLab answers 401). */
+  Unauthorized: 'unauthorized',
+  /** The caller is authenticated but the operation is reserved to others (GitLab answers 403). */
+  Forbidden: 'forbidden',
+  /** The target does not exist (or is hidden as such). */
+  NotFound: 'not_found',
+  /** The operation was refused (GitLab answers a bare 400). */
+  BadRequest: 'bad_request',
+  /** The feature does not exist in the emulated GitLab release. */
+  FeatureUnavailable: 'feature_unavailable',
+  /** The storage backend failed; the operation had no effect. */
+  StoreFailure: 'store_failure',
+} as const
+
+/**
+ * One of the {@link ErrorType} codes.
+ *
+ * @example
+ * ```ts
+ * import type { ErrorCode } from 'patkit'
+ * const code: ErrorCode = 'already_revoked'
+ * ```
+ */
+export type ErrorCode = (typeof ErrorType)[keyof typeof ErrorType]
+
+/**
+ * Every expected failure, as data. Discriminate on `type`.
+ *
+ * @example
+ * ```ts
+ * import type { PatkitError } from 'patkit'
+ * function describe(e: PatkitError): string {
+ *   switch (e.type) {
+ *     case 'already_revoked': return `token ${e.tokenId} was already revoked`
+ *     default: return e.type
+ *   }
+ * }
+ * ```
+ */
+export type PatkitError =
+  | { readonly type: 'already_revoked'; readonly tokenId: number }
+  | { readonly type: 'invalid_expiry'; readonly message: string }
+  | {
+      readonly type: 'invalid_parameter'
+      readonly parameter: string
+      /** `missing`: absent; `invalid`: wrong type or format; `not_allowed_value`: not in the allowed set. */
+      readonly reason: 'missing' | 'invalid' | 'not_allowed_value'
+    }
+  | { readonly type: 'validation_failed'; readonly message: string }
+  | { readonly type: 'unauthenticated' }
+  | { readonly type: 'token_expired'; readonly tokenId: number }
+  | { readonly type: 'token_revoked'; readonly tokenId: number }
+  | { readonly type: 'insufficient_scope'; readonly required: readonly Scope[] }
+  | { readonly type: 'unauthorized' }
+  | { readonly type: 'forbidden' }
+  | { readonly type: 'not_found'; readonly entity: 'token' | 'user' }
+  | { readonly type: 'bad_request'; readonly reason?: string }
+  | { readonly type: 'feature_unavailable'; readonly feature: string; readonly release: string }
+  | { readonly type: 'store_failure'; readonly operation: string; readonly cause: unknown }
+
+/**
+ * The error of one code, e.g. `ErrorOf<'already_revoked'>`.
+ *
+ * @example
+ * ```ts
+ * import type { ErrorOf } from 'patkit'
+ * const e: ErrorOf<'already_revoked'> = { type: 'already_revoked', tokenId: 3 }
+ * ```
+ */
+export type ErrorOf<T extends ErrorCode> = Extract<PatkitError, { type: T }>

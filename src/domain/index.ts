@@ -1,0 +1,39 @@
+export {
+  addCalendarDays,
+  type CalendarDate,
+  calendarDaysBetween,
+  parseCalendarDate,
+  startOfUtcDay,
+  utcDay,
+} from './calendar.js'
+export { type Clock, type ManualClock, manualClock, systemClock } from './clock.js'
+export type { MintContext } from './context.js'
+export { type CreateTokenInput, createToken, MAX_TEXT_LENGTH, type Minted } from './create-token.js'
+export { type ErrorCode, type ErrorOf, ErrorType, type PatkitError } from './errors.js'
+export {
+  DEFAULT_MAX_LIFETIME_DAYS,
+  type ExpiryPolicy,
+  ROTATION_DEFAULT_DAYS,
+  resolveExpiry,
+} from './expiry.js'
+export { cryptoRandom, type RandomSource, seededRandom } from './random.js'
+export { tokensToRevokeOnReuse } from './reuse-detection.js'
+export { type Revocation, revokeToken } from './revoke-token.js'
+export { type Rotation, rotateToken } from './rotate-token.js'
+export {
+  ADMIN_ONLY_SCOPES,
+  isScope,
+  SCOPES,
+  type Scope,
+  scopeSchema,
+  USER_CREATABLE_SCOPES,
+} from './scopes.js'
+export {
+  createDigester,
+  DEFAULT_TOKEN_PREFIX,
+  type Digester,
+  encodeBase62,
+  generateSecret,
+  SECRET_RANDOM_BYTES,
+} from './secret.js'
+export { isActive, isExpired, type Token, type TokenDraft } from './token.js'

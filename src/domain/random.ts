@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto'
+
+/**
+ * The source of randomness for secrets. Injected, so tests can replay exact secrets.
+ *
+ * @example
+ * ```ts
+ * import type { RandomSource } from 'patkit'
+ * const zeros: RandomSource = { bytes: (n) => new Uint8Array(n) } // never do this outside a test
+ * ```
+ */
+export interface RandomSource {
+  /** Returns `length` fresh random bytes. */
+  bytes(length: number): Uint8Array
+}
+
+/**
+ * The operating system's CSPRNG (`node:crypto`). This file is the single place in patkit that draws
+ * real randomness; everything else receives a {@link RandomSource}.
+ *
+ * @example
+ * ```ts
+ * import { cryptoRandom } from 'patkit'
+ * cryptoRandom.bytes(20).length // 20
+ * ```
+ */
+export const cryptoRandom: RandomSource = Object.freeze({ bytes: (length: number) => randomBytes(length) })
+
+/**
+ * A deterministic, seeded random source (xorshift32) for tests and reproducible fixtures.
+ * Never use it for real secrets.
+ *
+ * @example
+ * ```ts
+ * import { seededRandom } from 'patkit'
+ * const a = seededRandom(42).bytes(4)
+ * const b = seededRandom(42).bytes(4)
+ * // a and b are equal
+ * ```
+ */
+export function seededRandom(seed: number): RandomSource {
+  // xorshift32 has a fixed point at 0; any other 32-bit state cycles through all non-zero values.
+  let state = seed >>> 0 || 0x9e3779b9
+  return {
+    bytes(length) {
+      const out = new Uint8Array(length)
+      for (let i = 0; i < length; i++) {
+        state ^= state << 13
+        state >>>= 0
+        state ^= state >>> 17
+        state ^= state << 5
+        state >>>= 0
+        out[i] = state & 0xff
+      }
+      return out
+    },
+  }
+}

@@ -1,0 +1,62 @@
+import { err, type Result } from 'neverthrow'
+import type { CalendarDate } from './calendar.js'
+import type { MintContext } from './context.js'
+import type { ErrorOf } from './errors.js'
+import { ROTATION_DEFAULT_DAYS, resolveExpiry } from './expiry.js'
+import { generateSecret } from './secret.js'
+import type { Token, TokenDraft } from './token.js'
+
+/**
+ * The outcome of a rotation: the old token revoked, its successor to insert, and the successor's
+ * one-time secret. The store applies both writes atomically.
+ *
+ * @example
+ * ```ts
+ * import type { Rotation } from 'patkit'
+ * declare const r: Rotation
+ * r.successor.previousId === r.revoked.id // true
+ * ```
+ */
+export interface Rotation {
+  readonly revoked: Token
+  readonly successor: TokenDraft
+  readonly secret: string
+}
+
+/**
+ * Rotates a token: the successor inherits user, name, description, scopes and impersonation, links
+ * `previousId` and `familyId`, and expires on the requested day or by default one week from today
+ * (never, when expiry is not required). A revoked token cannot be rotated.
+ *
+ * @example
+ * ```ts
+ * import { rotateToken } from 'patkit'
+ * const result = rotateToken(token, { expiresAt: '2030-02-01' }, ctx)
+ * if (result.isErr() && result.error.type === 'already_revoked') { ... }
+ * ```
+ */
+export function rotateToken(
+  token: Token,
+  request: { readonly expiresAt?: CalendarDate },
+  ctx: MintContext,
+): Result<Rotation, ErrorOf<'already_revoked' | 'invalid_expiry'>> {
+  if (token.revoked) return err({ type: 'already_revoked', tokenId: token.id })
+  return resolveExpiry(request.expiresAt, ctx.now, ctx.expiry, ROTATION_DEFAULT_DAYS).map((expiresAt) => {
+    const secret = generateSecret(ctx.random, ctx.prefix)
+    const successor: TokenDraft = {
+      userId: token.userId,
+      name: token.name,
+      description: token.description,
+      scopes: token.scopes,
+      createdAt: ctx.now,
+      lastUsedAt: null,
+      expiresAt,
+      revoked: false,
+      impersonation: token.impersonation,
+      previousId: token.id,
+      familyId: token.familyId,
+      digest: ctx.digest(secret),
+    }
+    return { revoked: { ...token, revoked: true }, successor, secret }
+  })
+}

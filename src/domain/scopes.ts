@@ -1,0 +1,95 @@
+import { z } from 'zod'
+
+/**
+ * Every scope GitLab grants to a personal access token, in GitLab's own order.
+ *
+ * @example
+ * ```ts
+ * import { SCOPES } from 'patkit'
+ * SCOPES.includes('api') // true
+ * ```
+ */
+export const SCOPES = [
+  'api',
+  'read_api',
+  'read_user',
+  'create_runner',
+  'manage_runner',
+  'k8s_proxy',
+  'self_rotate',
+  'read_repository',
+  'write_repository',
+  'read_registry',
+  'write_registry',
+  'read_virtual_registry',
+  'write_virtual_registry',
+  'read_observability',
+  'write_observability',
+  'ai_features',
+  'sudo',
+  'admin_mode',
+  'read_service_ping',
+] as const
+
+/**
+ * One GitLab token scope.
+ *
+ * @example
+ * ```ts
+ * import type { Scope } from 'patkit'
+ * const scopes: Scope[] = ['read_api']
+ * ```
+ */
+export type Scope = (typeof SCOPES)[number]
+
+/**
+ * zod schema accepting exactly one of {@link SCOPES}.
+ *
+ * @example
+ * ```ts
+ * import { scopeSchema } from 'patkit'
+ * scopeSchema.safeParse('api').success // true
+ * scopeSchema.safeParse('root').success // false
+ * ```
+ */
+export const scopeSchema = z.enum(SCOPES)
+
+/**
+ * Scopes a user may grant when creating a token for themselves through
+ * `POST /user/personal_access_tokens`, as GitLab limits them.
+ *
+ * @example
+ * ```ts
+ * import { USER_CREATABLE_SCOPES } from 'patkit'
+ * USER_CREATABLE_SCOPES // ['k8s_proxy', 'self_rotate']
+ * ```
+ */
+export const USER_CREATABLE_SCOPES = ['k8s_proxy', 'self_rotate'] as const satisfies readonly Scope[]
+
+/**
+ * Scopes only an administrator may put on a token.
+ *
+ * @example
+ * ```ts
+ * import { ADMIN_ONLY_SCOPES } from 'patkit'
+ * ADMIN_ONLY_SCOPES.includes('sudo') // true
+ * ```
+ */
+export const ADMIN_ONLY_SCOPES = [
+  'sudo',
+  'admin_mode',
+  'read_service_ping',
+] as const satisfies readonly Scope[]
+
+/**
+ * Narrows a string to a {@link Scope}.
+ *
+ * @example
+ * ```ts
+ * import { isScope } from 'patkit'
+ * isScope('read_api') // true
+ * ```
+ */
+export function isScope(value: string): value is Scope {
+  return (SCOPES as readonly string[]).includes(value)
+}

@@ -1,0 +1,79 @@
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto'
+import type { RandomSource } from './random.js'
+
+/** GitLab's personal access token prefix. */
+export const DEFAULT_TOKEN_PREFIX = 'glpat-'
+
+/** Random bytes per secret: 160 bits, above the 128-bit floor. */
+export const SECRET_RANDOM_BYTES = 20
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
+// 62^27 > 2^160, so 27 characters hold any 20-byte value and the encoding is injective.
+const ENCODED_LENGTH = 27
+
+/**
+ * Encodes bytes as a fixed-width base62 string (big-endian, left-padded with `0`).
+ *
+ * @example
+ * ```ts
+ * import { encodeBase62 } from 'patkit'
+ * encodeBase62(new Uint8Array([0, 61]), 2) // '0z'
+ * ```
+ */
+export function encodeBase62(bytes: Uint8Array, width: number): string {
+  let value = 0n
+  for (const byte of bytes) value = (value << 8n) | BigInt(byte)
+  let out = ''
+  while (value > 0n) {
+    out = BASE62[Number(value % 62n)] + out
+    value /= 62n
+  }
+  if (out.length > width) throw new RangeError(`value needs ${out.length} base62 digits, width is ${width}`)
+  return out.padStart(width, '0')
+}
+
+/**
+ * A fresh secret: `prefix` + 27 base62 characters carrying 160 bits from `random`.
+ *
+ * @example
+ * ```ts
+ * import { generateSecret, cryptoRandom } from 'patkit'
+ * generateSecret(cryptoRandom) // 'glpat-3kTq...'
+ * ```
+ */
+export function generateSecret(random: RandomSource, prefix: string = DEFAULT_TOKEN_PREFIX): string {
+  const bytes = random.bytes(SECRET_RANDOM_BYTES)
+  if (bytes.length !== SECRET_RANDOM_BYTES) {
+    throw new RangeError(`random source returned ${bytes.length} bytes, expected ${SECRET_RANDOM_BYTES}`)
+  }
+  return prefix + encodeBase62(bytes, ENCODED_LENGTH)
+}
+
+/**
+ * Turns a secret into its stored form.
+ *
+ * @example
+ * ```ts
+ * import type { Digester } from 'patkit'
+ * declare const digest: Digester
+ * digest('glpat-abc') // base64url HMAC-SHA-256
+ * ```
+ */
+export type Digester = (secret: string) => string
+
+/**
+ * Builds the digester for one pepper: HMAC-SHA-256 keyed by the pepper, base64url-encoded. The key
+ * object is built once so the authentication hot path only hashes.
+ *
+ * @example
+ * ```ts
+ * import { createDigester } from 'patkit'
+ * const digest = createDigester('a long random pepper from your secret store')
+ * digest('glpat-abc') === digest('glpat-abc') // true
+ * ```
+ */
+export function createDigester(pepper: string | Uint8Array): Digester {
+  if (pepper.length === 0) throw new RangeError('pepper must not be empty')
+  const key: KeyObject = createSecretKey(typeof pepper === 'string' ? Buffer.from(pepper, 'utf8') : pepper)
+  return (secret) => createHmac('sha256', key).update(secret, 'utf8').digest('base64url')
+}

@@ -1,0 +1,61 @@
+import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+// Runs against dist/, which `npm test` builds first (the `pretest` script).
+const root = join(import.meta.dirname, '..', '..')
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  exports: Record<string, unknown>
+  bin: Record<string, string>
+  version: string
+}
+const subpaths = Object.keys(pkg.exports).filter((p) => p !== './package.json')
+
+function node(args: string[]): string {
+  return execFileSync(process.execPath, args, { cwd: root, encoding: 'utf8' })
+}
+
+describe('built package', () => {
+  it.each(subpaths)('%s imports as ESM by its package name', (subpath) => {
+    const specifier = `patkit${subpath.slice(1)}`
+    const out = node([
+      '--input-type=module',
+      '-e',
+      `const m = await import('${specifier}'); console.log(Object.keys(m).length)`,
+    ])
+    expect(Number(out.trim())).toBeGreaterThan(0)
+  })
+
+  it.each(subpaths)('%s requires as CJS by its package name', (subpath) => {
+    const specifier = `patkit${subpath.slice(1)}`
+    const out = node(['-e', `const m = require('${specifier}'); console.log(Object.keys(m).length)`])
+    expect(Number(out.trim())).toBeGreaterThan(0)
+  })
+
+  it('ESM and CJS builds expose the same names and behave alike', () => {
+    const esm = node([
+      '--input-type=module',
+      '-e',
+      "const m = await import('patkit'); console.log(JSON.stringify([Object.keys(m).sort(), m.createDigester('p')('s'), m.SCOPES.length]))",
+    ])
+    const cjs = node([
+      '-e',
+      "const m = require('patkit'); console.log(JSON.stringify([Object.keys(m).sort(), m.createDigester('p')('s'), m.SCOPES.length]))",
+    ])
+    expect(cjs).toBe(esm)
+    expect(JSON.parse(esm)[2]).toBe(19)
+  })
+
+  it('the patkit bin prints the package version', () => {
+    const bin = pkg.bin['patkit'] as string
+    expect(node([bin, '--version']).trim()).toBe(pkg.version)
+  })
+
+  it('the patkit bin rejects an unknown command with exit code 2', () => {
+    const bin = pkg.bin['patkit'] as string
+    expect(() => execFileSync(process.execPath, [bin, 'nope'], { cwd: root, stdio: 'pipe' })).toThrow(
+      expect.objectContaining({ status: 2 }),
+    )
+  })
+})

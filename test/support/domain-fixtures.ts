@@ -1,0 +1,59 @@
+import {
+  type CalendarDate,
+  createDigester,
+  type MintContext,
+  type RandomSource,
+  seededRandom,
+  type Token,
+  type TokenDraft,
+} from '../../src/domain/index.js'
+
+/** A mint context at a fixed instant with a seeded random source; each test builds its own. */
+export function mintContext(now: string | Date, overrides: Partial<MintContext> = {}): MintContext {
+  return {
+    now: typeof now === 'string' ? new Date(now) : now,
+    random: seededRandom(7),
+    prefix: 'glpat-',
+    digest: createDigester('test-pepper'),
+    expiry: { requireExpiry: true, maxLifetimeDays: 365 },
+    ...overrides,
+  }
+}
+
+/** Stores a draft the way a store would: assigns the id and, for a first generation, the family. */
+export function stored(draft: TokenDraft, id: number): Token {
+  return { ...draft, id, familyId: draft.familyId ?? id }
+}
+
+/** A plain active token; fields can be overridden. */
+export function token(overrides: Partial<Token> = {}): Token {
+  return {
+    id: 1,
+    userId: 1,
+    name: 'ci',
+    description: null,
+    scopes: ['api'],
+    createdAt: new Date('2026-01-01T00:00:00.000Z'),
+    lastUsedAt: null,
+    expiresAt: '2027-01-01' as CalendarDate,
+    revoked: false,
+    impersonation: false,
+    previousId: null,
+    familyId: 1,
+    digest: 'digest-1',
+    ...overrides,
+  }
+}
+
+/** A random source that replays exactly the given bytes, then fails loudly. */
+export function replayRandom(bytes: Uint8Array): RandomSource {
+  let offset = 0
+  return {
+    bytes(length) {
+      if (offset + length > bytes.length) throw new Error('replayRandom exhausted')
+      const out = bytes.slice(offset, offset + length)
+      offset += length
+      return out
+    },
+  }
+}
