@@ -72,8 +72,11 @@ export type PatkitError =
   | {
       readonly type: 'invalid_parameter'
       readonly parameter: string
-      /** `missing`: absent; `invalid`: wrong type or format; `not_allowed_value`: not in the allowed set. */
-      readonly reason: 'missing' | 'invalid' | 'not_allowed_value'
+      /**
+       * `missing`: absent; `invalid`: wrong type or format; `not_allowed_value`: not in the allowed
+       * set; `excluded_value`: a value explicitly refused (GitLab's `per_page=0`).
+       */
+      readonly reason: 'missing' | 'invalid' | 'not_allowed_value' | 'excluded_value'
     }
   | { readonly type: 'validation_failed'; readonly message: string }
   | { readonly type: 'unauthenticated' }

@@ -1,0 +1,65 @@
+import type { ResultAsync } from 'neverthrow'
+import type { ErrorOf } from '../domain/errors.js'
+import type { Token, TokenDraft } from '../domain/token.js'
+import type { ListQuery } from '../query/filter.js'
+import type { StoreFailure, User, UserDirectory } from './user.js'
+
+/**
+ * What `revoke` found: it revoked the token now, the token was already revoked, or there is none.
+ *
+ * @example
+ * ```ts
+ * import type { RevokeOutcome } from 'patkit'
+ * const outcome: RevokeOutcome = 'already_revoked'
+ * ```
+ */
+export type RevokeOutcome = 'revoked' | 'already_revoked' | 'missing'
+
+/**
+ * The storage port: domain-shaped, every method atomic on its own. A store also serves as the
+ * default {@link UserDirectory}.
+ *
+ * Concurrency contract (checked by `describeStoreConformance` from `patkit/testing`):
+ * - `rotate` revokes `oldId` only if it is not revoked and inserts the successor in one atomic step.
+ *   Of N concurrent rotations of one token exactly one succeeds; the others fail with
+ *   `already_revoked`. A token never has two successors.
+ * - `revoke` is a conditional write: of N concurrent revocations exactly one reports `revoked`.
+ * - `revokeDescendants` revokes exactly the tokens rotated from the given one (later generations)
+ *   that are active at `now`; its effect is durable even though the request that triggered it fails.
+ * - `touchLastUsed` writes only when the stored `lastUsedAt` is null or older than `at - throttleMs`,
+ *   so concurrent requests in one window write once.
+ * - Reads see every write that completed before they started.
+ *
+ * @example
+ * ```ts
+ * import { memoryStore } from 'patkit/memory'
+ * const store: TokenStore = memoryStore()
+ * ```
+ */
+export interface TokenStore extends UserDirectory {
+  findByDigest(digest: string): ResultAsync<Token | null, StoreFailure>
+  findById(id: number): ResultAsync<Token | null, StoreFailure>
+  /** One page of the tokens matching the filter, in the query's order, and the total count. */
+  list(
+    query: ListQuery,
+  ): ResultAsync<{ readonly items: readonly Token[]; readonly total: number }, StoreFailure>
+  /** Stores a new token; assigns its id, and `familyId = id` when the draft has none. */
+  insert(draft: TokenDraft): ResultAsync<Token, StoreFailure>
+  revoke(id: number): ResultAsync<RevokeOutcome, StoreFailure>
+  /** Atomically revokes `oldId` (only if not revoked) and inserts `successor`; returns the stored successor. */
+  rotate(
+    oldId: number,
+    successor: TokenDraft,
+  ): ResultAsync<Token, StoreFailure | ErrorOf<'already_revoked'> | ErrorOf<'not_found'>>
+  /** Revokes the tokens rotated from `tokenId` that are active at `now`; returns them as they are now. */
+  revokeDescendants(tokenId: number, now: Date): ResultAsync<readonly Token[], StoreFailure>
+  /** Sets `lastUsedAt = at` unless it was set less than `throttleMs` before `at`; true when written. */
+  touchLastUsed(id: number, at: Date, throttleMs: number): ResultAsync<boolean, StoreFailure>
+  /**
+   * Stores a token exactly as given, id and family included (seed files, migrations from another
+   * store). Later `insert`s get ids above every imported one. Fails if the id or digest is taken.
+   */
+  importToken(token: Token): ResultAsync<Token, StoreFailure>
+  /** Adds or replaces a user (seeding, tests, the fake authority). */
+  putUser(user: User): ResultAsync<User, StoreFailure>
+}
