@@ -1,0 +1,182 @@
+import type { ResultAsync } from 'neverthrow'
+import { systemClock } from '../domain/clock.js'
+import type { ErrorOf } from '../domain/errors.js'
+import { DEFAULT_MAX_LIFETIME_DAYS } from '../domain/expiry.js'
+import { cryptoRandom } from '../domain/random.js'
+import { createDigester, DEFAULT_TOKEN_PREFIX } from '../domain/secret.js'
+import type { Token } from '../domain/token.js'
+import type { StoreFailure, User } from '../store/user.js'
+import { type AuthenticateError, type AuthenticateOptions, authenticate } from './authenticate.js'
+import { type AuthorityConfig, authorityOptionsSchema } from './config.js'
+import { type CreateRequest, create } from './create.js'
+import type { AuthorityDeps } from './deps.js'
+import type { AuthorityEvent } from './events.js'
+import { getToken } from './get-token.js'
+import { type IssueTokenInput, issueToken } from './issue-token.js'
+import { type ListRequest, listTokens, type TokenPage } from './list-tokens.js'
+import type { Principal, TokenRef } from './principal.js'
+import { LATEST_RELEASE, type Release } from './release.js'
+import { revoke } from './revoke.js'
+import { type IssuedToken, type RotateOptions, rotate } from './rotate.js'
+
+/** The default `last_used_at` throttle window: GitLab's 10 minutes. */
+export const DEFAULT_LAST_USED_THROTTLE_MS = 10 * 60 * 1000
+
+/**
+ * A personal access token authority: every operation of GitLab's interface as a `ResultAsync` with
+ * typed errors. Operations other than `authenticate` and `issueToken` act for a {@link Principal}
+ * that `authenticate` returned.
+ *
+ * @example
+ * ```ts
+ * const principal = await authority.authenticate(request.headers.get('private-token'))
+ * if (principal.isOk()) {
+ *   const page = await authority.list(principal.value, { filter: { state: 'active' } })
+ * }
+ * ```
+ */
+export interface Authority {
+  /** The emulated GitLab release. */
+  readonly release: Release
+  authenticate(
+    secret: string | null | undefined,
+    options?: AuthenticateOptions,
+  ): ResultAsync<Principal, AuthenticateError>
+  list(
+    principal: Principal,
+    request?: ListRequest,
+  ): ResultAsync<TokenPage, ErrorOf<'insufficient_scope' | 'unauthorized' | 'not_found' | 'store_failure'>>
+  get(
+    principal: Principal,
+    ref: TokenRef,
+  ): ResultAsync<Token, ErrorOf<'insufficient_scope' | 'unauthorized' | 'not_found' | 'store_failure'>>
+  rotate(
+    principal: Principal,
+    ref: TokenRef,
+    options?: RotateOptions,
+  ): ResultAsync<
+    IssuedToken,
+    ErrorOf<
+      | 'insufficient_scope'
+      | 'unauthorized'
+      | 'not_found'
+      | 'already_revoked'
+      | 'invalid_expiry'
+      | 'invalid_parameter'
+      | 'feature_unavailable'
+      | 'store_failure'
+    >
+  >
+  revoke(
+    principal: Principal,
+    ref: TokenRef,
+  ): ResultAsync<
+    void,
+    ErrorOf<'insufficient_scope' | 'not_found' | 'bad_request' | 'feature_unavailable' | 'store_failure'>
+  >
+  create(
+    principal: Principal,
+    target: number | 'self',
+    request: CreateRequest,
+  ): ResultAsync<
+    IssuedToken,
+    ErrorOf<
+      | 'insufficient_scope'
+      | 'forbidden'
+      | 'not_found'
+      | 'invalid_parameter'
+      | 'validation_failed'
+      | 'invalid_expiry'
+      | 'store_failure'
+    >
+  >
+  /** Puts a token in place without authorization (seeds, fixtures, migrations). */
+  issueToken(
+    input: IssueTokenInput,
+  ): ResultAsync<
+    IssuedToken,
+    ErrorOf<'invalid_parameter' | 'validation_failed' | 'not_found' | 'store_failure'>
+  >
+  /** Adds or replaces a user in the store. */
+  putUser(user: User): ResultAsync<User, StoreFailure>
+}
+
+/**
+ * Thrown by {@link createAuthority} for an invalid option: a programming error, reported at start-up
+ * with the option's name.
+ *
+ * @example
+ * ```ts
+ * import { AuthorityConfigError, createAuthority } from 'patkit'
+ * try { createAuthority({ store, pepper: '' }) } catch (e) { e instanceof AuthorityConfigError } // true
+ * ```
+ */
+export class AuthorityConfigError extends Error {
+  override readonly name = 'AuthorityConfigError'
+}
+
+function isolate(listener: ((event: AuthorityEvent) => void) | undefined): (event: AuthorityEvent) => void {
+  if (listener === undefined) return () => {}
+  return (event) => {
+    try {
+      listener(event)
+    } catch {
+      // A failing audit listener must not undo or fail an operation that is already stored.
+    }
+  }
+}
+
+/**
+ * Creates an authority over a store. Only `store` and `pepper` are required.
+ *
+ * @example
+ * ```ts
+ * import { createAuthority } from 'patkit'
+ * import { memoryStore } from 'patkit/memory'
+ *
+ * const authority = createAuthority({ store: memoryStore(), pepper: process.env.PATKIT_PEPPER ?? 'dev' })
+ * ```
+ */
+export function createAuthority(config: AuthorityConfig): Authority {
+  const options = authorityOptionsSchema.safeParse({
+    tokenPrefix: config.tokenPrefix,
+    release: config.release,
+    requireExpiry: config.requireExpiry,
+    maxLifetimeDays: config.maxLifetimeDays,
+    lastUsedThrottleMs: config.lastUsedThrottleMs,
+  })
+  if (!options.success) {
+    const issue = options.error.issues[0]
+    throw new AuthorityConfigError(
+      `invalid option ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`,
+    )
+  }
+  if (config.pepper.length === 0) throw new AuthorityConfigError('invalid option pepper: must not be empty')
+  const deps: AuthorityDeps = Object.freeze({
+    store: config.store,
+    users: config.users ?? config.store,
+    clock: config.clock ?? systemClock,
+    random: config.random ?? cryptoRandom,
+    prefix: config.tokenPrefix ?? DEFAULT_TOKEN_PREFIX,
+    digest: createDigester(config.pepper),
+    release: config.release ?? LATEST_RELEASE,
+    expiry: Object.freeze({
+      requireExpiry: config.requireExpiry ?? true,
+      maxLifetimeDays: config.maxLifetimeDays ?? DEFAULT_MAX_LIFETIME_DAYS,
+    }),
+    lastUsedThrottleMs: config.lastUsedThrottleMs ?? DEFAULT_LAST_USED_THROTTLE_MS,
+    emit: isolate(config.onEvent),
+  })
+  const authority: Authority = {
+    release: deps.release,
+    authenticate: (secret, opts = {}) => authenticate(deps, secret, opts),
+    list: (principal, request = {}) => listTokens(deps, principal, request),
+    get: (principal, ref) => getToken(deps, principal, ref),
+    rotate: (principal, ref, opts = {}) => rotate(deps, principal, ref, opts),
+    revoke: (principal, ref) => revoke(deps, principal, ref),
+    create: (principal, target, request) => create(deps, principal, target, request),
+    issueToken: (input) => issueToken(deps, input),
+    putUser: (user) => deps.store.putUser(user),
+  }
+  return Object.freeze(authority)
+}

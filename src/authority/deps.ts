@@ -1,0 +1,28 @@
+import type { Clock } from '../domain/clock.js'
+import type { MintContext } from '../domain/context.js'
+import type { ExpiryPolicy } from '../domain/expiry.js'
+import type { RandomSource } from '../domain/random.js'
+import type { Digester } from '../domain/secret.js'
+import type { TokenStore } from '../store/token-store.js'
+import type { UserDirectory } from '../store/user.js'
+import type { AuthorityEvent } from './events.js'
+import type { Release } from './release.js'
+
+/** What every use case receives: the resolved configuration, frozen at construction. */
+export interface AuthorityDeps {
+  readonly store: TokenStore
+  readonly users: UserDirectory
+  readonly clock: Clock
+  readonly random: RandomSource
+  readonly prefix: string
+  readonly digest: Digester
+  readonly release: Release
+  readonly expiry: ExpiryPolicy
+  readonly lastUsedThrottleMs: number
+  readonly emit: (event: AuthorityEvent) => void
+}
+
+/** The context the pure transitions need at one instant. */
+export function mintContext(deps: AuthorityDeps, now: Date): MintContext {
+  return { now, random: deps.random, prefix: deps.prefix, digest: deps.digest, expiry: deps.expiry }
+}

@@ -1,0 +1,63 @@
+import type { Token } from '../domain/token.js'
+
+/**
+ * A token as events show it: every field except the digest. No event ever carries a secret.
+ *
+ * @example
+ * ```ts
+ * import type { TokenInfo } from 'patkit'
+ * declare const info: TokenInfo
+ * info.id
+ * ```
+ */
+export type TokenInfo = Omit<Token, 'digest'>
+
+/**
+ * The audit trail of an authority, delivered to the `onEvent` option after each change is stored.
+ * `actorUserId` is the user whose token authenticated the request.
+ *
+ * @example
+ * ```ts
+ * import { createAuthority, type AuthorityEvent } from 'patkit'
+ * const events: AuthorityEvent[] = []
+ * createAuthority({ store, pepper, onEvent: (e) => events.push(e) })
+ * ```
+ */
+export type AuthorityEvent =
+  | {
+      readonly type: 'created'
+      readonly at: Date
+      readonly actorUserId: number | null
+      readonly token: TokenInfo
+    }
+  | {
+      readonly type: 'rotated'
+      readonly at: Date
+      readonly actorUserId: number
+      readonly previous: TokenInfo
+      readonly token: TokenInfo
+    }
+  | { readonly type: 'revoked'; readonly at: Date; readonly actorUserId: number; readonly token: TokenInfo }
+  | {
+      readonly type: 'reuse_detected'
+      readonly at: Date
+      /** The revoked token that was presented again. */
+      readonly presented: TokenInfo
+      /** The tokens this detection revoked (later generations that were still active). */
+      readonly revoked: readonly TokenInfo[]
+    }
+  | { readonly type: 'used'; readonly at: Date; readonly token: TokenInfo }
+
+/**
+ * Strips the digest from a token, for events and logs.
+ *
+ * @example
+ * ```ts
+ * import { toTokenInfo } from 'patkit'
+ * 'digest' in toTokenInfo(token) // false
+ * ```
+ */
+export function toTokenInfo(token: Token): TokenInfo {
+  const { digest: _digest, ...info } = token
+  return info
+}

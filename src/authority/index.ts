@@ -1,0 +1,30 @@
+export type { AuthenticateError, AuthenticateOptions } from './authenticate.js'
+export type { AuthorityConfig } from './config.js'
+export type { CreateRequest } from './create.js'
+export {
+  type Authority,
+  AuthorityConfigError,
+  createAuthority,
+  DEFAULT_LAST_USED_THROTTLE_MS,
+} from './create-authority.js'
+export {
+  DEPRECATIONS,
+  type Deprecation,
+  type DeprecationId,
+  isRemoved,
+  removedBy,
+} from './deprecations.js'
+export { type AuthorityEvent, type TokenInfo, toTokenInfo } from './events.js'
+export type { IssueTokenInput } from './issue-token.js'
+export type { ListRequest, TokenPage } from './list-tokens.js'
+export type { Principal, TokenRef } from './principal.js'
+export {
+  compareReleases,
+  FEATURES,
+  type Feature,
+  hasFeature,
+  LATEST_RELEASE,
+  parseRelease,
+  type Release,
+} from './release.js'
+export type { IssuedToken, RotateOptions } from './rotate.js'

@@ -1,0 +1,97 @@
+import { err, errAsync, ok, okAsync, type Result, type ResultAsync, safeTry } from 'neverthrow'
+import { addCalendarDays, type CalendarDate, utcDay } from '../domain/calendar.js'
+import type { ErrorOf } from '../domain/errors.js'
+import { isScope, type Scope } from '../domain/scopes.js'
+import { generateSecret } from '../domain/secret.js'
+import type { TokenDraft } from '../domain/token.js'
+import { parseDateParameter } from './date-parameter.js'
+import type { AuthorityDeps } from './deps.js'
+import { toTokenInfo } from './events.js'
+import type { IssuedToken } from './rotate.js'
+
+/**
+ * A token to put in place directly, bypassing authorization and the expiry window: for seed files,
+ * test fixtures and migrations. Everything but `userId`, `name` and `scopes` is optional; a given
+ * `secret` is used as is (only its digest is stored), otherwise one is generated.
+ *
+ * @example
+ * ```ts
+ * import type { IssueTokenInput } from 'patkit'
+ * const input: IssueTokenInput = { userId: 2, name: 'ci', scopes: ['api'], secret: 'glpat-known-in-tests' }
+ * ```
+ */
+export interface IssueTokenInput {
+  readonly userId: number
+  readonly name: string
+  readonly scopes: readonly string[]
+  readonly secret?: string
+  readonly id?: number
+  readonly description?: string | null
+  /** `YYYY-MM-DD`, `null` for never; absent: today + the maximum lifetime when expiry is required. */
+  readonly expiresAt?: string | null
+  readonly createdAt?: Date
+  readonly lastUsedAt?: Date | null
+  readonly revoked?: boolean
+  readonly impersonation?: boolean
+  readonly previousId?: number | null
+}
+
+type IssueError = ErrorOf<'invalid_parameter' | 'validation_failed' | 'not_found' | 'store_failure'>
+
+function validate(input: IssueTokenInput): Result<readonly Scope[], IssueError> {
+  if (input.name.trim() === '') return err({ type: 'validation_failed', message: "Name can't be blank" })
+  if (input.scopes.length === 0) return err({ type: 'validation_failed', message: "Scopes can't be blank" })
+  if (!input.scopes.every(isScope))
+    return err({ type: 'invalid_parameter', parameter: 'scopes', reason: 'not_allowed_value' })
+  if (input.secret !== undefined && input.secret.length < 8) {
+    return err({ type: 'validation_failed', message: 'Token is too short (minimum is 8 characters)' })
+  }
+  return ok(input.scopes as readonly Scope[])
+}
+
+/** Stores a token as described, with a known or fresh secret. */
+export function issueToken(
+  deps: AuthorityDeps,
+  input: IssueTokenInput,
+): ResultAsync<IssuedToken, IssueError> {
+  return safeTry(async function* () {
+    const scopes = yield* validate(input)
+    const owner = yield* deps.users.findUser(input.userId)
+    if (owner === null) return errAsync({ type: 'not_found' as const, entity: 'user' as const })
+    const now = deps.clock.now()
+    let expiresAt: CalendarDate | null
+    if (input.expiresAt === null) expiresAt = null
+    else {
+      const parsed = yield* parseDateParameter(input.expiresAt, 'expires_at')
+      expiresAt =
+        parsed ??
+        (deps.expiry.requireExpiry ? addCalendarDays(utcDay(now), deps.expiry.maxLifetimeDays) : null)
+    }
+    let familyId: number | null = null
+    if (input.previousId !== undefined && input.previousId !== null) {
+      const previous = yield* deps.store.findById(input.previousId)
+      if (previous === null) return errAsync({ type: 'not_found' as const, entity: 'token' as const })
+      familyId = previous.familyId
+    }
+    const secret = input.secret ?? generateSecret(deps.random, deps.prefix)
+    const draft: TokenDraft = {
+      userId: owner.id,
+      name: input.name.trim(),
+      description: input.description ?? null,
+      scopes,
+      createdAt: input.createdAt ?? now,
+      lastUsedAt: input.lastUsedAt ?? null,
+      expiresAt,
+      revoked: input.revoked ?? false,
+      impersonation: input.impersonation ?? false,
+      previousId: input.previousId ?? null,
+      familyId,
+      digest: deps.digest(secret),
+    }
+    const token = yield* input.id === undefined
+      ? deps.store.insert(draft)
+      : deps.store.importToken({ ...draft, id: input.id, familyId: familyId ?? input.id })
+    deps.emit({ type: 'created', at: now, actorUserId: null, token: toTokenInfo(token) })
+    return okAsync({ token, secret })
+  })
+}

@@ -1,0 +1,121 @@
+import { errAsync, okAsync, type ResultAsync, safeTry } from 'neverthrow'
+import type { ErrorOf } from '../domain/errors.js'
+import type { Token } from '../domain/token.js'
+import type { PageRequest, SortKey, TokenFilter } from '../query/filter.js'
+import { type Pagination, paginate } from '../query/pagination.js'
+import type { User } from '../store/user.js'
+import type { AuthorityDeps } from './deps.js'
+import type { Principal } from './principal.js'
+import { hasFeature } from './release.js'
+import { READ_SCOPES, requireScope } from './scope-policy.js'
+
+/**
+ * A list request, as `parseListParams` produces it from a query string, or written by hand: every
+ * part optional. `userRef` is the raw `user_id` (an id or a username; `''` when given blank).
+ *
+ * @example
+ * ```ts
+ * import type { ListRequest } from 'patkit'
+ * const request: ListRequest = { filter: { state: 'active' }, sort: 'created_desc', page: { page: 2 } }
+ * ```
+ */
+export interface ListRequest {
+  readonly filter?: Omit<TokenFilter, 'userId' | 'excludeImpersonation'>
+  readonly userRef?: string
+  readonly sort?: SortKey
+  readonly page?: Partial<PageRequest>
+}
+
+/**
+ * One page of tokens with GitLab's pagination numbers.
+ *
+ * @example
+ * ```ts
+ * import type { TokenPage } from 'patkit'
+ * declare const page: TokenPage
+ * page.pagination.nextPage // null on the last page
+ * ```
+ */
+export interface TokenPage {
+  readonly items: readonly Token[]
+  readonly pagination: Pagination
+}
+
+/** The filters that only exist from release 15.5; older releases ignore them. */
+const DATED_FILTERS = [
+  'createdAfter',
+  'createdBefore',
+  'lastUsedAfter',
+  'lastUsedBefore',
+  'revoked',
+  'state',
+  'search',
+] as const
+
+type ListError = ErrorOf<'insufficient_scope' | 'unauthorized' | 'not_found' | 'store_failure'>
+
+/**
+ * GitLab's list: administrators see every token, or one user's with `user_id` (404 for an unknown or
+ * blank one); everyone else sees only their own tokens, without impersonation tokens, and naming any
+ * other user, or an unknown one, is 401.
+ */
+export function listTokens(
+  deps: AuthorityDeps,
+  principal: Principal,
+  request: ListRequest,
+): ResultAsync<TokenPage, ListError> {
+  return safeTry(async function* () {
+    yield* requireScope(principal, READ_SCOPES)
+    const scope = yield* resolveOwnerScope(deps, principal, request.userRef)
+    const filter: TokenFilter = { ...datedFilters(deps, request.filter ?? {}), ...scope }
+    const page = {
+      page: Math.max(1, request.page?.page ?? 1),
+      perPage: Math.min(100, Math.max(1, request.page?.perPage ?? 20)),
+    }
+    const now = deps.clock.now()
+    const { items, total } = yield* deps.store.list({ filter, sort: request.sort ?? 'id_asc', page, now })
+    return okAsync({ items, pagination: paginate(total, page) })
+  })
+}
+
+function datedFilters(
+  deps: AuthorityDeps,
+  filter: Omit<TokenFilter, 'userId' | 'excludeImpersonation'>,
+): Omit<TokenFilter, 'userId' | 'excludeImpersonation'> {
+  if (hasFeature('list_filters', deps.release)) return filter
+  const kept: Record<string, unknown> = { ...filter }
+  for (const key of DATED_FILTERS) delete kept[key]
+  return kept as Omit<TokenFilter, 'userId' | 'excludeImpersonation'>
+}
+
+function resolveOwnerScope(
+  deps: AuthorityDeps,
+  principal: Principal,
+  userRef: string | undefined,
+): ResultAsync<Pick<TokenFilter, 'userId' | 'excludeImpersonation'>, ListError> {
+  const ref = userRef?.trim()
+  if (!principal.user.admin) {
+    const own = { userId: principal.user.id, excludeImpersonation: true }
+    if (ref === undefined || ref === '') return okAsync(own)
+    return findUserByRef(deps, ref).andThen((user) =>
+      user !== null && user.id === principal.user.id
+        ? okAsync(own)
+        : errAsync({ type: 'unauthorized' as const }),
+    )
+  }
+  if (ref === undefined) return okAsync({})
+  if (ref === '') return errAsync({ type: 'not_found' as const, entity: 'user' as const })
+  return findUserByRef(deps, ref).andThen((user) =>
+    user === null
+      ? errAsync({ type: 'not_found' as const, entity: 'user' as const })
+      : okAsync({ userId: user.id }),
+  )
+}
+
+/** `user_id` is an integer id or, as the spec allows, a username. */
+export function findUserByRef(
+  deps: AuthorityDeps,
+  ref: string,
+): ResultAsync<User | null, ErrorOf<'store_failure'>> {
+  return deps.users.findUser(/^\d+$/.test(ref) ? Number(ref) : ref)
+}

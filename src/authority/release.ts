@@ -1,0 +1,96 @@
+import { err, ok, type Result } from 'neverthrow'
+
+/**
+ * A GitLab release, `MAJOR.MINOR`.
+ *
+ * @example
+ * ```ts
+ * import type { Release } from 'patkit'
+ * const release: Release = '16.10'
+ * ```
+ */
+export type Release = `${number}.${number}`
+
+/** The release patkit emulates unless told otherwise: the newest the reference material describes. */
+export const LATEST_RELEASE: Release = '18.6'
+
+/**
+ * Parses `MAJOR.MINOR` (e.g. `16.10`).
+ *
+ * @example
+ * ```ts
+ * import { parseRelease } from 'patkit'
+ * parseRelease('16.10').isOk() // true
+ * parseRelease('sixteen').isErr() // true
+ * ```
+ */
+export function parseRelease(value: string): Result<Release, 'invalid_release'> {
+  return /^\d{1,3}\.\d{1,3}$/.test(value) ? ok(value as Release) : err('invalid_release')
+}
+
+/**
+ * Orders releases numerically (`16.9` < `16.10`): negative, zero or positive.
+ *
+ * @example
+ * ```ts
+ * import { compareReleases } from 'patkit'
+ * compareReleases('16.9', '16.10') < 0 // true
+ * ```
+ */
+export function compareReleases(a: Release, b: Release): number {
+  const [aMajor = 0, aMinor = 0] = a.split('.').map(Number)
+  const [bMajor = 0, bMinor = 0] = b.split('.').map(Number)
+  return aMajor - bMajor || aMinor - bMinor
+}
+
+/**
+ * The features the specification dates, each with the first release that has it. Before that
+ * release the feature is absent: its route answers 404, its parameter is ignored, its rule is the
+ * older one.
+ *
+ * @example
+ * ```ts
+ * import { FEATURES } from 'patkit'
+ * FEATURES.self_rotate.since // '16.10'
+ * ```
+ */
+export const FEATURES = {
+  delete_self: { since: '15.0', description: 'DELETE /personal_access_tokens/self (api scope only)' },
+  delete_self_any_scope: { since: '15.4', description: 'DELETE /personal_access_tokens/self with any scope' },
+  list_filters: {
+    since: '15.5',
+    description: 'list filters created_*, last_used_*, revoked, search and state',
+  },
+  rotate_by_id: { since: '16.0', description: 'POST /personal_access_tokens/:id/rotate' },
+  reuse_detection: {
+    since: '16.3',
+    description: 'a revoked token presented to rotate revokes the tokens rotated from it',
+  },
+  rotate_expires_at: { since: '16.6', description: 'the expires_at parameter of rotation' },
+  self_rotate: { since: '16.10', description: 'POST /personal_access_tokens/self/rotate' },
+} as const satisfies Record<string, { readonly since: Release; readonly description: string }>
+
+/**
+ * The name of one dated feature.
+ *
+ * @example
+ * ```ts
+ * import type { Feature } from 'patkit'
+ * const f: Feature = 'reuse_detection'
+ * ```
+ */
+export type Feature = keyof typeof FEATURES
+
+/**
+ * Whether an emulated release has a feature.
+ *
+ * @example
+ * ```ts
+ * import { hasFeature } from 'patkit'
+ * hasFeature('self_rotate', '16.9') // false
+ * hasFeature('self_rotate', '16.10') // true
+ * ```
+ */
+export function hasFeature(feature: Feature, release: Release): boolean {
+  return compareReleases(release, FEATURES[feature].since) >= 0
+}

@@ -1,0 +1,34 @@
+import { err, ok, type Result } from 'neverthrow'
+import type { ErrorOf } from '../domain/errors.js'
+import type { Scope } from '../domain/scopes.js'
+import type { Principal } from './principal.js'
+
+/**
+ * The scopes that let a token call an operation: GitLab allows `api` everywhere and `read_api` on
+ * GET requests; the `self` routes widen that.
+ */
+export const READ_SCOPES: readonly Scope[] = ['api', 'read_api']
+export const WRITE_SCOPES: readonly Scope[] = ['api']
+export const SELF_ROTATE_SCOPES: readonly Scope[] = ['api', 'self_rotate']
+
+/** Any scope at all: the `GET/DELETE /self` routes accept every token. */
+export const ANY_SCOPE = 'any'
+
+/**
+ * Checks that the principal's token has one of the allowed scopes.
+ *
+ * @example
+ * ```ts
+ * import { requireScope, READ_SCOPES } from './scope-policy.js'
+ * requireScope(principal, READ_SCOPES)
+ * ```
+ */
+export function requireScope(
+  principal: Principal,
+  allowed: readonly Scope[] | typeof ANY_SCOPE,
+): Result<void, ErrorOf<'insufficient_scope'>> {
+  if (allowed === ANY_SCOPE) return ok(undefined)
+  return principal.token.scopes.some((s) => allowed.includes(s))
+    ? ok(undefined)
+    : err({ type: 'insufficient_scope', required: allowed })
+}
