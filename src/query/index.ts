@@ -1,0 +1,19 @@
+/**
+ * The list query engine: parameters, filter, search, order and pages of `GET /personal_access_tokens`.
+ *
+ * @example
+ * ```ts
+ * import { applyListQuery, parseListParams } from './query/index.js'
+ * ```
+ * @packageDocumentation
+ */
+export { applyListQuery } from './apply.js'
+export { compareCodePoints } from './code-point-order.js'
+export { type ListQuery, type PageRequest, SORT_KEYS, type SortKey, type TokenFilter } from './filter.js'
+export { GRAPE_FALSE_VALUES, GRAPE_TRUE_VALUES, parseGrapeInteger } from './grape-coercions.js'
+export { type IsoDateTime, parseIsoDateTime } from './iso-datetime.js'
+export { DEFAULT_PER_PAGE, MAX_PER_PAGE, type Pagination, pageOffset, paginate } from './pagination.js'
+export { LIST_PARAMETERS, type ListParameter, type ListParams, parseListParams } from './params.js'
+export { filterPredicate, matchesFilter } from './predicate.js'
+export { foldCase, MIN_SEARCH_TERM_LENGTH, matchesSearch, parseSearch, type SearchPlan } from './search.js'
+export { compareTokens, DEFAULT_SORT, isSortKey } from './sort.js'

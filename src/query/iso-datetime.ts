@@ -1,0 +1,64 @@
+import { err, ok, type Result } from 'neverthrow'
+import { type CalendarDate, parseCalendarDate, startOfUtcDay } from '../domain/calendar.js'
+
+/**
+ * An ISO 8601 date or date-time as the list filters read it.
+ *
+ * @example
+ * ```ts
+ * import { parseIsoDateTime } from 'patkit'
+ * parseIsoDateTime('2022-01-01T01:00:00.1234+02:00')
+ * // ok({ day: '2022-01-01', instant: new Date('2021-12-31T23:00:00.123Z'), truncated: true })
+ * ```
+ */
+export interface IsoDateTime {
+  /** The calendar day as written, before any zone shift: what GitLab's `Date` coercion keeps. */
+  readonly day: CalendarDate
+  /** The instant in UTC, truncated to the millisecond. */
+  readonly instant: Date
+  /** True when non-zero digits below the millisecond were dropped: the written instant is later. */
+  readonly truncated: boolean
+}
+
+// Date, then optionally a time (seconds and fraction optional) and a zone. A zone without a time is
+// refused: GitLab's parser would read it, but nobody writes it on purpose.
+const ISO_DATE_TIME =
+  /^(\d{4}-\d{2}-\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:[Zz]|([+-])(\d{2})(?::?(\d{2}))?)?)?$/
+
+/**
+ * Parses an ISO 8601 date (`2022-01-01`, meaning 00:00:00.000 UTC) or date-time (`2022-01-01T10:00:00Z`,
+ * `2022-01-01T10:00:00.123+02:00`; `2022-01-01 10:00` and a value without a zone, read as UTC). Strict:
+ * the day must exist and every time field must be in range, so `yesterday` or `2022-13-01` fail.
+ *
+ * @example
+ * ```ts
+ * import { parseIsoDateTime } from 'patkit'
+ * parseIsoDateTime('2022-01-01T10:00:00').map((p) => p.instant.toISOString()) // ok('2022-01-01T10:00:00.000Z')
+ * parseIsoDateTime('2022-02-30').isErr() // true
+ * ```
+ */
+export function parseIsoDateTime(text: string): Result<IsoDateTime, 'invalid_datetime'> {
+  const match = ISO_DATE_TIME.exec(text.trim())
+  if (match === null) return err('invalid_datetime')
+  const [, date = '', hh = '0', mm = '0', ss = '0', fraction = '', sign = '+', oh = '0', om = '0'] = match
+  const day = parseCalendarDate(date)
+  if (day.isErr()) return err('invalid_datetime')
+  const [hours, minutes, seconds, offsetHours, offsetMinutes] = [hh, mm, ss, oh, om].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ]
+  if (hours > 23 || minutes > 59 || seconds > 59 || offsetHours > 23 || offsetMinutes > 59) {
+    return err('invalid_datetime')
+  }
+  const millis = Number(fraction.slice(0, 3).padEnd(3, '0'))
+  const offsetMs = (sign === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes) * 60_000
+  const sinceMidnightMs = ((hours * 60 + minutes) * 60 + seconds) * 1000 + millis
+  return ok({
+    day: day.value,
+    instant: new Date(startOfUtcDay(day.value).getTime() + sinceMidnightMs - offsetMs),
+    truncated: /[1-9]/.test(fraction.slice(3)),
+  })
+}
