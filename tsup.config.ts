@@ -9,6 +9,8 @@ export default defineConfig([
     // Entries mirror the `exports` map in package.json: one entry per public subpath.
     entry: {
       index: 'src/index.ts',
+      memory: 'src/memory/index.ts',
+      http: 'src/http/index.ts',
     },
     format: ['esm', 'cjs'],
     dts,

@@ -38,6 +38,8 @@ export const DEFAULT_LAST_USED_THROTTLE_MS = 10 * 60 * 1000
 export interface Authority {
   /** The emulated GitLab release. */
   readonly release: Release
+  /** The authority's current instant (its injected clock), e.g. to render `active`. */
+  now(): Date
   authenticate(
     secret: string | null | undefined,
     options?: AuthenticateOptions,
@@ -169,6 +171,7 @@ export function createAuthority(config: AuthorityConfig): Authority {
   })
   const authority: Authority = {
     release: deps.release,
+    now: () => deps.clock.now(),
     authenticate: (secret, opts = {}) => authenticate(deps, secret, opts),
     list: (principal, request = {}) => listTokens(deps, principal, request),
     get: (principal, ref) => getToken(deps, principal, ref),

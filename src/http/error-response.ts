@@ -1,0 +1,76 @@
+import type { PatkitError } from '../domain/errors.js'
+import { error, json, message } from './responses.js'
+
+const REALM = 'Protected by OAuth 2.0'
+
+const EXPIRED = 'Token is expired. You can either do re-authorization or token refresh.'
+const REVOKED = 'Token was revoked. You have to re-authorize from the user.'
+const INSUFFICIENT = 'The request requires higher privileges than provided by the access token.'
+
+const PARAMETER_REASONS = {
+  missing: 'is missing',
+  invalid: 'is invalid',
+  not_allowed_value: 'does not have a valid value',
+  excluded_value: 'has a value not allowed',
+} as const
+
+/**
+ * Where an error happened, when the same error has different bodies on different routes (GitLab's
+ * revoke-by-id answers `404 Not found` through ActiveRecord, the users API `404 User Not Found`).
+ */
+export type ErrorContext = 'default' | 'revoke_by_id' | 'create'
+
+function invalidToken(description: string): Response {
+  return json(
+    401,
+    { error: 'invalid_token', error_description: description },
+    {
+      'www-authenticate': `Bearer realm="${REALM}", error="invalid_token", error_description="${description}"`,
+    },
+  )
+}
+
+/**
+ * Maps a patkit error to GitLab's status code and exact body.
+ *
+ * @example
+ * ```ts
+ * import { errorResponse } from 'patkit/http'
+ * errorResponse({ type: 'already_revoked', tokenId: 1 }) // 400 {"message":"400 Bad request - Token already revoked"}
+ * ```
+ */
+export function errorResponse(e: PatkitError, context: ErrorContext = 'default'): Response {
+  switch (e.type) {
+    case 'unauthenticated':
+    case 'unauthorized':
+      return message(401, '401 Unauthorized')
+    case 'token_expired':
+      return invalidToken(EXPIRED)
+    case 'token_revoked':
+      return invalidToken(REVOKED)
+    case 'insufficient_scope':
+      return json(403, {
+        error: 'insufficient_scope',
+        error_description: INSUFFICIENT,
+        scope: e.required.join(' '),
+      })
+    case 'forbidden':
+      return message(403, '403 Forbidden')
+    case 'not_found':
+      if (e.entity === 'user' && context === 'create') return message(404, '404 User Not Found')
+      return message(404, context === 'revoke_by_id' ? '404 Not found' : '404 Not Found')
+    case 'feature_unavailable':
+      return error(404, '404 Not Found')
+    case 'bad_request':
+      return message(400, e.reason === undefined ? '400 Bad request' : `400 Bad request - ${e.reason}`)
+    case 'already_revoked':
+      return message(400, '400 Bad request - Token already revoked')
+    case 'invalid_expiry':
+    case 'validation_failed':
+      return message(400, `400 Bad request - ${e.message}`)
+    case 'invalid_parameter':
+      return error(400, `${e.parameter} ${PARAMETER_REASONS[e.reason]}`)
+    case 'store_failure':
+      return message(500, '500 Internal Server Error')
+  }
+}

@@ -1,0 +1,14 @@
+/**
+ * patkit/http: GitLab's personal access token API as a web-standard handler.
+ *
+ * @example
+ * ```ts
+ * import { createHandler, toNodeListener } from 'patkit/http'
+ * ```
+ * @packageDocumentation
+ */
+export { createHandler, type Handler, type HandlerOptions } from './create-handler.js'
+export { type ErrorContext, errorResponse } from './error-response.js'
+export { toNodeListener } from './node-listener.js'
+export { DEFAULT_BODY_LIMIT } from './request-body.js'
+export { type TokenJson, tokenJson } from './token-json.js'
