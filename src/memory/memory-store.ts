@@ -1,0 +1,86 @@
+import { errAsync, ok, okAsync, type Result, type ResultAsync } from 'neverthrow'
+import { applyListQuery } from '../query/apply.js'
+import type { TokenStore } from '../store/token-store.js'
+import type { StoreFailure, User } from '../store/user.js'
+import { tokenTable } from './token-table.js'
+import { userTable } from './user-table.js'
+
+/**
+ * Options of {@link memoryStore}.
+ *
+ * @example
+ * ```ts
+ * import type { MemoryStoreOptions } from 'patkit/memory'
+ * const options: MemoryStoreOptions = { users: [{ id: 1, username: 'root', admin: true, blocked: false }] }
+ * ```
+ */
+export interface MemoryStoreOptions {
+  /** Users to start with, as if each were passed to `putUser` in order. */
+  readonly users?: readonly User[]
+}
+
+/** Runs one synchronous store operation; anything it throws becomes a `store_failure`, never a throw. */
+function attempt<T, E>(operation: string, run: () => Result<T, E>): ResultAsync<T, E | StoreFailure> {
+  let result: Result<T, E>
+  try {
+    result = run()
+  } catch (cause) {
+    return errAsync({ type: 'store_failure', operation, cause })
+  }
+  return result.isOk() ? okAsync(result.value) : errAsync(result.error)
+}
+
+/**
+ * The embedded, in-process {@link TokenStore}: the default store, and the reference every other store
+ * is compared with by `describeStoreConformance`.
+ *
+ * Atomicity: every method does all its reads and writes synchronously, before it returns its
+ * `ResultAsync`. JavaScript runs one such call to completion before starting another, so each method
+ * is atomic and concurrent calls (`Promise.all`) behave as if run one after the other, in call order.
+ *
+ * Cost: `findByDigest` and `findById` are O(1); a `list` whose filter names a `userId` reads only that
+ * user's tokens (O(k) however many tokens the store holds); a `list` without `userId` reads every
+ * token. Tokens are kept with instants as numbers (about 320 bytes per token at a million); each
+ * read hands out a fresh frozen `Token`, so nothing a caller holds ever changes, and nothing a caller
+ * changes reaches the store.
+ *
+ * @throws {Error} when `options.users` gives one username (in any case) to two different ids: a
+ * configuration mistake, reported where it is made.
+ *
+ * @example
+ * ```ts
+ * import { createAuthority } from 'patkit'
+ * import { memoryStore } from 'patkit/memory'
+ * const store = memoryStore({ users: [{ id: 1, username: 'root', admin: true, blocked: false }] })
+ * const authority = createAuthority({ store, pepper: 'secret' })
+ * ```
+ */
+export function memoryStore(options: MemoryStoreOptions = {}): TokenStore {
+  const tokens = tokenTable()
+  const users = userTable()
+  for (const user of options.users ?? []) {
+    const put = users.put(user)
+    if (put.isErr()) throw new Error(`memoryStore: ${String(put.error.cause)}`)
+  }
+  return {
+    findByDigest: (digest) => attempt('findByDigest', () => ok(tokens.byDigest(digest))),
+    findById: (id) => attempt('findById', () => ok(tokens.byId(id))),
+    list: (query) =>
+      attempt('list', () => {
+        const { userId } = query.filter
+        // With a userId only that user's tokens are read; the query still applies the whole filter.
+        const candidates = userId === undefined ? tokens.all() : tokens.ofUser(userId)
+        return ok(applyListQuery(candidates, query))
+      }),
+    insert: (draft) => attempt('insert', () => tokens.insert(draft)),
+    revoke: (id) => attempt('revoke', () => ok(tokens.revoke(id))),
+    rotate: (oldId, successor) => attempt('rotate', () => tokens.rotate(oldId, successor)),
+    revokeDescendants: (tokenId, now) =>
+      attempt('revokeDescendants', () => ok(tokens.revokeDescendants(tokenId, now))),
+    touchLastUsed: (id, at, throttleMs) =>
+      attempt('touchLastUsed', () => ok(tokens.touchLastUsed(id, at, throttleMs))),
+    importToken: (token) => attempt('importToken', () => tokens.importToken(token)),
+    putUser: (user) => attempt('putUser', () => users.put(user)),
+    findUser: (ref) => attempt('findUser', () => ok(users.find(ref))),
+  }
+}

@@ -1,0 +1,138 @@
+import type { CalendarDate } from '../domain/calendar.js'
+import type { Scope } from '../domain/scopes.js'
+import type { Token } from '../domain/token.js'
+
+/**
+ * How the memory store keeps one token. It differs from {@link Token} in one way: instants are epoch
+ * milliseconds, not `Date` objects. A `Date` costs about 110 bytes of heap, a number about 16, and at
+ * a million tokens that difference is what keeps the store under its memory budget. Rows never leave
+ * the store: every read materializes a fresh {@link Token}, so no caller can hold an object the store
+ * later changes, nor change one the store holds.
+ *
+ * @example
+ * ```ts
+ * const row: StoredRow = toRow(token, scopes)
+ * toToken(row).createdAt.getTime() === token.createdAt.getTime() // true
+ * ```
+ */
+export interface StoredRow {
+  readonly id: number
+  readonly userId: number
+  readonly name: string
+  readonly description: string | null
+  readonly scopes: readonly Scope[]
+  readonly createdAt: number
+  readonly lastUsedAt: number | null
+  readonly expiresAt: CalendarDate | null
+  readonly revoked: boolean
+  readonly impersonation: boolean
+  readonly previousId: number | null
+  readonly familyId: number
+  readonly digest: string
+}
+
+/**
+ * Shares one frozen array per distinct scope list, so a million tokens with `['api']` hold one array
+ * between them instead of a million. Handing the shared array out is safe because it is frozen.
+ *
+ * @example
+ * ```ts
+ * const intern = scopeInterner()
+ * intern(['api']) === intern(['api']) // true
+ * ```
+ */
+export function scopeInterner(): (scopes: readonly Scope[]) => readonly Scope[] {
+  const known = new Map<string, readonly Scope[]>()
+  return (scopes) => {
+    // Scope names contain no comma, so the joined list identifies the list exactly (order included).
+    const key = scopes.join(',')
+    const found = known.get(key)
+    if (found !== undefined) return found
+    const frozen = Object.freeze([...scopes])
+    known.set(key, frozen)
+    return frozen
+  }
+}
+
+/**
+ * The row for a token. Every field is copied, none shared with the caller's object except strings
+ * (immutable) and the interned scopes.
+ *
+ * @example
+ * ```ts
+ * const row = toRow(token, scopeInterner())
+ * ```
+ */
+export function toRow(token: Token, intern: (scopes: readonly Scope[]) => readonly Scope[]): StoredRow {
+  // One literal in one property order keeps every row on one hidden class.
+  return Object.freeze({
+    id: token.id,
+    userId: token.userId,
+    name: token.name,
+    description: token.description,
+    scopes: intern(token.scopes),
+    createdAt: token.createdAt.getTime(),
+    lastUsedAt: token.lastUsedAt === null ? null : token.lastUsedAt.getTime(),
+    expiresAt: token.expiresAt,
+    revoked: token.revoked,
+    impersonation: token.impersonation,
+    previousId: token.previousId,
+    familyId: token.familyId,
+    digest: token.digest,
+  })
+}
+
+/**
+ * A row with some fields changed: a new frozen row, the old one left as it was.
+ *
+ * @example
+ * ```ts
+ * const revoked = withChanges(row, { revoked: true })
+ * ```
+ */
+export function withChanges(
+  row: StoredRow,
+  changes: Partial<Pick<StoredRow, 'revoked' | 'lastUsedAt'>>,
+): StoredRow {
+  return Object.freeze({
+    id: row.id,
+    userId: row.userId,
+    name: row.name,
+    description: row.description,
+    scopes: row.scopes,
+    createdAt: row.createdAt,
+    lastUsedAt: changes.lastUsedAt === undefined ? row.lastUsedAt : changes.lastUsedAt,
+    expiresAt: row.expiresAt,
+    revoked: changes.revoked ?? row.revoked,
+    impersonation: row.impersonation,
+    previousId: row.previousId,
+    familyId: row.familyId,
+    digest: row.digest,
+  })
+}
+
+/**
+ * A fresh, frozen {@link Token} for a row: new `Date` objects on every call.
+ *
+ * @example
+ * ```ts
+ * const token = toToken(row)
+ * ```
+ */
+export function toToken(row: StoredRow): Token {
+  return Object.freeze({
+    id: row.id,
+    userId: row.userId,
+    name: row.name,
+    description: row.description,
+    scopes: row.scopes,
+    createdAt: new Date(row.createdAt),
+    lastUsedAt: row.lastUsedAt === null ? null : new Date(row.lastUsedAt),
+    expiresAt: row.expiresAt,
+    revoked: row.revoked,
+    impersonation: row.impersonation,
+    previousId: row.previousId,
+    familyId: row.familyId,
+    digest: row.digest,
+  })
+}

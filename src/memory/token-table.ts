@@ -1,0 +1,196 @@
+import { err, ok, type Result } from 'neverthrow'
+import type { ErrorOf } from '../domain/errors.js'
+import { tokensToRevokeOnReuse } from '../domain/reuse-detection.js'
+import type { Token, TokenDraft } from '../domain/token.js'
+import type { RevokeOutcome } from '../store/token-store.js'
+import type { StoreFailure } from '../store/user.js'
+import { storeFailure } from './store-failure.js'
+import { type StoredRow, scopeInterner, toRow, toToken, withChanges } from './stored-row.js'
+
+/**
+ * The memory store's tokens and their indexes. Every method is synchronous: it runs to completion
+ * before any other JavaScript does, which is what makes each one atomic (see `memoryStore`).
+ *
+ * Cost: `byDigest`, `byId`, `revoke`, `touchLastUsed`, `insert` and `rotate` are O(1);
+ * `ofUser(u)` is O(tokens of u); `all()` is O(all tokens); `revokeDescendants` is O(family size).
+ *
+ * @example
+ * ```ts
+ * const table = tokenTable()
+ * table.insert(draft) // ok(token with id 1)
+ * ```
+ */
+export interface TokenTable {
+  byDigest(digest: string): Token | null
+  byId(id: number): Token | null
+  /** Every token of one user, without looking at anyone else's. */
+  ofUser(userId: number): Token[]
+  all(): Token[]
+  insert(draft: TokenDraft): Result<Token, StoreFailure>
+  importToken(token: Token): Result<Token, StoreFailure>
+  revoke(id: number): RevokeOutcome
+  rotate(
+    oldId: number,
+    successor: TokenDraft,
+  ): Result<Token, StoreFailure | ErrorOf<'already_revoked'> | ErrorOf<'not_found'>>
+  revokeDescendants(tokenId: number, now: Date): readonly Token[]
+  touchLastUsed(id: number, at: Date, throttleMs: number): boolean
+}
+
+/**
+ * An empty {@link TokenTable}.
+ *
+ * @example
+ * ```ts
+ * const table = tokenTable()
+ * ```
+ */
+export function tokenTable(): TokenTable {
+  const rows = new Map<number, StoredRow>()
+  const idByDigest = new Map<string, number>()
+  // Ids only, append-only: tokens are never deleted and never change user or family.
+  const idsByUser = new Map<number, number[]>()
+  // Members other than the family's first token (the one whose id is the family id, reachable through
+  // `rows`). Most families have one token, so most tokens cost nothing here.
+  const laterMembersByFamily = new Map<number, number[]>()
+  // previousId -> the successor's id: SQL's UNIQUE(previous_id), so a token never has two successors.
+  const successorOf = new Map<number, number>()
+  const intern = scopeInterner()
+  let nextId = 1
+
+  function append(index: Map<number, number[]>, key: number, id: number): void {
+    const ids = index.get(key)
+    if (ids === undefined) index.set(key, [id])
+    else ids.push(id)
+  }
+
+  /** Why a new token cannot be stored, or null when it can. */
+  function conflict(operation: string, token: Pick<Token, 'digest' | 'previousId'>): StoreFailure | null {
+    const holder = idByDigest.get(token.digest)
+    if (holder !== undefined) return storeFailure(operation, `digest already stored (token ${holder})`)
+    const successor = token.previousId === null ? undefined : successorOf.get(token.previousId)
+    if (successor !== undefined) {
+      return storeFailure(operation, `token ${token.previousId} already has a successor (token ${successor})`)
+    }
+    return null
+  }
+
+  /** Stores a token whose conflicts were checked; returns the stored token. */
+  function put(token: Token): Token {
+    const row = toRow(token, intern)
+    rows.set(row.id, row)
+    idByDigest.set(row.digest, row.id)
+    append(idsByUser, row.userId, row.id)
+    if (row.familyId !== row.id) append(laterMembersByFamily, row.familyId, row.id)
+    if (row.previousId !== null) successorOf.set(row.previousId, row.id)
+    if (row.id >= nextId) nextId = row.id + 1
+    return toToken(row)
+  }
+
+  function fromDraft(draft: TokenDraft): Token {
+    const id = nextId
+    return { ...draft, id, familyId: draft.familyId ?? id }
+  }
+
+  // A plain loop into an array: much faster than a generator when a list reads every token.
+  function materialize(ids: Iterable<number>): Token[] {
+    const tokens: Token[] = []
+    for (const id of ids) {
+      const row = rows.get(id)
+      if (row !== undefined) tokens.push(toToken(row))
+    }
+    return tokens
+  }
+
+  function family(familyId: number): Token[] {
+    const first = rows.get(familyId)
+    const members = first !== undefined && first.familyId === familyId ? [toToken(first)] : []
+    members.push(...materialize(laterMembersByFamily.get(familyId) ?? []))
+    return members
+  }
+
+  function markRevoked(row: StoredRow): StoredRow {
+    const revoked = withChanges(row, { revoked: true })
+    rows.set(row.id, revoked)
+    return revoked
+  }
+
+  return {
+    byDigest(digest) {
+      const id = idByDigest.get(digest)
+      const row = id === undefined ? undefined : rows.get(id)
+      return row === undefined ? null : toToken(row)
+    },
+    byId(id) {
+      const row = rows.get(id)
+      return row === undefined ? null : toToken(row)
+    },
+    ofUser(userId) {
+      return materialize(idsByUser.get(userId) ?? [])
+    },
+    all() {
+      const tokens: Token[] = []
+      for (const row of rows.values()) tokens.push(toToken(row))
+      return tokens
+    },
+    insert(draft) {
+      const failure = conflict('insert', draft)
+      return failure === null ? ok(put(fromDraft(draft))) : err(failure)
+    },
+    importToken(token) {
+      if (!Number.isSafeInteger(token.id) || token.id < 1) {
+        return err(storeFailure('importToken', `token id ${token.id} is not a positive integer`))
+      }
+      if (rows.has(token.id))
+        return err(storeFailure('importToken', `token id ${token.id} is already stored`))
+      const failure = conflict('importToken', token)
+      return failure === null ? ok(put(token)) : err(failure)
+    },
+    revoke(id) {
+      const row = rows.get(id)
+      if (row === undefined) return 'missing'
+      if (row.revoked) return 'already_revoked'
+      markRevoked(row)
+      return 'revoked'
+    },
+    rotate(oldId, successor) {
+      const old = rows.get(oldId)
+      if (old === undefined) return err({ type: 'not_found', entity: 'token' })
+      if (old.revoked) return err({ type: 'already_revoked', tokenId: oldId })
+      const failure = conflict('rotate', successor)
+      if (failure !== null) return err(failure)
+      // Both writes happen here with no `await` between the check above and them: JavaScript runs
+      // this to completion before any other call, so of N concurrent rotations exactly one gets past
+      // the `revoked` check and the rest see the token revoked.
+      markRevoked(old)
+      return ok(put(fromDraft(successor)))
+    },
+    revokeDescendants(tokenId, now) {
+      const presented = rows.get(tokenId)
+      if (presented === undefined) return []
+      // The domain rule decides which tokens go; it only acts for a revoked presented token, and the
+      // store's contract is "the descendants", so the token is presented as revoked.
+      const doomed = tokensToRevokeOnReuse(
+        { ...toToken(presented), revoked: true },
+        family(presented.familyId),
+        now,
+      ).unwrapOr([])
+      const revoked: Token[] = []
+      for (const token of doomed) {
+        const row = rows.get(token.id)
+        if (row !== undefined && !row.revoked) revoked.push(toToken(markRevoked(row)))
+      }
+      return revoked
+    },
+    touchLastUsed(id, at, throttleMs) {
+      const row = rows.get(id)
+      const instant = at.getTime()
+      if (row === undefined || Number.isNaN(instant)) return false
+      // Writes when never used, or last used at least `throttleMs` before `at` (a use exactly
+      // `throttleMs` later writes). A use earlier than the stored one never moves it back.
+      if (row.lastUsedAt !== null && row.lastUsedAt > instant - throttleMs) return false
+      rows.set(id, withChanges(row, { lastUsedAt: instant }))
+      return true
+    },
+  }
+}

@@ -1,0 +1,63 @@
+import { err, ok, type Result } from 'neverthrow'
+import type { StoreFailure, User } from '../store/user.js'
+import { storeFailure } from './store-failure.js'
+
+/**
+ * The memory store's users: by id, and by lower-cased username for the case-insensitive lookup.
+ *
+ * @example
+ * ```ts
+ * const users = userTable()
+ * users.put({ id: 1, username: 'Root', admin: true, blocked: false })
+ * users.find('root') // the user
+ * ```
+ */
+export interface UserTable {
+  /** Adds or replaces the user with this id; fails when another user already has the username. */
+  put(user: User): Result<User, StoreFailure>
+  /** By id (a number, or a string of digits) or by username in any case. */
+  find(ref: number | string): User | null
+}
+
+const DIGITS = /^\d+$/
+
+/**
+ * An empty {@link UserTable}.
+ *
+ * @example
+ * ```ts
+ * const users = userTable()
+ * ```
+ */
+export function userTable(): UserTable {
+  const byId = new Map<number, User>()
+  const idByUsername = new Map<string, number>()
+  return {
+    put(user) {
+      const key = user.username.toLowerCase()
+      const owner = idByUsername.get(key)
+      if (owner !== undefined && owner !== user.id) {
+        // Usernames are unique regardless of case, as a SQL store's unique index on lower(username) is.
+        return err(storeFailure('putUser', `username "${user.username}" already belongs to user ${owner}`))
+      }
+      const previous = byId.get(user.id)
+      if (previous !== undefined) idByUsername.delete(previous.username.toLowerCase())
+      // A copy, so the caller changing its object later cannot change the stored user.
+      const stored: User = Object.freeze({
+        id: user.id,
+        username: user.username,
+        admin: user.admin,
+        blocked: user.blocked,
+      })
+      byId.set(stored.id, stored)
+      idByUsername.set(key, stored.id)
+      return ok(stored)
+    },
+    find(ref) {
+      if (typeof ref === 'number') return byId.get(ref) ?? null
+      if (DIGITS.test(ref)) return byId.get(Number(ref)) ?? null
+      const id = idByUsername.get(ref.toLowerCase())
+      return id === undefined ? null : (byId.get(id) ?? null)
+    },
+  }
+}

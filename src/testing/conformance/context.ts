@@ -1,0 +1,121 @@
+import type { Token, TokenDraft } from '../../domain/token.js'
+import type { ListQuery, SortKey, TokenFilter } from '../../query/filter.js'
+import type { TokenStore } from '../../store/token-store.js'
+import { type DraftBuilder, draftFactory, userFixture } from '../fixtures.js'
+import { okValue } from './results.js'
+
+/**
+ * The instant most conformance tests run at: 2026-06-15T12:00:00.000Z.
+ *
+ * @example
+ * ```ts
+ * await store.list(query({}, { now: NOW }))
+ * ```
+ */
+export const NOW = new Date('2026-06-15T12:00:00.000Z')
+
+/**
+ * What a group of conformance tests registers its tests with.
+ *
+ * @example
+ * ```ts
+ * ctx.test('findById returns null for an unknown id', async (store) => { ... })
+ * ```
+ */
+export interface ConformanceContext {
+  /** Registers one test; its body gets an empty store of its own (or one just reset). */
+  test(title: string, body: (store: TokenStore) => Promise<void>): void
+}
+
+/**
+ * Builds a store's contents through its public methods only, creating each token's user first (a
+ * SQL store may hold tokens to a foreign key on users).
+ *
+ * @example
+ * ```ts
+ * const seed = seeder(store)
+ * const [a, b] = await seed.insertAll([{ name: 'a' }, { name: 'b', userId: 2 }])
+ * ```
+ */
+export interface Seeder {
+  readonly draft: DraftBuilder
+  user(id: number): Promise<void>
+  insert(overrides?: Partial<TokenDraft>): Promise<Token>
+  /** Inserts one after the other, so ids increase in list order. */
+  insertAll(list: readonly Partial<TokenDraft>[]): Promise<Token[]>
+  importToken(token: Token): Promise<Token>
+}
+
+/**
+ * A {@link Seeder} for one store.
+ *
+ * @example
+ * ```ts
+ * const seed = seeder(store)
+ * ```
+ */
+export function seeder(store: TokenStore): Seeder {
+  const draft = draftFactory()
+  const users = new Set<number>()
+  const user = async (id: number): Promise<void> => {
+    if (users.has(id)) return
+    users.add(id)
+    await okValue(store.putUser(userFixture(id)))
+  }
+  const insert = async (overrides: Partial<TokenDraft> = {}): Promise<Token> => {
+    const next = draft(overrides)
+    await user(next.userId)
+    return okValue(store.insert(next))
+  }
+  return {
+    draft,
+    user,
+    insert,
+    async insertAll(list) {
+      const stored: Token[] = []
+      for (const overrides of list) stored.push(await insert(overrides))
+      return stored
+    },
+    async importToken(token) {
+      await user(token.userId)
+      return okValue(store.importToken(token))
+    },
+  }
+}
+
+/**
+ * A list query: the filter, sorted by id, first page of 100, evaluated at {@link NOW} unless told.
+ *
+ * @example
+ * ```ts
+ * await store.list(query({ userId: 2 }, { sort: 'name_asc' }))
+ * ```
+ */
+export function query(
+  filter: TokenFilter,
+  options: { sort?: SortKey; page?: number; perPage?: number; now?: Date } = {},
+): ListQuery {
+  return {
+    filter,
+    sort: options.sort ?? 'id_asc',
+    page: { page: options.page ?? 1, perPage: options.perPage ?? 100 },
+    now: options.now ?? NOW,
+  }
+}
+
+/**
+ * The names of the tokens a list returns, in order: the easiest way to state an expected answer.
+ *
+ * @example
+ * ```ts
+ * expect(await listNames(store, { revoked: true })).toEqual(['b'])
+ * ```
+ */
+export async function listNames(
+  store: TokenStore,
+  filter: TokenFilter,
+  options: Parameters<typeof query>[1] = {},
+): Promise<string[]> {
+  const { items } = await okValue(store.list(query(filter, options)))
+  return items.map((token) => token.name)
+}

@@ -1,0 +1,167 @@
+import { describe, expect } from 'vitest'
+import type { CalendarDate } from '../../domain/calendar.js'
+import { tokenFixture } from '../fixtures.js'
+import { type ConformanceContext, listNames, seeder } from './context.js'
+import { errValue, okValue } from './results.js'
+
+/**
+ * Conformance tests of `findByDigest`, `findById`, `insert` and `importToken`.
+ *
+ * @example
+ * ```ts
+ * describeLookups(ctx)
+ * ```
+ */
+export function describeLookups(ctx: ConformanceContext): void {
+  describe('lookups', () => {
+    ctx.test('findByDigest returns the stored token', async (store) => {
+      const seed = seeder(store)
+      const [, b] = await seed.insertAll([{ name: 'a' }, { name: 'b' }, { name: 'c' }])
+      expect(await okValue(store.findByDigest(b?.digest ?? ''))).toEqual(b)
+    })
+
+    ctx.test('findByDigest returns null for an unknown digest', async (store) => {
+      const token = await seeder(store).insert()
+      expect(await okValue(store.findByDigest(`${token.digest}x`))).toBeNull()
+      expect(await okValue(store.findByDigest(token.digest.toUpperCase()))).toBeNull()
+    })
+
+    ctx.test('findById returns the stored token', async (store) => {
+      const seed = seeder(store)
+      const [, b] = await seed.insertAll([{ name: 'a' }, { name: 'b' }, { name: 'c' }])
+      expect(await okValue(store.findById(b?.id ?? 0))).toEqual(b)
+    })
+
+    ctx.test('findById returns null for an unknown id', async (store) => {
+      const token = await seeder(store).insert()
+      expect(await okValue(store.findById(token.id + 1000))).toBeNull()
+      expect(await okValue(store.findById(0))).toBeNull()
+    })
+  })
+
+  describe('insert', () => {
+    ctx.test('insert stores every field exactly', async (store) => {
+      const seed = seeder(store)
+      const draft = seed.draft({
+        userId: 3,
+        name: 'Deploy: prod_east 100%',
+        description: 'rotated by CI',
+        scopes: ['read_api', 'api', 'self_rotate'],
+        createdAt: new Date('2026-02-03T04:05:06.789Z'),
+        lastUsedAt: new Date('2026-03-04T05:06:07.891Z'),
+        expiresAt: '2026-12-31' as CalendarDate,
+        impersonation: true,
+      })
+      await seed.user(3)
+      const token = await okValue(store.insert(draft))
+      expect(token).toEqual({ ...draft, id: token.id, familyId: token.id })
+      expect(await okValue(store.findById(token.id))).toEqual(token)
+      expect(await okValue(store.findByDigest(draft.digest))).toEqual(token)
+    })
+
+    ctx.test('insert assigns increasing positive integer ids', async (store) => {
+      const tokens = await seeder(store).insertAll([{}, {}, {}, {}])
+      const ids = tokens.map((t) => t.id)
+      for (const id of ids) expect(Number.isSafeInteger(id) && id > 0, `id ${id}`).toBe(true)
+      expect(ids).toEqual([...ids].sort((a, b) => a - b))
+      expect(new Set(ids).size).toBe(ids.length)
+    })
+
+    ctx.test('insert makes a first-generation token its own family', async (store) => {
+      const token = await seeder(store).insert({ familyId: null, previousId: null })
+      expect(token.familyId).toBe(token.id)
+      expect(token.previousId).toBeNull()
+    })
+
+    ctx.test('insert keeps a given family and previous id', async (store) => {
+      const seed = seeder(store)
+      const first = await seed.insert({ revoked: true })
+      const second = await seed.insert({ familyId: first.familyId, previousId: first.id })
+      expect(second.familyId).toBe(first.id)
+      expect(second.previousId).toBe(first.id)
+      expect(await okValue(store.findById(second.id))).toEqual(second)
+    })
+
+    ctx.test('insert refuses a digest that is already stored', async (store) => {
+      const seed = seeder(store)
+      const first = await seed.insert({ name: 'first' })
+      const error = await errValue(store.insert(seed.draft({ name: 'second', digest: first.digest })))
+      expect(error.type).toBe('store_failure')
+      expect(await okValue(store.findByDigest(first.digest))).toEqual(first)
+      expect(await listNames(store, {})).toEqual(['first'])
+    })
+  })
+
+  describe('importToken', () => {
+    ctx.test('importToken stores a token exactly as given', async (store) => {
+      const token = tokenFixture(500, {
+        userId: 2,
+        name: 'legacy',
+        description: 'from the old system',
+        scopes: ['read_repository', 'read_api'],
+        createdAt: new Date('2020-07-23T14:31:47.729Z'),
+        lastUsedAt: new Date('2021-01-01T00:00:00.001Z'),
+        expiresAt: null,
+        revoked: true,
+        impersonation: true,
+      })
+      expect(await seeder(store).importToken(token)).toEqual(token)
+      expect(await okValue(store.findById(500))).toEqual(token)
+      expect(await okValue(store.findByDigest(token.digest))).toEqual(token)
+    })
+
+    ctx.test('importToken keeps the given family and previous id', async (store) => {
+      const seed = seeder(store)
+      await seed.importToken(tokenFixture(40, { revoked: true }))
+      const successor = tokenFixture(41, { familyId: 40, previousId: 40 })
+      expect(await seed.importToken(successor)).toEqual(successor)
+      expect(await okValue(store.findById(41))).toEqual(successor)
+    })
+
+    ctx.test('insert after importToken assigns ids above every imported id', async (store) => {
+      const seed = seeder(store)
+      await seed.importToken(tokenFixture(2000))
+      await seed.importToken(tokenFixture(1500))
+      const inserted = await seed.insert()
+      expect(inserted.id).toBeGreaterThan(2000)
+      expect(inserted.familyId).toBe(inserted.id)
+      await seed.importToken(tokenFixture(inserted.id + 10))
+      expect((await seed.insert()).id).toBeGreaterThan(inserted.id + 10)
+    })
+
+    ctx.test('importToken refuses an id that is already stored', async (store) => {
+      const seed = seeder(store)
+      const original = await seed.importToken(tokenFixture(77, { name: 'original' }))
+      const error = await errValue(
+        store.importToken(tokenFixture(77, { name: 'impostor', digest: 'another-digest' })),
+      )
+      expect(error.type).toBe('store_failure')
+      expect(await okValue(store.findById(77))).toEqual(original)
+      expect(await okValue(store.findByDigest('another-digest'))).toBeNull()
+    })
+
+    ctx.test('importToken refuses a digest that is already stored', async (store) => {
+      const seed = seeder(store)
+      const original = await seed.insert({ name: 'original' })
+      const error = await errValue(
+        store.importToken(tokenFixture(original.id + 100, { digest: original.digest })),
+      )
+      expect(error.type).toBe('store_failure')
+      expect(await okValue(store.findByDigest(original.digest))).toEqual(original)
+      expect(await okValue(store.findById(original.id + 100))).toBeNull()
+    })
+  })
+
+  describe('snapshots', () => {
+    ctx.test('a token already read does not change when the store changes it', async (store) => {
+      const token = await seeder(store).insert()
+      const before = await okValue(store.findById(token.id))
+      const copy = structuredClone(before)
+      await okValue(store.revoke(token.id))
+      await okValue(store.touchLastUsed(token.id, new Date('2026-05-01T00:00:00.000Z'), 0))
+      expect(before).toEqual(copy)
+      expect(token).toEqual(copy)
+      expect(await okValue(store.findById(token.id))).toMatchObject({ revoked: true })
+    })
+  })
+}

@@ -1,0 +1,63 @@
+import { describe, expect } from 'vitest'
+import type { CalendarDate } from '../../domain/calendar.js'
+import { type ConformanceContext, query, seeder } from './context.js'
+import { okValue } from './results.js'
+
+const seven = Array.from({ length: 7 }, (_, i) => ({ name: `t${i + 1}` }))
+
+/**
+ * Conformance tests of list pagination: total, full pages, the last partial page, pages out of range.
+ *
+ * @example
+ * ```ts
+ * describePagination(ctx)
+ * ```
+ */
+export function describePagination(ctx: ConformanceContext): void {
+  describe('list pagination', () => {
+    ctx.test('list pages slice the ordered matches and total counts every match', async (store) => {
+      await seeder(store).insertAll(seven)
+      const page = async (n: number) => okValue(store.list(query({}, { page: n, perPage: 3 })))
+      expect(await page(1)).toMatchObject({ total: 7 })
+      expect((await page(1)).items.map((t) => t.name)).toEqual(['t1', 't2', 't3'])
+      expect((await page(2)).items.map((t) => t.name)).toEqual(['t4', 't5', 't6'])
+      expect((await page(2)).total).toBe(7)
+    })
+
+    ctx.test('list last page is partial', async (store) => {
+      await seeder(store).insertAll(seven)
+      const last = await okValue(store.list(query({}, { page: 3, perPage: 3 })))
+      expect(last.items.map((t) => t.name)).toEqual(['t7'])
+      expect(last.total).toBe(7)
+      const exact = await okValue(store.list(query({}, { page: 1, perPage: 7 })))
+      expect(exact.items).toHaveLength(7)
+    })
+
+    ctx.test('list page past the end is empty and still reports the total', async (store) => {
+      await seeder(store).insertAll(seven)
+      for (const page of [4, 5, 1000]) {
+        expect(await okValue(store.list(query({}, { page, perPage: 3 }))), `page ${page}`).toEqual({
+          items: [],
+          total: 7,
+        })
+      }
+    })
+
+    ctx.test('list paginates after filtering and sorting', async (store) => {
+      await seeder(store).insertAll(
+        Array.from({ length: 9 }, (_, i) => ({
+          name: `t${i + 1}`,
+          revoked: i % 3 === 0,
+          expiresAt: `2026-1${i % 3}-0${i + 1}` as CalendarDate,
+        })),
+      )
+      // Unrevoked: t2 t3 t5 t6 t8 t9; by expiry descending: t9 (12-09) t6 (12-06) t3 (12-03) t8 (11-08)
+      // t5 (11-05) t2 (11-02).
+      const filtered = async (page: number) =>
+        okValue(store.list(query({ revoked: false }, { sort: 'expires_desc', page, perPage: 4 })))
+      expect((await filtered(1)).items.map((t) => t.name)).toEqual(['t9', 't6', 't3', 't8'])
+      expect(await filtered(2)).toMatchObject({ total: 6 })
+      expect((await filtered(2)).items.map((t) => t.name)).toEqual(['t5', 't2'])
+    })
+  })
+}

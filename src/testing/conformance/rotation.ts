@@ -1,0 +1,128 @@
+import { describe, expect } from 'vitest'
+import type { Token, TokenDraft } from '../../domain/token.js'
+import type { TokenStore } from '../../store/token-store.js'
+import { type ConformanceContext, query, seeder } from './context.js'
+import { errValue, okValue } from './results.js'
+
+/** How many callers race in the concurrency tests. */
+export const RACERS = 32
+
+const ROTATED_AT = new Date('2026-06-15T12:00:00.000Z')
+
+/** The successor draft an authority would build for `old`. */
+function successorOf(old: Token, draft: (o: Partial<TokenDraft>) => TokenDraft, digest?: string): TokenDraft {
+  return draft({
+    userId: old.userId,
+    name: old.name,
+    createdAt: ROTATED_AT,
+    expiresAt: old.expiresAt,
+    previousId: old.id,
+    familyId: old.familyId,
+    ...(digest === undefined ? {} : { digest }),
+  })
+}
+
+async function familyOf(store: TokenStore, token: Token): Promise<Token[]> {
+  const { items } = await okValue(store.list(query({ userId: token.userId })))
+  return items.filter((t) => t.familyId === token.familyId)
+}
+
+/**
+ * Conformance tests of `rotate`, including its race contract: of N concurrent rotations of one token
+ * exactly one succeeds, and a token never has two successors.
+ *
+ * @example
+ * ```ts
+ * describeRotation(ctx)
+ * ```
+ */
+export function describeRotation(ctx: ConformanceContext): void {
+  describe('rotate', () => {
+    ctx.test('rotate revokes the old token and stores the successor', async (store) => {
+      const seed = seeder(store)
+      const old = await seed.insert({ name: 'ci' })
+      const bystander = await seed.insert({ name: 'other' })
+      const draft = successorOf(old, seed.draft)
+      const successor = await okValue(store.rotate(old.id, draft))
+      expect(successor).toEqual({ ...draft, id: successor.id, familyId: old.id })
+      expect(successor.id).toBeGreaterThan(bystander.id)
+      expect(await okValue(store.findById(old.id))).toEqual({ ...old, revoked: true })
+      expect(await okValue(store.findById(successor.id))).toEqual(successor)
+      expect(await okValue(store.findByDigest(draft.digest))).toEqual(successor)
+      expect(await okValue(store.findById(bystander.id))).toEqual(bystander)
+    })
+
+    ctx.test('rotate of an unknown token fails with not_found and stores nothing', async (store) => {
+      const seed = seeder(store)
+      const token = await seed.insert()
+      const draft = successorOf(token, seed.draft)
+      const error = await errValue(store.rotate(token.id + 1000, draft))
+      expect(error).toEqual({ type: 'not_found', entity: 'token' })
+      expect(await okValue(store.findByDigest(draft.digest))).toBeNull()
+      expect(await okValue(store.findById(token.id))).toEqual(token)
+    })
+
+    ctx.test('rotate of a revoked token fails with already_revoked and stores nothing', async (store) => {
+      const seed = seeder(store)
+      const token = await seed.insert({ revoked: true })
+      const draft = successorOf(token, seed.draft)
+      const error = await errValue(store.rotate(token.id, draft))
+      expect(error).toEqual({ type: 'already_revoked', tokenId: token.id })
+      expect(await okValue(store.findByDigest(draft.digest))).toBeNull()
+      expect(await okValue(store.findById(token.id))).toEqual(token)
+    })
+
+    ctx.test(`of ${RACERS} concurrent rotations of one token exactly one succeeds`, async (store) => {
+      const seed = seeder(store)
+      const old = await seed.insert({ userId: 5 })
+      const drafts = Array.from({ length: RACERS }, (_, i) => successorOf(old, seed.draft, `racer-${i}`))
+      const results = await Promise.all(drafts.map((d) => store.rotate(old.id, d)))
+      const winners = results.filter((r) => r.isOk())
+      expect(winners).toHaveLength(1)
+      for (const r of results) {
+        if (r.isErr()) expect(r.error).toEqual({ type: 'already_revoked', tokenId: old.id })
+      }
+      const stored = await Promise.all(drafts.map(async (d) => okValue(store.findByDigest(d.digest))))
+      const successors = stored.filter((t) => t !== null)
+      expect(successors).toHaveLength(1)
+      expect(successors[0]).toEqual(winners[0]?.unwrapOr(null))
+      const active = (await familyOf(store, old)).filter((t) => !t.revoked)
+      expect(active.map((t) => t.id)).toEqual([successors[0]?.id])
+      expect(await okValue(store.findById(old.id))).toMatchObject({ revoked: true })
+    })
+
+    ctx.test('a token never gets a second successor', async (store) => {
+      const seed = seeder(store)
+      const old = await seed.insert()
+      const first = await okValue(store.rotate(old.id, successorOf(old, seed.draft)))
+      // Again through rotate: the old token is revoked now.
+      expect(await errValue(store.rotate(old.id, successorOf(old, seed.draft)))).toEqual({
+        type: 'already_revoked',
+        tokenId: old.id,
+      })
+      // Around rotate: a SQL store's UNIQUE(previous_id) is the backstop.
+      const inserted = successorOf(old, seed.draft)
+      expect(await errValue(store.insert(inserted))).toMatchObject({ type: 'store_failure' })
+      const imported = { ...successorOf(old, seed.draft), id: first.id + 100, familyId: old.familyId }
+      expect(await errValue(store.importToken(imported))).toMatchObject({ type: 'store_failure' })
+      const family = await familyOf(store, old)
+      expect(family.filter((t) => t.previousId === old.id)).toEqual([first])
+      expect(await okValue(store.findByDigest(inserted.digest))).toBeNull()
+      expect(await okValue(store.findById(imported.id))).toBeNull()
+    })
+
+    ctx.test('rotate of a successor continues the family', async (store) => {
+      const seed = seeder(store)
+      const first = await seed.insert()
+      const second = await okValue(store.rotate(first.id, successorOf(first, seed.draft)))
+      const third = await okValue(store.rotate(second.id, successorOf(second, seed.draft)))
+      expect(third).toMatchObject({ familyId: first.id, previousId: second.id, revoked: false })
+      const family = await familyOf(store, first)
+      expect(family.map((t) => [t.id, t.revoked])).toEqual([
+        [first.id, true],
+        [second.id, true],
+        [third.id, false],
+      ])
+    })
+  })
+}

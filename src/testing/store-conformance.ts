@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest'
+import type { TokenStore } from '../store/token-store.js'
+import type { ConformanceContext } from './conformance/context.js'
+import { describeIsolation } from './conformance/isolation.js'
+import { describeListFilters } from './conformance/list-filters.js'
+import { describeListSort } from './conformance/list-sort.js'
+import { describeLookups } from './conformance/lookups.js'
+import { describePagination } from './conformance/pagination.js'
+import { describeRevocation } from './conformance/revocation.js'
+import { describeRotation } from './conformance/rotation.js'
+import { describeTouch } from './conformance/touch.js'
+import { describeUsers } from './conformance/users.js'
+
+/**
+ * Tests a store may leave out, always with the reason (a missing capability, a known limitation).
+ *
+ * @example
+ * ```ts
+ * import type { ConformanceSkip } from 'patkit/testing'
+ * const skip: ConformanceSkip = {
+ *   reason: 'this driver serializes every call, so the race is not exercised',
+ *   tests: ['of 32 concurrent rotations of one token exactly one succeeds'],
+ * }
+ * ```
+ */
+export interface ConformanceSkip {
+  readonly reason: string
+  /** Test titles, exactly as the suite names them. */
+  readonly tests: readonly string[]
+}
+
+/**
+ * Options of {@link describeStoreConformance}.
+ *
+ * @example
+ * ```ts
+ * import type { StoreConformanceOptions } from 'patkit/testing'
+ * import { memoryStore } from 'patkit/memory'
+ * const options: StoreConformanceOptions = { name: 'memory', create: () => memoryStore() }
+ * ```
+ */
+export interface StoreConformanceOptions {
+  /** Shown in the suite's title. */
+  readonly name: string
+  /** An empty store. Called once per test, or once per suite when `reset` is given. */
+  readonly create: () => Promise<TokenStore> | TokenStore
+  /**
+   * Empties the store between tests (e.g. truncates tables), for stores that are costly to create.
+   * With it, `create` is called once and the store is reset before every test.
+   */
+  readonly reset?: (store: TokenStore) => Promise<void> | void
+  readonly skip?: readonly ConformanceSkip[]
+}
+
+/**
+ * Registers the conformance suite of the {@link TokenStore} port with vitest: every method, every list
+ * filter with its boundaries, every sort key, pagination, and the race contracts (N concurrent
+ * rotations or revocations of one token, concurrent `touchLastUsed`). Each test builds its own data
+ * through the store's public methods at explicit instants, on a store of its own (`create`) or one
+ * just emptied (`reset`), so tests never depend on one another or on the wall clock.
+ *
+ * A test named in `skip` is registered as skipped, and each skip's reason is printed once. A skip
+ * naming no test of the suite fails the test `every skipped title names a test of the suite`, so a typo cannot silently skip nothing.
+ * vitest is an optional peer dependency of `patkit/testing`: only this function needs it.
+ *
+ * @example
+ * ```ts
+ * // test/my-store.test.ts
+ * import { describeStoreConformance } from 'patkit/testing'
+ * import { myStore } from '../src/my-store.js'
+ *
+ * describeStoreConformance({
+ *   name: 'my store',
+ *   create: async () => myStore(await connect()),
+ *   reset: async (store) => truncateAll(store),
+ *   skip: [{ reason: 'no case-insensitive collation yet', tests: ['findUser finds a user by username in any case'] }],
+ * })
+ * ```
+ */
+export function describeStoreConformance(options: StoreConformanceOptions): void {
+  const skipped = new Map<string, string>()
+  for (const { reason, tests } of options.skip ?? []) {
+    for (const title of tests) skipped.set(title, reason)
+  }
+
+  let shared: Promise<TokenStore> | undefined
+  const acquire = async (): Promise<TokenStore> => {
+    const { reset } = options
+    if (reset === undefined) return options.create()
+    shared ??= Promise.resolve(options.create())
+    const store = await shared
+    await reset(store)
+    return store
+  }
+
+  describe(`TokenStore conformance: ${options.name}`, () => {
+    const registered = new Set<string>()
+    const ctx: ConformanceContext = {
+      test(title, body) {
+        if (registered.has(title)) throw new Error(`store conformance: duplicate test title "${title}"`)
+        registered.add(title)
+        if (skipped.has(title)) it.skip(title, () => {})
+        else it(title, async () => body(await acquire()))
+      },
+    }
+    describeUsers(ctx)
+    describeLookups(ctx)
+    describeListFilters(ctx)
+    describeListSort(ctx)
+    describePagination(ctx)
+    describeRotation(ctx)
+    describeRevocation(ctx)
+    describeTouch(ctx)
+    describeIsolation(ctx)
+
+    // Nested suites register their tests after this body returns, so the check runs as a test.
+    it('every skipped title names a test of the suite', () => {
+      const unknown = [...skipped.keys()].filter((title) => !registered.has(title))
+      expect(unknown, 'skip names tests this suite does not have (a typo skips nothing)').toEqual([])
+    })
+    for (const { reason, tests } of options.skip ?? []) {
+      // Test helper, not library code: the reason belongs in the test output next to the skips.
+      console.info(`store conformance (${options.name}): skipping ${tests.length} test(s): ${reason}`)
+    }
+  })
+}
