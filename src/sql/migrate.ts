@@ -1,0 +1,77 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely'
+import { ResultAsync } from 'neverthrow'
+import type { StoreFailure } from '../store/user.js'
+import type { SqlDialect } from './dialect/sql-dialect.js'
+import { tokensAndUsers } from './migrations/0001-tokens-and-users.js'
+import { resolveOptions, type SqlStoreOptions } from './options.js'
+import { toStoreFailure } from './store-failure.js'
+
+/**
+ * What one `migrate` call did.
+ *
+ * @example
+ * ```ts
+ * import type { MigrationReport } from 'patkit/sql'
+ * const first: MigrationReport = { applied: ['0001_tokens_and_users'], version: '0001_tokens_and_users' }
+ * const again: MigrationReport = { applied: [], version: '0001_tokens_and_users' }
+ * ```
+ */
+export interface MigrationReport {
+  /** The migrations this call applied, oldest first; empty when the schema was already current. */
+  readonly applied: readonly string[]
+  /** The schema version now in place: the name of the newest migration. */
+  readonly version: string
+}
+
+/**
+ * The store's migrations by version name; names sort in the order they apply. Append only.
+ *
+ * @example
+ * ```ts
+ * Object.keys(schemaMigrations(postgresDialect, 'patkit_')) // ['0001_tokens_and_users']
+ * ```
+ */
+export function schemaMigrations(dialect: SqlDialect, prefix: string): Readonly<Record<string, Migration>> {
+  return { '0001_tokens_and_users': tokensAndUsers(dialect, prefix) }
+}
+
+/**
+ * Brings the store's tables to the current schema version. Kysely's `Migrator` does the bookkeeping:
+ * applied versions are recorded in `<prefix>migrations` (and a lock row in `<prefix>migrations_lock`),
+ * concurrent `migrate` calls take a lock (an advisory lock on PostgreSQL, `GET_LOCK` on MySQL, the lock
+ * table on SQLite), and a version already applied is skipped, so running `migrate` again is a no-op.
+ * On PostgreSQL each run is one transaction; MySQL and SQLite cannot roll DDL back, so every statement
+ * of a migration is idempotent and a run that stopped half-way simply runs again.
+ *
+ * @throws {TypeError} for a malformed `tablePrefix` or an unrecognized dialect (see `sqlStore`).
+ * @example
+ * ```ts
+ * import { migrate } from 'patkit/sql'
+ * const report = await migrate(db, { tablePrefix: 'patkit_' })
+ * if (report.isErr()) throw report.error.cause
+ * ```
+ */
+export function migrate<DB>(
+  db: Kysely<DB>,
+  options: SqlStoreOptions = {},
+): ResultAsync<MigrationReport, StoreFailure> {
+  const context = resolveOptions(db, options)
+  const migrations = schemaMigrations(context.dialect, context.prefix)
+  const provider: MigrationProvider = { getMigrations: () => Promise.resolve({ ...migrations }) }
+  const migrator = new Migrator({
+    db: context.db,
+    provider,
+    migrationTableName: `${context.prefix}migrations`,
+    migrationLockTableName: `${context.prefix}migrations_lock`,
+  })
+  const run = async (): Promise<MigrationReport> => {
+    const { error, results = [] } = await migrator.migrateToLatest()
+    if (error !== undefined) throw error
+    const names = Object.keys(migrations).sort()
+    return {
+      applied: results.filter((r) => r.status === 'Success').map((r) => r.migrationName),
+      version: names[names.length - 1] ?? '',
+    }
+  }
+  return ResultAsync.fromPromise(run(), toStoreFailure('migrate'))
+}

@@ -1,0 +1,84 @@
+import type { Kysely } from 'kysely'
+import { detectDialect, dialectNamed } from './dialect/detect.js'
+import type { SqlDialect, SqlDialectName } from './dialect/sql-dialect.js'
+import { PATKIT_TABLES, type PatkitDatabase } from './schema.js'
+import { TablePrefixPlugin } from './table-prefix.js'
+
+/**
+ * Options of `sqlStore` and `migrate`. Pass the same ones to both.
+ *
+ * @example
+ * ```ts
+ * import type { SqlStoreOptions } from 'patkit/sql'
+ * const options: SqlStoreOptions = { tablePrefix: 'auth_', dialect: 'mysql' }
+ * ```
+ */
+export interface SqlStoreOptions {
+  /**
+   * Prepended to every table and index name: lower-case letters, digits and `_`, starting with a
+   * letter, at most 32 characters (so index names stay under MySQL's 64). Default `patkit_`.
+   */
+  readonly tablePrefix?: string
+  /** The SQL dialect; detected from the Kysely instance's query compiler when absent. */
+  readonly dialect?: SqlDialectName
+}
+
+/**
+ * The default table prefix.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_TABLE_PREFIX } from 'patkit/sql'
+ * DEFAULT_TABLE_PREFIX // 'patkit_'
+ * ```
+ */
+export const DEFAULT_TABLE_PREFIX = 'patkit_'
+
+// Lower case only: PostgreSQL folds unquoted names, and pg_get_serial_sequence takes an unquoted one.
+const PREFIX = /^(?:[a-z][a-z0-9_]{0,31})?$/
+
+/**
+ * A store's resolved configuration: the host's Kysely instance seen through the prefix plugin and
+ * typed with the store's tables, the dialect, and the prefix.
+ *
+ * @example
+ * ```ts
+ * const { db, dialect, prefix } = resolveOptions(userDb, {})
+ * ```
+ */
+export interface SqlContext {
+  readonly db: Kysely<PatkitDatabase>
+  readonly dialect: SqlDialect
+  readonly prefix: string
+}
+
+/**
+ * Validates the options and builds the {@link SqlContext}. A bad prefix or an unrecognized dialect is a
+ * configuration mistake, reported where it is made.
+ *
+ * @throws {TypeError} when the prefix is malformed, or no dialect is given and none is recognized.
+ * @example
+ * ```ts
+ * resolveOptions(db, { tablePrefix: 'ci_' }).prefix // 'ci_'
+ * ```
+ */
+export function resolveOptions<DB>(db: Kysely<DB>, options: SqlStoreOptions): SqlContext {
+  const prefix = options.tablePrefix ?? DEFAULT_TABLE_PREFIX
+  if (!PREFIX.test(prefix)) {
+    throw new TypeError(
+      `patkit/sql: tablePrefix ${JSON.stringify(prefix)} must be lower-case letters, digits and _, starting with a letter, at most 32 characters`,
+    )
+  }
+  // The host's own tables are none of the store's business: the store queries only its tables, so it
+  // views the instance with its own schema type.
+  const scoped = db.withPlugin(
+    new TablePrefixPlugin(prefix, PATKIT_TABLES),
+  ) as unknown as Kysely<PatkitDatabase>
+  const dialect = options.dialect === undefined ? detectDialect(scoped) : dialectNamed(options.dialect)
+  if (dialect === null) {
+    throw new TypeError(
+      "patkit/sql: cannot tell this Kysely instance's SQL dialect; pass { dialect: 'postgres' | 'mysql' | 'sqlite' }",
+    )
+  }
+  return Object.freeze({ db: scoped, dialect, prefix })
+}

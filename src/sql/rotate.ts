@@ -1,0 +1,75 @@
+import type { Token, TokenDraft } from '../domain/token.js'
+import type { SqlContext } from './options.js'
+import { retrying } from './store-failure.js'
+import { insertDraft } from './token-insert.js'
+import { decodeBoolean } from './token-row.js'
+
+/**
+ * What a rotation found: it rotated, or the old token was missing or already revoked.
+ *
+ * @example
+ * ```ts
+ * const outcome: RotateOutcome = { kind: 'already_revoked' }
+ * ```
+ */
+export type RotateOutcome =
+  | { readonly kind: 'rotated'; readonly token: Token }
+  | { readonly kind: 'not_found' }
+  | { readonly kind: 'already_revoked' }
+
+async function rotateOnce({ db, dialect }: SqlContext, oldId: number, successor: TokenDraft) {
+  return db.transaction().execute(async (trx): Promise<RotateOutcome> => {
+    // The conditional write is the decision: the database lets exactly one concurrent transaction
+    // change `revoked` from false to true, and the others see 0 rows (or a serialization failure,
+    // which `retrying` turns into a fresh attempt that sees 0 rows).
+    const revoked = await trx
+      .updateTable('tokens')
+      .set({ revoked: dialect.bool(true) })
+      .where('tokens.id', '=', oldId)
+      .where('tokens.revoked', '=', dialect.bool(false))
+      .executeTakeFirst()
+    if (revoked.numUpdatedRows === 0n) {
+      const row = await trx
+        .selectFrom('tokens')
+        .select('tokens.id')
+        .where('tokens.id', '=', oldId)
+        .executeTakeFirst()
+      return row === undefined ? { kind: 'not_found' } : { kind: 'already_revoked' }
+    }
+    return { kind: 'rotated', token: await insertDraft(trx, dialect, successor) }
+  })
+}
+
+/**
+ * Rotates in one transaction: revoke `oldId` only if it is not revoked (checking the affected row
+ * count, as MySQL has no RETURNING), then insert the successor. Either both writes persist or neither.
+ *
+ * The UNIQUE index on `previous_id` is the backstop: should an isolation level or a driver let two
+ * rotations both pass the conditional write, the second successor's insert violates it, its transaction
+ * rolls back, and the rotation reports `already_revoked` once the old token is seen revoked. Any other
+ * failure is rethrown (and becomes a `store_failure`).
+ *
+ * @example
+ * ```ts
+ * const outcome = await rotateToken(context, 7, successor)
+ * if (outcome.kind === 'rotated') console.log(outcome.token.id)
+ * ```
+ */
+export async function rotateToken(
+  context: SqlContext,
+  oldId: number,
+  successor: TokenDraft,
+): Promise<RotateOutcome> {
+  try {
+    return await retrying(() => rotateOnce(context, oldId, successor), context.dialect.isRetryable)
+  } catch (error) {
+    if (!context.dialect.isUniqueViolation(error)) throw error
+    const old = await context.db
+      .selectFrom('tokens')
+      .select('tokens.revoked')
+      .where('tokens.id', '=', oldId)
+      .executeTakeFirst()
+    if (old !== undefined && decodeBoolean(old.revoked, 'revoked')) return { kind: 'already_revoked' }
+    throw error
+  }
+}

@@ -1,0 +1,73 @@
+import type { ColumnType } from 'kysely'
+
+// What a driver returns for a column depends on the driver and on how the host configured it (pg reads
+// int8 as a string, mysql2 a tinyint as a number...), so every selected value is `unknown` and
+// token-row.ts decodes it. The insert and update types are what the store binds.
+type Column<Write> = ColumnType<unknown, Write, Write>
+type Id = number
+type Flag = boolean | number
+
+/**
+ * The tokens table as the store's queries see it (unprefixed; the table prefix plugin renames it).
+ *
+ * @example
+ * ```ts
+ * db.selectFrom('tokens').select('tokens.id')
+ * ```
+ */
+export interface TokensTable {
+  id: ColumnType<unknown, Id | undefined, never>
+  user_id: Column<Id>
+  name: Column<string>
+  description: Column<string | null>
+  /** A JSON array of scope names. */
+  scopes: Column<string>
+  created_at: Column<string>
+  last_used_at: Column<string | null>
+  expires_at: Column<string | null>
+  revoked: Column<Flag>
+  impersonation: Column<Flag>
+  previous_id: Column<Id | null>
+  family_id: Column<Id>
+  digest: Column<string>
+}
+
+/**
+ * The users table: `username_lower` carries the case-insensitive unique key, folded in JavaScript so
+ * every dialect agrees on what "the same name" is.
+ *
+ * @example
+ * ```ts
+ * db.selectFrom('users').selectAll()
+ * ```
+ */
+export interface UsersTable {
+  id: Column<Id>
+  username: Column<string>
+  username_lower: Column<string>
+  admin: Column<Flag>
+  blocked: Column<Flag>
+}
+
+/**
+ * The store's tables, by their unprefixed names.
+ *
+ * @example
+ * ```ts
+ * const db = userDb.withPlugin(new TablePrefixPlugin('patkit_')) as unknown as Kysely<PatkitDatabase>
+ * ```
+ */
+export interface PatkitDatabase {
+  tokens: TokensTable
+  users: UsersTable
+}
+
+/**
+ * The unprefixed names of the store's own tables, which the prefix plugin renames.
+ *
+ * @example
+ * ```ts
+ * PATKIT_TABLES.includes('tokens') // true
+ * ```
+ */
+export const PATKIT_TABLES: readonly (keyof PatkitDatabase)[] = ['tokens', 'users']

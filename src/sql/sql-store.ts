@@ -1,0 +1,69 @@
+import type { Kysely } from 'kysely'
+import { err, ok, ResultAsync } from 'neverthrow'
+import type { TokenStore } from '../store/token-store.js'
+import type { StoreFailure } from '../store/user.js'
+import { resolveOptions, type SqlStoreOptions } from './options.js'
+import { revokeDescendants } from './revoke-descendants.js'
+import { rotateToken } from './rotate.js'
+import { toStoreFailure } from './store-failure.js'
+import { findTokenBy, listTokens } from './token-reads.js'
+import { importStoredToken, insertToken, revokeToken, touchLastUsed } from './token-writes.js'
+import { findUser, putUser } from './users.js'
+
+/**
+ * A {@link TokenStore} on the host's own Kysely instance: PostgreSQL (`pg`, PGlite), MySQL/MariaDB
+ * (`mysql2`) or SQLite (`better-sqlite3`). Run {@link migrate} with the same options first.
+ *
+ * Every method is one statement or one transaction, and every driver failure (a lost connection, a
+ * violated constraint, a timeout) comes back as a `store_failure` whose `cause` is the driver's error;
+ * nothing throws and nothing rejects. `rotate` is atomic under real concurrency: of N concurrent
+ * rotations of a token exactly one succeeds, the others fail with `already_revoked`, and a UNIQUE index
+ * on `previous_id` guarantees no token ever has two successors, whatever the isolation level.
+ *
+ * The dialect is recognized from the SQL the instance's query compiler writes, or given as
+ * `options.dialect`; the tables are `<tablePrefix>tokens` and `<tablePrefix>users` (default `patkit_`).
+ *
+ * @throws {TypeError} for a malformed `tablePrefix`, or when no dialect is given and none is recognized:
+ * configuration mistakes, reported where they are made.
+ * @example
+ * ```ts
+ * import { Kysely, PostgresDialect } from 'kysely'
+ * import pg from 'pg'
+ * import { migrate, sqlStore } from 'patkit/sql'
+ *
+ * const db = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString }) }) })
+ * ;(await migrate(db)).orTee((e) => console.error(e.cause))
+ * const store = sqlStore(db)
+ * ```
+ */
+export function sqlStore<DB>(db: Kysely<DB>, options: SqlStoreOptions = {}): TokenStore {
+  const context = resolveOptions(db, options)
+  // Async wrappers so a synchronous throw (a bad value the query builder rejects) is a rejection too.
+  const run = <T>(operation: string, work: () => Promise<T>): ResultAsync<T, StoreFailure> =>
+    ResultAsync.fromPromise((async () => work())(), toStoreFailure(operation))
+  return Object.freeze({
+    findByDigest: (digest) => run('findByDigest', () => findTokenBy(context, 'digest', digest)),
+    findById: (id) => run('findById', () => findTokenBy(context, 'id', id)),
+    list: (query) => run('list', () => listTokens(context, query)),
+    insert: (draft) => run('insert', () => insertToken(context, draft)),
+    importToken: (token) => run('importToken', () => importStoredToken(context, token)),
+    revoke: (id) => run('revoke', () => revokeToken(context, id)),
+    rotate: (oldId, successor) =>
+      run('rotate', () => rotateToken(context, oldId, successor)).andThen((outcome) => {
+        switch (outcome.kind) {
+          case 'rotated':
+            return ok(outcome.token)
+          case 'not_found':
+            return err({ type: 'not_found', entity: 'token' } as const)
+          case 'already_revoked':
+            return err({ type: 'already_revoked', tokenId: oldId } as const)
+        }
+      }),
+    revokeDescendants: (tokenId, now) =>
+      run('revokeDescendants', () => revokeDescendants(context, tokenId, now)),
+    touchLastUsed: (id, at, throttleMs) =>
+      run('touchLastUsed', () => touchLastUsed(context, id, at, throttleMs)),
+    putUser: (user) => run('putUser', () => putUser(context, user)),
+    findUser: (ref) => run('findUser', () => findUser(context, ref)),
+  } satisfies TokenStore)
+}

@@ -1,0 +1,98 @@
+import { type Kysely, sql } from 'kysely'
+import type { Token, TokenDraft } from '../domain/token.js'
+import type { SqlDialect } from './dialect/sql-dialect.js'
+import type { PatkitDatabase } from './schema.js'
+import { decodeInteger, encodeToken } from './token-row.js'
+
+/**
+ * The stored token for a draft with its id and family: a fresh object with exactly the {@link Token}
+ * fields, so nothing the caller holds is shared.
+ *
+ * @example
+ * ```ts
+ * storedToken(draft, 7, 7).familyId // 7
+ * ```
+ */
+export function storedToken(token: TokenDraft | Token, id: number, familyId: number): Token {
+  return {
+    id,
+    userId: token.userId,
+    name: token.name,
+    description: token.description,
+    scopes: [...token.scopes],
+    createdAt: new Date(token.createdAt.getTime()),
+    lastUsedAt: token.lastUsedAt === null ? null : new Date(token.lastUsedAt.getTime()),
+    expiresAt: token.expiresAt,
+    revoked: token.revoked,
+    impersonation: token.impersonation,
+    previousId: token.previousId,
+    familyId,
+    digest: token.digest,
+  }
+}
+
+/**
+ * Inserts one row and returns its id: `RETURNING id` where the dialect has it, else the driver's
+ * insert id. `id` is given only by imports.
+ *
+ * @example
+ * ```ts
+ * const id = await insertRow(trx, dialect, draft, 0)
+ * ```
+ */
+export async function insertRow(
+  db: Kysely<PatkitDatabase>,
+  dialect: SqlDialect,
+  token: TokenDraft | Token,
+  familyId: number,
+  id?: number,
+): Promise<number> {
+  const values = { ...encodeToken(dialect, token, familyId), ...(id === undefined ? {} : { id }) }
+  const insert = db.insertInto('tokens').values(values)
+  if (dialect.supportsReturning) {
+    const row = await insert.returning('tokens.id').executeTakeFirstOrThrow()
+    return decodeInteger(row.id, 'id')
+  }
+  const result = await insert.executeTakeFirstOrThrow()
+  return id ?? decodeInteger(result.insertId, 'id')
+}
+
+/**
+ * Stores a draft inside the caller's transaction. A first generation draft (`familyId: null`) is its
+ * own family: its row is inserted with a placeholder family and then pointed at its own id, which no
+ * other transaction can observe in between.
+ *
+ * @example
+ * ```ts
+ * const token = await db.transaction().execute((trx) => insertDraft(trx, dialect, draft))
+ * ```
+ */
+export async function insertDraft(
+  trx: Kysely<PatkitDatabase>,
+  dialect: SqlDialect,
+  draft: TokenDraft,
+): Promise<Token> {
+  const id = await insertRow(trx, dialect, draft, draft.familyId ?? 0)
+  if (draft.familyId !== null) return storedToken(draft, id, draft.familyId)
+  await trx.updateTable('tokens').set({ family_id: id }).where('tokens.id', '=', id).execute()
+  return storedToken(draft, id, id)
+}
+
+/**
+ * After an explicit id was inserted on PostgreSQL, moves the identity's sequence past it (never back),
+ * so later inserts get ids above every imported one. MySQL's auto_increment and SQLite's
+ * autoincrement do this by themselves.
+ *
+ * @example
+ * ```ts
+ * await bumpSequence(trx, 'patkit_tokens', 42)
+ * ```
+ */
+export async function bumpSequence(db: Kysely<PatkitDatabase>, table: string, id: number): Promise<void> {
+  await sql`
+    select setval(pg_get_serial_sequence(${table}, 'id'), cast(${id} as bigint))
+    where cast(${id} as bigint) >
+      coalesce(pg_sequence_last_value(cast(pg_get_serial_sequence(${table}, 'id') as regclass)), 0)`.execute(
+    db,
+  )
+}

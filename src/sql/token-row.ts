@@ -1,0 +1,191 @@
+import type { Insertable } from 'kysely'
+import type { CalendarDate } from '../domain/calendar.js'
+import { isScope, type Scope } from '../domain/scopes.js'
+import type { Token, TokenDraft } from '../domain/token.js'
+import type { SqlDialect } from './dialect/sql-dialect.js'
+import type { TokensTable } from './schema.js'
+
+/**
+ * The columns a token is read with. Instants and days are selected as text under their own names (so
+ * an `ORDER BY created_at` can never pick the text up instead of the column).
+ *
+ * @example
+ * ```ts
+ * db.selectFrom('tokens').select(tokenColumns(dialect))
+ * ```
+ */
+export function tokenColumns(dialect: SqlDialect) {
+  return [
+    'tokens.id',
+    'tokens.user_id',
+    'tokens.name',
+    'tokens.description',
+    'tokens.scopes',
+    dialect.instantText('tokens.created_at').as('created_at_utc'),
+    dialect.instantText('tokens.last_used_at').as('last_used_at_utc'),
+    dialect.dayText('tokens.expires_at').as('expires_on'),
+    'tokens.revoked',
+    'tokens.impersonation',
+    'tokens.previous_id',
+    'tokens.family_id',
+    'tokens.digest',
+  ] as const
+}
+
+/**
+ * A token row as selected by {@link tokenColumns}, before decoding: the driver decides each value's type.
+ *
+ * @example
+ * ```ts
+ * const token = decodeToken(row satisfies TokenRow)
+ * ```
+ */
+export interface TokenRow {
+  readonly id: unknown
+  readonly user_id: unknown
+  readonly name: unknown
+  readonly description: unknown
+  readonly scopes: unknown
+  readonly created_at_utc: unknown
+  readonly last_used_at_utc: unknown
+  readonly expires_on: unknown
+  readonly revoked: unknown
+  readonly impersonation: unknown
+  readonly previous_id: unknown
+  readonly family_id: unknown
+  readonly digest: unknown
+}
+
+/** A stored value the store did not write: the row is corrupt, and the operation fails with it. */
+function corrupt(column: string, value: unknown): Error {
+  return new TypeError(`patkit/sql: unexpected ${column} value ${String(value)}`)
+}
+
+/**
+ * An integer column as a number, whichever way the driver hands it over (pg: a string for `bigint`;
+ * kysely: a bigint for insert ids).
+ *
+ * @example
+ * ```ts
+ * decodeInteger('42', 'id') // 42
+ * ```
+ */
+export function decodeInteger(value: unknown, column: string): number {
+  const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value
+  const converted = typeof number === 'bigint' ? Number(number) : number
+  if (typeof converted !== 'number' || !Number.isSafeInteger(converted)) throw corrupt(column, value)
+  return converted
+}
+
+/**
+ * A boolean column: `true`/`false` (PostgreSQL), `0`/`1` (MySQL's tinyint, SQLite).
+ *
+ * @example
+ * ```ts
+ * decodeBoolean(1, 'revoked') // true
+ * ```
+ */
+export function decodeBoolean(value: unknown, column: string): boolean {
+  if (value === true || value === 1 || value === 1n || value === '1') return true
+  if (value === false || value === 0 || value === 0n || value === '0') return false
+  throw corrupt(column, value)
+}
+
+// The shapes the dialects' instantText produce: `T` or space, optional fraction, optional `Z`; UTC.
+const INSTANT = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?Z?$/
+
+/**
+ * A UTC instant selected as text, to a `Date` with millisecond precision.
+ *
+ * @example
+ * ```ts
+ * decodeInstant('2030-01-01 12:00:00.250', 'created_at').toISOString() // '2030-01-01T12:00:00.250Z'
+ * ```
+ */
+export function decodeInstant(value: unknown, column: string): Date {
+  const match = typeof value === 'string' ? INSTANT.exec(value) : null
+  if (match === null) throw corrupt(column, value)
+  const [, y, mo, d, h, mi, s, fraction = ''] = match
+  const ms = Number(fraction.padEnd(3, '0').slice(0, 3))
+  const at = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), ms))
+  // Date.UTC maps years 0..99 to 1900..1999; setUTCFullYear puts them back.
+  at.setUTCFullYear(Number(y))
+  return at
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/
+
+function decodeDay(value: unknown, column: string): CalendarDate {
+  if (typeof value !== 'string' || !DAY.test(value)) throw corrupt(column, value)
+  return value as CalendarDate
+}
+
+function decodeText(value: unknown, column: string): string {
+  if (typeof value !== 'string') throw corrupt(column, value)
+  return value
+}
+
+function decodeScopes(value: unknown): readonly Scope[] {
+  const parsed: unknown = JSON.parse(decodeText(value, 'scopes'))
+  if (!Array.isArray(parsed) || !parsed.every((s): s is Scope => typeof s === 'string' && isScope(s))) {
+    throw corrupt('scopes', value)
+  }
+  return parsed
+}
+
+/**
+ * A {@link Token} from a row selected with {@link tokenColumns}. Throws on a value the store never
+ * writes; inside a store operation that becomes a `store_failure`.
+ *
+ * @example
+ * ```ts
+ * const tokens = rows.map(decodeToken)
+ * ```
+ */
+export function decodeToken(row: TokenRow): Token {
+  return {
+    id: decodeInteger(row.id, 'id'),
+    userId: decodeInteger(row.user_id, 'user_id'),
+    name: decodeText(row.name, 'name'),
+    description: row.description === null ? null : decodeText(row.description, 'description'),
+    scopes: decodeScopes(row.scopes),
+    createdAt: decodeInstant(row.created_at_utc, 'created_at'),
+    lastUsedAt: row.last_used_at_utc === null ? null : decodeInstant(row.last_used_at_utc, 'last_used_at'),
+    expiresAt: row.expires_on === null ? null : decodeDay(row.expires_on, 'expires_at'),
+    revoked: decodeBoolean(row.revoked, 'revoked'),
+    impersonation: decodeBoolean(row.impersonation, 'impersonation'),
+    previousId: row.previous_id === null ? null : decodeInteger(row.previous_id, 'previous_id'),
+    familyId: decodeInteger(row.family_id, 'family_id'),
+    digest: decodeText(row.digest, 'digest'),
+  }
+}
+
+/**
+ * The column values that store a token or draft: `familyId` is given separately because a first
+ * generation token's family is its own id, known only after the insert. Scopes are a JSON array.
+ *
+ * @example
+ * ```ts
+ * db.insertInto('tokens').values(encodeToken(dialect, draft, 0))
+ * ```
+ */
+export function encodeToken(
+  dialect: SqlDialect,
+  token: TokenDraft | Token,
+  familyId: number,
+): Insertable<TokensTable> {
+  return {
+    user_id: token.userId,
+    name: token.name,
+    description: token.description,
+    scopes: JSON.stringify(token.scopes),
+    created_at: dialect.instant(token.createdAt),
+    last_used_at: token.lastUsedAt === null ? null : dialect.instant(token.lastUsedAt),
+    expires_at: token.expiresAt,
+    revoked: dialect.bool(token.revoked),
+    impersonation: dialect.bool(token.impersonation),
+    previous_id: token.previousId,
+    family_id: familyId,
+    digest: token.digest,
+  }
+}

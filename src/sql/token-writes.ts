@@ -1,0 +1,85 @@
+import type { Token, TokenDraft } from '../domain/token.js'
+import type { RevokeOutcome } from '../store/token-store.js'
+import type { SqlContext } from './options.js'
+import { bumpSequence, insertDraft, insertRow, storedToken } from './token-insert.js'
+
+/**
+ * Stores a new token in one transaction (a first generation token's family is set to its own id).
+ *
+ * @example
+ * ```ts
+ * const token = await insertToken(context, draft)
+ * ```
+ */
+export function insertToken({ db, dialect }: SqlContext, draft: TokenDraft): Promise<Token> {
+  return db.transaction().execute((trx) => insertDraft(trx, dialect, draft))
+}
+
+/**
+ * Stores a token as given, id and family included; on PostgreSQL the id sequence is moved past it in
+ * the same transaction. A taken id, digest or predecessor fails on the table's constraints.
+ *
+ * @example
+ * ```ts
+ * await importStoredToken(context, { ...token, id: 42, familyId: 40 })
+ * ```
+ */
+export async function importStoredToken({ db, dialect, prefix }: SqlContext, token: Token): Promise<Token> {
+  if (!Number.isSafeInteger(token.id) || token.id < 1) {
+    throw new RangeError(`token id ${token.id} is not a positive integer`)
+  }
+  await db.transaction().execute(async (trx) => {
+    await insertRow(trx, dialect, token, token.familyId, token.id)
+    if (dialect.needsSequenceBump) await bumpSequence(trx, `${prefix}tokens`, token.id)
+  })
+  return storedToken(token, token.id, token.familyId)
+}
+
+/**
+ * Revokes a token with one conditional write, so of N concurrent revocations exactly one reports
+ * `revoked`. When it changed nothing, the token is either revoked already or missing: tokens are never
+ * deleted nor un-revoked, so a look afterwards tells which.
+ *
+ * @example
+ * ```ts
+ * await revokeToken(context, 7) // 'revoked' | 'already_revoked' | 'missing'
+ * ```
+ */
+export async function revokeToken({ db, dialect }: SqlContext, id: number): Promise<RevokeOutcome> {
+  const result = await db
+    .updateTable('tokens')
+    .set({ revoked: dialect.bool(true) })
+    .where('tokens.id', '=', id)
+    .where('tokens.revoked', '=', dialect.bool(false))
+    .executeTakeFirst()
+  if (result.numUpdatedRows > 0n) return 'revoked'
+  const row = await db.selectFrom('tokens').select('tokens.id').where('tokens.id', '=', id).executeTakeFirst()
+  return row === undefined ? 'missing' : 'already_revoked'
+}
+
+/**
+ * Records a use with one conditional write: only when `last_used_at` is NULL or at least `throttleMs`
+ * before `at` (the memory store's boundary: a use exactly `throttleMs` later writes), so concurrent
+ * requests in one window write once and an earlier `at` never moves the value back.
+ *
+ * @example
+ * ```ts
+ * await touchLastUsed(context, 7, now, 600_000) // true when written
+ * ```
+ */
+export async function touchLastUsed(
+  { db, dialect }: SqlContext,
+  id: number,
+  at: Date,
+  throttleMs: number,
+): Promise<boolean> {
+  if (Number.isNaN(at.getTime())) return false
+  const threshold = dialect.instant(new Date(at.getTime() - throttleMs))
+  const result = await db
+    .updateTable('tokens')
+    .set({ last_used_at: dialect.instant(at) })
+    .where('tokens.id', '=', id)
+    .where((eb) => eb.or([eb('tokens.last_used_at', 'is', null), eb('tokens.last_used_at', '<=', threshold)]))
+    .executeTakeFirst()
+  return result.numUpdatedRows > 0n
+}

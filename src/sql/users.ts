@@ -1,0 +1,68 @@
+import type { User } from '../store/user.js'
+import type { SqlContext } from './options.js'
+import { decodeBoolean, decodeInteger } from './token-row.js'
+
+const DIGITS = /^\d+$/
+
+function decodeUser(row: { id: unknown; username: unknown; admin: unknown; blocked: unknown }): User {
+  if (typeof row.username !== 'string') throw new TypeError('patkit/sql: unexpected username value')
+  return Object.freeze({
+    id: decodeInteger(row.id, 'id'),
+    username: row.username,
+    admin: decodeBoolean(row.admin, 'admin'),
+    blocked: decodeBoolean(row.blocked, 'blocked'),
+  })
+}
+
+/**
+ * Finds a user by id (a number, or a string of digits) or by username in any case, as the memory store
+ * does. Usernames are folded in JavaScript into `username_lower`, so every dialect compares alike.
+ *
+ * @example
+ * ```ts
+ * await findUser(context, 'ROOT') // the user 'root'
+ * ```
+ */
+export async function findUser({ db }: SqlContext, ref: number | string): Promise<User | null> {
+  const id = typeof ref === 'number' ? ref : DIGITS.test(ref) ? Number(ref) : null
+  if (id !== null && !Number.isSafeInteger(id)) return null
+  const query = db.selectFrom('users').select(['users.id', 'users.username', 'users.admin', 'users.blocked'])
+  const row = await (id === null
+    ? query.where('users.username_lower', '=', ref.toString().toLowerCase())
+    : query.where('users.id', '=', id)
+  ).executeTakeFirst()
+  return row === undefined ? null : decodeUser(row)
+}
+
+/**
+ * Adds the user or replaces the one with its id, in one transaction. A username another id holds (in
+ * any case) violates the unique index on `username_lower` and fails, as in the memory store. An
+ * upsert is not used on purpose: MySQL's `ON DUPLICATE KEY UPDATE` fires on any unique key, and would
+ * overwrite the other user instead of failing.
+ *
+ * @example
+ * ```ts
+ * await putUser(context, { id: 1, username: 'root', admin: true, blocked: false })
+ * ```
+ */
+export async function putUser({ db, dialect }: SqlContext, user: User): Promise<User> {
+  const values = {
+    username: user.username,
+    username_lower: user.username.toLowerCase(),
+    admin: dialect.bool(user.admin),
+    blocked: dialect.bool(user.blocked),
+  }
+  await db.transaction().execute(async (trx) => {
+    let existing = trx.selectFrom('users').select('users.id').where('users.id', '=', user.id)
+    if (dialect.supportsForUpdate) existing = existing.forUpdate()
+    if ((await existing.executeTakeFirst()) === undefined) {
+      await trx
+        .insertInto('users')
+        .values({ id: user.id, ...values })
+        .execute()
+    } else {
+      await trx.updateTable('users').set(values).where('users.id', '=', user.id).execute()
+    }
+  })
+  return Object.freeze({ id: user.id, username: user.username, admin: user.admin, blocked: user.blocked })
+}

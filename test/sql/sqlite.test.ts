@@ -1,0 +1,8 @@
+import { describeSqlConformance } from './support/conformance.js'
+import { sqliteFile, sqliteMemory, uniquePrefix } from './support/databases.js'
+import { describeDatabase } from './support/describe-database.js'
+
+const prefix = uniquePrefix('sqlite')
+
+await describeDatabase(sqliteMemory, prefix, (db) => describeSqlConformance('SQLite :memory:', db, prefix))
+await describeDatabase(sqliteFile(), prefix, (db) => describeSqlConformance('SQLite file', db, prefix))

@@ -1,0 +1,120 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import Database from 'better-sqlite3'
+import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql } from 'kysely'
+import { PGliteDialect } from 'kysely-pglite-dialect'
+import { createPool } from 'mysql2'
+import pg from 'pg'
+
+/**
+ * One database the SQL tests can run on: how to open it, and a name for titles and skip messages.
+ * Server URLs come from PATKIT_POSTGRES_URL / PATKIT_MYSQL_URL, defaulting to the local test servers.
+ */
+export interface DatabaseTarget {
+  readonly name: string
+  readonly server: boolean
+  open(): Kysely<unknown>
+  /** Releases what `open` created besides the Kysely instance (a temp directory). */
+  dispose?(): void
+}
+
+export const POSTGRES_URL = process.env['PATKIT_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test'
+export const MYSQL_URL = process.env['PATKIT_MYSQL_URL'] ?? 'mysql://root@127.0.0.1:3306/test'
+
+/** Connections per server pool: the concurrency tests need at least 8 to race for real. */
+export const POOL_SIZE = 10
+
+export const sqliteMemory: DatabaseTarget = {
+  name: 'SQLite (:memory:)',
+  server: false,
+  open: () => new Kysely({ dialect: new SqliteDialect({ database: new Database(':memory:') }) }),
+}
+
+/** SQLite in a file of a fresh temp directory, removed by `dispose`. */
+export function sqliteFile(): DatabaseTarget {
+  const dir = mkdtempSync(join(tmpdir(), 'patkit-sql-'))
+  return {
+    name: 'SQLite (file)',
+    server: false,
+    open: () => new Kysely({ dialect: new SqliteDialect({ database: new Database(join(dir, 'store.db')) }) }),
+    dispose: () => rmSync(dir, { recursive: true, force: true }),
+  }
+}
+
+export const pglite: DatabaseTarget = {
+  name: 'PGlite',
+  server: false,
+  open: () => new Kysely({ dialect: new PGliteDialect(new PGlite()) }),
+}
+
+export const postgres: DatabaseTarget = {
+  name: `PostgreSQL (${POSTGRES_URL})`,
+  server: true,
+  open: () =>
+    new Kysely({
+      dialect: new PostgresDialect({
+        pool: new pg.Pool({ connectionString: POSTGRES_URL, max: POOL_SIZE, connectionTimeoutMillis: 3000 }),
+      }),
+    }),
+}
+
+export const mariadb: DatabaseTarget = {
+  name: `MariaDB/MySQL (${MYSQL_URL})`,
+  server: true,
+  open: () =>
+    new Kysely({
+      dialect: new MysqlDialect({
+        pool: createPool({ uri: MYSQL_URL, connectionLimit: POOL_SIZE, connectTimeout: 3000 }),
+      }),
+    }),
+}
+
+/** An open database, or why it could not be reached. */
+export type Connection =
+  | { readonly ok: true; readonly db: Kysely<unknown>; readonly target: DatabaseTarget }
+  | { readonly ok: false; readonly error: unknown; readonly target: DatabaseTarget }
+
+/** Opens a target and proves it answers (`select 1`), without ever rejecting. */
+export async function connect(target: DatabaseTarget): Promise<Connection> {
+  const db = target.open()
+  try {
+    await sql`select 1`.execute(db)
+    return { ok: true, db, target }
+  } catch (error) {
+    await db.destroy().catch(() => {})
+    target.dispose?.()
+    return { ok: false, error, target }
+  }
+}
+
+/**
+ * A table prefix unique to this test process and file, so test files (and concurrent runs on one
+ * server) never share tables. The process id keeps two runs apart; the tag, two files of one run.
+ */
+export function uniquePrefix(tag: string): string {
+  return `t${process.pid}_${tag}_`
+}
+
+/** Every table the store and its migrations create under a prefix. */
+export function storeTables(prefix: string): string[] {
+  return ['tokens', 'users', 'migrations', 'migrations_lock'].map((t) => prefix + t)
+}
+
+/** Drops every table of a prefix (after a test file). */
+export async function dropTables(db: Kysely<unknown>, prefix: string): Promise<void> {
+  for (const table of storeTables(prefix)) await sql`drop table if exists ${sql.table(table)}`.execute(db)
+}
+
+/** Empties the store's tables (between tests). Ids go on from where they were, as in production. */
+export async function emptyTables(db: Kysely<unknown>, prefix: string): Promise<void> {
+  await sql`delete from ${sql.table(`${prefix}tokens`)}`.execute(db)
+  await sql`delete from ${sql.table(`${prefix}users`)}`.execute(db)
+}
+
+/** Why a database is unreachable, in one line. */
+export function reason(error: unknown): string {
+  if (error instanceof AggregateError) return error.errors.map(reason).join('; ') || error.name
+  return error instanceof Error ? error.message || error.name : String(error)
+}
