@@ -22,6 +22,16 @@ export default defineConfig([
     treeshake: true,
   },
   {
+    // patkit/testing is ESM only: it imports vitest, which cannot be loaded with require().
+    entry: { testing: 'src/testing/index.ts' },
+    format: ['esm'],
+    dts,
+    sourcemap: true,
+    target: 'node20',
+    platform: 'node',
+    external: ['vitest'],
+  },
+  {
     // The `patkit` bin: ESM only, no declarations.
     entry: { cli: 'src/cli/main.ts' },
     format: ['esm'],

@@ -26,7 +26,7 @@ export type RevokeOutcome = 'revoked' | 'already_revoked' | 'missing'
  * - `revoke` is a conditional write: of N concurrent revocations exactly one reports `revoked`.
  * - `revokeDescendants` revokes exactly the tokens rotated from the given one (later generations)
  *   that are active at `now`; its effect is durable even though the request that triggered it fails.
- * - `touchLastUsed` writes only when the stored `lastUsedAt` is null or older than `at - throttleMs`,
+ * - `touchLastUsed` writes only when the stored `lastUsedAt` is null or at or before `at - throttleMs`,
  *   so concurrent requests in one window write once.
  * - Reads see every write that completed before they started.
  *
