@@ -1,0 +1,38 @@
+// patkit inside an Express 5 application. Run it with `npx tsx examples/express.ts`, then:
+//   curl -s -H "PRIVATE-TOKEN: glpat-example-alice-secret-1" http://127.0.0.1:3000/api/v4/personal_access_tokens/self
+//
+// In your own project: import { createHandler, toNodeListener } from 'patkit/http'
+import { createServer } from 'node:http'
+import express from 'express'
+import { createHandler, toNodeListener } from '../src/http/index.js'
+import { demoAuthority } from './demo-authority.js'
+import { listen, runIfMain, type Started } from './listen.js'
+
+/** The Express app: patkit under /api/v4, the application's own routes beside it. */
+export async function createApp(): Promise<express.Express> {
+  const patkit = toNodeListener(createHandler(await demoAuthority(), { basePath: '/api/v4' }))
+  const app = express()
+  app.disable('x-powered-by')
+
+  // A route, not `app.use('/api/v4', ...)`: `use` strips its mount path from `req.url`, and patkit
+  // routes (and builds its Link headers) from the full path. `{*rest}` is Express 5's wildcard.
+  //
+  // It comes before any body parser: patkit reads the request body itself, as GitLab does (JSON or a
+  // form, with its own size limit and its own 400/413/415 bodies). A parser that ran first would have
+  // consumed the stream, and patkit would see an empty body: a rotate's `expires_at` would be lost.
+  app.all('/api/v4/{*rest}', (req, res) => patkit(req, res))
+
+  // The rest of the application parses JSON as usual.
+  app.use(express.json())
+  app.post('/echo', (req, res) => {
+    res.json({ received: req.body as unknown })
+  })
+  return app
+}
+
+/** Serves the Express app on 127.0.0.1; port 0 picks a free port. */
+export async function start(port = 0): Promise<Started> {
+  return listen(createServer(await createApp()), port)
+}
+
+await runIfMain(import.meta.url, start)
