@@ -26,11 +26,14 @@ export function revokeDescendants(
 ): Promise<readonly Token[]> {
   const once = () =>
     db.transaction().execute(async (trx): Promise<readonly Token[]> => {
-      const presented = await trx
+      // Exclusive locks from the first read on: under SERIALIZABLE a plain read takes a shared lock,
+      // and two detections upgrading shared locks to exclusive ones deadlock each other every time.
+      let presentedQuery = trx
         .selectFrom('tokens')
         .select('tokens.family_id')
         .where('tokens.id', '=', tokenId)
-        .executeTakeFirst()
+      if (dialect.supportsForUpdate) presentedQuery = presentedQuery.forUpdate()
+      const presented = await presentedQuery.executeTakeFirst()
       if (presented === undefined) return []
       let familyQuery = trx
         .selectFrom('tokens')

@@ -15,7 +15,7 @@ export function toStoreFailure(operation: string): (cause: unknown) => StoreFail
 }
 
 /** Attempts of a transaction that lost a race (deadlock, serialization failure) before giving up. */
-export const TRANSACTION_ATTEMPTS = 5
+export const TRANSACTION_ATTEMPTS = 16
 
 /**
  * Runs a transaction again when it failed with an error the dialect calls retryable: the database

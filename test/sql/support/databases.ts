@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import Database from 'better-sqlite3'
-import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql } from 'kysely'
+import { CompiledQuery, Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql } from 'kysely'
 import { PGliteDialect } from 'kysely-pglite-dialect'
 import { createPool } from 'mysql2'
 import pg from 'pg'
@@ -60,16 +60,49 @@ export const postgres: DatabaseTarget = {
     }),
 }
 
-export const mariadb: DatabaseTarget = {
-  name: `MariaDB/MySQL (${MYSQL_URL})`,
+/** PostgreSQL with every transaction SERIALIZABLE: rotations race into serialization failures. */
+export const postgresSerializable: DatabaseTarget = {
+  name: `PostgreSQL, serializable (${POSTGRES_URL})`,
   server: true,
   open: () =>
     new Kysely({
-      dialect: new MysqlDialect({
-        pool: createPool({ uri: MYSQL_URL, connectionLimit: POOL_SIZE, connectTimeout: 3000 }),
+      dialect: new PostgresDialect({
+        pool: new pg.Pool({
+          connectionString: POSTGRES_URL,
+          max: POOL_SIZE,
+          connectionTimeoutMillis: 3000,
+          options: '-c default_transaction_isolation=serializable',
+        }),
       }),
     }),
 }
+
+function mysqlTarget(name: string, isolation: string | null): DatabaseTarget {
+  return {
+    name: `${name} (${MYSQL_URL})`,
+    server: true,
+    open: () =>
+      new Kysely({
+        dialect: new MysqlDialect({
+          pool: createPool({ uri: MYSQL_URL, connectionLimit: POOL_SIZE, connectTimeout: 3000 }),
+          ...(isolation === null
+            ? {}
+            : {
+                onCreateConnection: async (connection) => {
+                  await connection.executeQuery(
+                    CompiledQuery.raw(`set session transaction isolation level ${isolation}`),
+                  )
+                },
+              }),
+        }),
+      }),
+  }
+}
+
+export const mariadb: DatabaseTarget = mysqlTarget('MariaDB/MySQL', null)
+
+/** MariaDB/MySQL with every transaction SERIALIZABLE (plain reads take shared locks). */
+export const mariadbSerializable: DatabaseTarget = mysqlTarget('MariaDB/MySQL, serializable', 'serializable')
 
 /** An open database, or why it could not be reached. */
 export type Connection =

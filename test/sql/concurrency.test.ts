@@ -1,0 +1,146 @@
+import { type Kysely, sql } from 'kysely'
+import { beforeAll, expect, it } from 'vitest'
+import type { Token, TokenDraft } from '../../src/domain/token.js'
+import type { TokenStore } from '../../src/store/token-store.js'
+import { draftFactory } from '../../src/testing/index.js'
+import { migratedStore } from './support/conformance.js'
+import {
+  type DatabaseTarget,
+  mariadb,
+  mariadbSerializable,
+  POOL_SIZE,
+  postgres,
+  postgresSerializable,
+  uniquePrefix,
+} from './support/databases.js'
+import { describeDatabase } from './support/describe-database.js'
+
+// Real races need real connections: every operation below runs on a pool of POOL_SIZE (>= 8).
+const REPEAT = 50
+const ROTATORS = 64
+const NOW = new Date('2026-06-15T12:00:00.000Z')
+
+/** An error's type, and for a store failure its operation and the driver's code: what a failed assertion shows. */
+function describeError(error: { type: string; operation?: string; cause?: unknown }): string {
+  if (error.type !== 'store_failure') return error.type
+  const cause = error.cause as { code?: unknown; message?: unknown } | undefined
+  return `store_failure in ${error.operation}: ${String(cause?.code)} ${String(cause?.message)}`
+}
+
+function successorOf(old: Token, draft: (o: Partial<TokenDraft>) => TokenDraft): TokenDraft {
+  return draft({
+    userId: old.userId,
+    name: old.name,
+    previousId: old.id,
+    familyId: old.familyId,
+    expiresAt: null,
+  })
+}
+
+async function unwrap<T>(result: PromiseLike<{ isOk(): boolean; _unsafeUnwrap(): T }>): Promise<T> {
+  return (await result)._unsafeUnwrap()
+}
+
+/** Counts straight from the table, not through the store under test. */
+async function familyCounts(db: Kysely<unknown>, prefix: string, familyId: number) {
+  const { rows } = await sql<{ total: unknown; active: unknown; successors: unknown }>`
+    select count(*) as total,
+           sum(case when revoked then 0 else 1 end) as active,
+           count(distinct previous_id) as successors,
+           count(previous_id) as linked
+    from ${sql.table(`${prefix}tokens`)} where family_id = ${familyId}`.execute(db)
+  const row = rows[0] as Record<string, unknown>
+  return {
+    total: Number(row['total']),
+    active: Number(row['active']),
+    distinctPredecessors: Number(row['successors']),
+    linked: Number(row['linked']),
+  }
+}
+
+function describeRaces(target: DatabaseTarget, tag: string): Promise<void> {
+  const prefix = uniquePrefix(tag)
+  return describeDatabase(target, prefix, (db) => {
+    let store: TokenStore
+    beforeAll(async () => {
+      store = await migratedStore(db, prefix)
+      await unwrap(store.putUser({ id: 1, username: 'racer', admin: false, blocked: false }))
+    })
+
+    it(`${ROTATORS} concurrent rotations of one token, ${REPEAT} times: one successor, one active token`, {
+      timeout: 60_000,
+    }, async () => {
+      expect(POOL_SIZE).toBeGreaterThanOrEqual(8)
+      const draft = draftFactory(`${tag}-rotate`)
+      for (let round = 0; round < REPEAT; round++) {
+        const old = await unwrap(store.insert(draft({ expiresAt: null })))
+        const results = await Promise.all(
+          Array.from({ length: ROTATORS }, () => store.rotate(old.id, successorOf(old, draft))),
+        )
+        const winners = results.filter((r) => r.isOk())
+        const losers = results.filter((r) => r.isErr()).map((r) => r._unsafeUnwrapErr())
+        expect(winners, `round ${round}`).toHaveLength(1)
+        expect(new Set(losers.map((e) => JSON.stringify(e)))).toEqual(
+          new Set(losers.length === 0 ? [] : [JSON.stringify({ type: 'already_revoked', tokenId: old.id })]),
+        )
+        const counts = await familyCounts(db, prefix, old.familyId)
+        expect(counts, `round ${round}`).toEqual({ total: 2, active: 1, distinctPredecessors: 1, linked: 1 })
+      }
+    })
+
+    it(`rotations interleaved with reuse detection, ${REPEAT} times: never two active tokens in a family`, {
+      timeout: 60_000,
+    }, async () => {
+      const draft = draftFactory(`${tag}-reuse`)
+      const errors = new Set<string>()
+      let detections = 0
+      let lostRotations = 0
+      for (let round = 0; round < REPEAT; round++) {
+        const first = await unwrap(store.insert(draft({ expiresAt: null })))
+        const second = await unwrap(store.rotate(first.id, successorOf(first, draft)))
+        // Rotators chase the family's active token while reuse detections (the revoked first token
+        // presented again) revoke whatever is active.
+        const rotator = async (): Promise<void> => {
+          for (let step = 0; step < 4; step++) {
+            const { items } = await unwrap(
+              store.list({
+                filter: { userId: 1, state: 'active', search: first.name },
+                sort: 'id_desc',
+                page: { page: 1, perPage: 5 },
+                now: NOW,
+              }),
+            )
+            const current = items.find((t) => t.familyId === first.familyId)
+            if (current === undefined) return
+            const result = await store.rotate(current.id, successorOf(current, draft))
+            if (result.isErr()) {
+              errors.add(describeError(result.error))
+              lostRotations++
+            }
+          }
+        }
+        const detector = async (): Promise<void> => {
+          const result = await store.revokeDescendants(first.id, NOW)
+          if (result.isErr()) errors.add(describeError(result.error))
+          else if (result.value.length > 0) detections++
+        }
+        await Promise.all([...Array.from({ length: 6 }, rotator), ...Array.from({ length: 6 }, detector)])
+        const counts = await familyCounts(db, prefix, first.familyId)
+        expect(counts.active, `round ${round}`).toBeLessThanOrEqual(1)
+        expect(counts.linked, `round ${round}: a token with two successors`).toBe(counts.distinctPredecessors)
+        expect(counts.total).toBeGreaterThanOrEqual(2)
+        expect(second.familyId).toBe(first.id)
+      }
+      // The races did happen: detections revoked live tokens, and rotations lost to one another or to them.
+      expect(detections).toBeGreaterThan(0)
+      expect(lostRotations).toBeGreaterThan(0)
+      // Losing a race is `already_revoked`; a deadlock must have been retried, never surfaced.
+      expect([...errors].filter((type) => type !== 'already_revoked')).toEqual([])
+    })
+  })
+}
+
+await describeRaces(postgres, 'pgrace')
+await describeRaces(postgresSerializable, 'pgser')
+await describeRaces(mariadb, 'myrace')
+await describeRaces(mariadbSerializable, 'myser')
