@@ -1,17 +1,9 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-
-const USAGE = `Usage: patkit <command> [options]
-
-Commands:
-  help       Show this help
-  version    Print the patkit version
-
-Options:
-  -h, --help     Show this help
-  -v, --version  Print the patkit version
-`
+import { type CliOutput, serve } from './serve.js'
+import { parseServeArgs } from './serve-options.js'
+import { SERVE_USAGE, USAGE } from './usage.js'
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -28,8 +20,34 @@ function parse(argv: readonly string[]) {
   })
 }
 
-/** Runs the CLI with `argv` (without node and script); returns the exit code. */
-export function main(argv: readonly string[]): number {
+const io: CliOutput = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+}
+
+/**
+ * Runs the CLI with `argv` (without node and script); resolves with the exit code. `patkit serve`
+ * resolves only after it has shut down.
+ *
+ * @example
+ * ```ts
+ * process.exitCode = await main(['--version'])
+ * ```
+ */
+export async function main(argv: readonly string[]): Promise<number> {
+  const [command, ...rest] = argv
+  if (command === 'serve') {
+    const options = parseServeArgs(rest, process.env)
+    if (options.isErr()) {
+      process.stderr.write(`patkit serve: ${options.error}\n\n${SERVE_USAGE}`)
+      return 2
+    }
+    if (options.value.help) {
+      process.stdout.write(SERVE_USAGE)
+      return 0
+    }
+    return serve(options.value, io)
+  }
   let parsed: ReturnType<typeof parse>
   try {
     parsed = parse(argv)
@@ -37,17 +55,17 @@ export function main(argv: readonly string[]): number {
     process.stderr.write(`patkit: ${(error as Error).message}\n\n${USAGE}`)
     return 2
   }
-  const [command] = parsed.positionals
-  if (parsed.values.version === true || command === 'version') {
+  const [first] = parsed.positionals
+  if (parsed.values.version === true || first === 'version') {
     process.stdout.write(`${version()}\n`)
     return 0
   }
-  if (parsed.values.help === true || command === 'help' || command === undefined) {
+  if (parsed.values.help === true || first === 'help' || first === undefined) {
     process.stdout.write(USAGE)
     return 0
   }
-  process.stderr.write(`patkit: unknown command "${command}"\n\n${USAGE}`)
+  process.stderr.write(`patkit: unknown command "${first}"\n\n${USAGE}`)
   return 2
 }
 
-process.exitCode = main(process.argv.slice(2))
+process.exitCode = await main(process.argv.slice(2))

@@ -10,7 +10,22 @@
  * ```
  * @packageDocumentation
  */
+
+export { DEMO_USERS, FAKE_GITLAB_START, INSECURE_DEVELOPMENT_PEPPER } from './demo-defaults.js'
+export { createFakeGitLab, type FakeGitLab, type FakeGitLabOptions } from './fake-gitlab.js'
 export { type DraftBuilder, draftFactory, tokenFixture, userFixture } from './fixtures.js'
+export { loadSeed, type SeedReport, type SeedTarget } from './load-seed.js'
+export {
+  type Seed,
+  type SeedProblem,
+  type SeedToken,
+  type SeedUser,
+  seedSchema,
+  seedTokenSchema,
+  seedUserSchema,
+  type ValidSeed,
+  validateSeed,
+} from './seed-schema.js'
 export {
   type ConformanceSkip,
   describeStoreConformance,

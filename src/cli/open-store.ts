@@ -1,0 +1,81 @@
+import type { Kysely as KyselyDb } from 'kysely'
+import { err, ok, type Result } from 'neverthrow'
+import { memoryStore } from '../memory/memory-store.js'
+import type { TokenStore } from '../store/token-store.js'
+import { type DatabaseUrl, describeDatabase } from './database-url.js'
+
+/**
+ * The store `patkit serve` runs on, and how to release it at shutdown.
+ *
+ * @example
+ * ```ts
+ * const opened: OpenedStore = { store: memoryStore(), close: async () => {} }
+ * ```
+ */
+export interface OpenedStore {
+  readonly store: TokenStore
+  readonly description: string
+  close(): Promise<void>
+}
+
+function reason(cause: unknown): string {
+  if (cause instanceof AggregateError && cause.errors.length > 0) return cause.errors.map(reason).join('; ')
+  return cause instanceof Error ? cause.message || cause.name : String(cause)
+}
+
+const DRIVERS = { sqlite: 'better-sqlite3', postgres: 'pg', mysql: 'mysql2' } as const
+
+/**
+ * Opens the SQL store of a `--database` URL and brings its tables up to date. kysely, the driver and
+ * patkit's SQL store are imported only here, so the in-memory path needs none of them installed.
+ */
+async function openSql(database: DatabaseUrl): Promise<Result<OpenedStore, string>> {
+  const driver = DRIVERS[database.dialect]
+  let modules: [typeof import('kysely'), typeof import('../sql/index.js')]
+  try {
+    modules = await Promise.all([import('kysely'), import('../sql/index.js')])
+  } catch (cause) {
+    return err(`the SQL store is not available: install kysely and ${driver} (${reason(cause)})`)
+  }
+  const [{ Kysely, MysqlDialect, PostgresDialect, SqliteDialect }, { migrate, sqlStore }] = modules
+  let db: KyselyDb<unknown>
+  try {
+    if (database.dialect === 'sqlite') {
+      const { default: Database } = await import('better-sqlite3')
+      db = new Kysely({ dialect: new SqliteDialect({ database: new Database(database.file) }) })
+    } else if (database.dialect === 'postgres') {
+      const { default: pg } = await import('pg')
+      const pool = new pg.Pool({ connectionString: database.url, connectionTimeoutMillis: 10_000 })
+      db = new Kysely({ dialect: new PostgresDialect({ pool }) })
+    } else {
+      const { createPool } = await import('mysql2')
+      db = new Kysely({
+        dialect: new MysqlDialect({ pool: createPool({ uri: database.url, connectTimeout: 10_000 }) }),
+      })
+    }
+  } catch (cause) {
+    return err(`cannot open ${describeDatabase(database)} with ${driver}: ${reason(cause)}`)
+  }
+  const migrated = await migrate(db)
+  if (migrated.isErr()) {
+    await db.destroy().catch(() => {})
+    return err(`cannot prepare ${describeDatabase(database)}: ${reason(migrated.error.cause)}`)
+  }
+  return ok({ store: sqlStore(db), description: describeDatabase(database), close: () => db.destroy() })
+}
+
+/**
+ * Opens the store of `patkit serve`: a fresh in-memory store without `--database`, else the SQL store
+ * of the URL, migrated. The error is a sentence for the user.
+ *
+ * @example
+ * ```ts
+ * const opened = await openStore(undefined) // the in-memory store
+ * ```
+ */
+export async function openStore(database: DatabaseUrl | undefined): Promise<Result<OpenedStore, string>> {
+  if (database === undefined) {
+    return ok({ store: memoryStore(), description: 'memory', close: () => Promise.resolve() })
+  }
+  return openSql(database)
+}

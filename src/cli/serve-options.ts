@@ -1,0 +1,159 @@
+import { parseArgs } from 'node:util'
+import { err, ok, type Result } from 'neverthrow'
+import { parseRelease, type Release } from '../authority/release.js'
+import { INSECURE_DEVELOPMENT_PEPPER } from '../testing/demo-defaults.js'
+import { type DatabaseUrl, parseDatabaseUrl } from './database-url.js'
+
+/**
+ * The validated command line of `patkit serve`.
+ *
+ * @example
+ * ```ts
+ * const options: ServeOptions = { help: false, host: '127.0.0.1', port: 0, pepper: 'dev', pepperSource: 'flag' }
+ * ```
+ */
+export interface ServeOptions {
+  readonly help: boolean
+  readonly host: string
+  readonly port: number
+  readonly seed?: string
+  readonly database?: DatabaseUrl
+  readonly release?: Release
+  readonly publicUrl?: string
+  readonly pepper: string
+  /** Where the pepper came from; `default` is the public development pepper. */
+  readonly pepperSource: 'flag' | 'env' | 'default'
+}
+
+/** The default `--port`. */
+const DEFAULT_PORT = 3000
+
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  host: { type: 'string' },
+  port: { type: 'string' },
+  seed: { type: 'string' },
+  database: { type: 'string' },
+  release: { type: 'string' },
+  'public-url': { type: 'string' },
+  pepper: { type: 'string' },
+} as const
+
+function parseFlags(argv: readonly string[]) {
+  return parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: true })
+}
+
+function parsePort(value: string | undefined): Result<number, string> {
+  if (value === undefined) return ok(DEFAULT_PORT)
+  const port = /^\d{1,5}$/.test(value) ? Number(value) : Number.NaN
+  return port >= 0 && port <= 65_535
+    ? ok(port)
+    : err(`--port must be an integer from 0 to 65535, got ${JSON.stringify(value)}`)
+}
+
+function parseHost(value: string | undefined): Result<string, string> {
+  if (value === undefined) return ok('127.0.0.1')
+  const host = value.trim()
+  return host === '' || /\s/.test(host)
+    ? err(`--host must be a host name or address, got ${JSON.stringify(value)}`)
+    : ok(host)
+}
+
+function parsePublicUrl(value: string): Result<string, string> {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    return err(`--public-url must be an absolute http(s) URL, got ${JSON.stringify(value)}`)
+  }
+  return url.protocol === 'http:' || url.protocol === 'https:'
+    ? ok(value)
+    : err(`--public-url must be an http or https URL, got ${JSON.stringify(value)}`)
+}
+
+function required(name: string, value: string | undefined): Result<string | undefined, string> {
+  return value !== undefined && value.trim() === '' ? err(`--${name} must not be empty`) : ok(value)
+}
+
+/**
+ * Parses and validates the arguments after `serve`. Every error is a sentence naming the flag, for
+ * the user (the caller prints it with the usage and exits 2). `env` supplies `PATKIT_PEPPER`.
+ *
+ * @example
+ * ```ts
+ * parseServeArgs(['--port', '0'], {}) // ok({ host: '127.0.0.1', port: 0, pepperSource: 'default', ... })
+ * parseServeArgs(['--port', 'x'], {}) // err('--port must be an integer from 0 to 65535, got "x"')
+ * ```
+ */
+export function parseServeArgs(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): Result<ServeOptions, string> {
+  let values: ReturnType<typeof parseFlags>['values']
+  try {
+    const parsed = parseFlags(argv)
+    if (parsed.positionals.length > 0) {
+      return err(`serve takes no arguments, got ${JSON.stringify(parsed.positionals[0])}`)
+    }
+    values = parsed.values
+  } catch (error) {
+    // parseArgs' messages already name the flag: "Unknown option '--prot'", "Option '--port <value>' argument missing".
+    return err((error as Error).message)
+  }
+  if (values.help === true) {
+    return ok({
+      help: true,
+      host: '127.0.0.1',
+      port: DEFAULT_PORT,
+      pepper: INSECURE_DEVELOPMENT_PEPPER,
+      pepperSource: 'default',
+    })
+  }
+  const host = parseHost(values.host)
+  if (host.isErr()) return err(host.error)
+  const port = parsePort(values.port)
+  if (port.isErr()) return err(port.error)
+  const seed = required('seed', values.seed)
+  if (seed.isErr()) return err(seed.error)
+  const pepperFlag = required('pepper', values.pepper)
+  if (pepperFlag.isErr()) return err(pepperFlag.error)
+  let database: DatabaseUrl | undefined
+  if (values.database !== undefined) {
+    const parsed = parseDatabaseUrl(values.database)
+    if (parsed.isErr()) return err(parsed.error)
+    database = parsed.value
+  }
+  let release: Release | undefined
+  if (values.release !== undefined) {
+    const parsed = parseRelease(values.release)
+    if (parsed.isErr()) {
+      return err(
+        `--release must be a GitLab release MAJOR.MINOR such as 16.10, got ${JSON.stringify(values.release)}`,
+      )
+    }
+    release = parsed.value
+  }
+  let publicUrl: string | undefined
+  if (values['public-url'] !== undefined) {
+    const parsed = parsePublicUrl(values['public-url'])
+    if (parsed.isErr()) return err(parsed.error)
+    publicUrl = parsed.value
+  }
+  const envPepper = env['PATKIT_PEPPER']
+  const pepper =
+    pepperFlag.value !== undefined
+      ? { pepper: pepperFlag.value, pepperSource: 'flag' as const }
+      : envPepper !== undefined && envPepper !== ''
+        ? { pepper: envPepper, pepperSource: 'env' as const }
+        : { pepper: INSECURE_DEVELOPMENT_PEPPER, pepperSource: 'default' as const }
+  return ok({
+    help: false,
+    host: host.value,
+    port: port.value,
+    ...pepper,
+    ...(seed.value === undefined ? {} : { seed: seed.value }),
+    ...(database === undefined ? {} : { database }),
+    ...(release === undefined ? {} : { release }),
+    ...(publicUrl === undefined ? {} : { publicUrl }),
+  })
+}

@@ -1,0 +1,167 @@
+import { createAuthority } from '../authority/create-authority.js'
+import { systemClock } from '../domain/clock.js'
+import { cryptoRandom } from '../domain/random.js'
+import { createDigester } from '../domain/secret.js'
+import { createHandler } from '../http/create-handler.js'
+import { DEMO_USERS } from '../testing/demo-defaults.js'
+import { type ListeningServer, listen } from '../testing/listen.js'
+import { loadSeed, type SeedTarget } from '../testing/load-seed.js'
+import type { ValidSeed } from '../testing/seed-schema.js'
+import { type OpenedStore, openStore } from './open-store.js'
+import { readSeedFile } from './seed-file.js'
+import type { ServeOptions } from './serve-options.js'
+
+/**
+ * Where the CLI writes: one line at a time, to stdout or stderr.
+ *
+ * @example
+ * ```ts
+ * const io: CliOutput = { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) }
+ * ```
+ */
+export interface CliOutput {
+  out(line: string): void
+  err(line: string): void
+}
+
+function reason(cause: unknown): string {
+  return cause instanceof Error ? cause.message : String(cause)
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`
+}
+
+/** Loads the seed file, or the demo users with one fresh `api` token each; returns lines to print. */
+async function populate(
+  target: SeedTarget,
+  options: ServeOptions,
+  seed: ValidSeed | undefined,
+): Promise<{ lines: (url: string) => string[] } | { error: string }> {
+  if (seed !== undefined) {
+    const loaded = await loadSeed(target, seed)
+    if (loaded.isErr())
+      return { error: `seed file ${options.seed}: ${loaded.error.path}: ${loaded.error.message}` }
+    const { users, issued, skipped } = loaded.value
+    const kept = skipped.length === 0 ? '' : ` (${skipped.length} already stored)`
+    return {
+      lines: () => [
+        `seeded ${count(users, 'user')} and ${count(issued.length, 'token')} from ${options.seed}${kept}`,
+      ],
+    }
+  }
+  const users = await loadSeed(target, { users: [...DEMO_USERS] })
+  if (users.isErr())
+    return { error: `cannot create the demo users: ${users.error.path}: ${users.error.message}` }
+  const secrets: string[] = []
+  for (const user of DEMO_USERS) {
+    const issued = await target.authority.issueToken({
+      userId: user.id,
+      name: 'patkit demo',
+      scopes: ['api'],
+    })
+    if (issued.isErr()) return { error: `cannot create the demo tokens: ${issued.error.type}` }
+    secrets.push(issued.value.secret)
+  }
+  return {
+    lines: (url) => [
+      ...DEMO_USERS.map(
+        (user, i) => `${user.username}${user.admin === true ? ' (admin)' : ''}: ${secrets[i]}`,
+      ),
+      `try: curl -H "PRIVATE-TOKEN: ${secrets[0]}" ${url}/api/v4/personal_access_tokens`,
+    ],
+  }
+}
+
+function nextSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const on = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', on)
+      process.off('SIGTERM', on)
+      resolve(signal)
+    }
+    process.on('SIGINT', on)
+    process.on('SIGTERM', on)
+  })
+}
+
+async function start(options: ServeOptions, io: CliOutput, opened: OpenedStore, seed: ValidSeed | undefined) {
+  const authority = createAuthority({
+    store: opened.store,
+    pepper: options.pepper,
+    clock: systemClock,
+    random: cryptoRandom,
+    ...(options.release === undefined ? {} : { release: options.release }),
+  })
+  const populated = await populate(
+    { authority, store: opened.store, digest: createDigester(options.pepper) },
+    options,
+    seed,
+  )
+  if ('error' in populated) {
+    io.err(`patkit serve: ${populated.error}`)
+    return null
+  }
+  const handler = createHandler(
+    authority,
+    options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl },
+  )
+  let server: ListeningServer
+  try {
+    server = await listen(handler, { host: options.host, port: options.port })
+  } catch (cause) {
+    io.err(`patkit serve: cannot listen on ${options.host}:${options.port}: ${reason(cause)}`)
+    return null
+  }
+  // The first stdout line is a contract: test suites in any language read it to learn the port.
+  io.out(`patkit listening on ${server.url}`)
+  for (const line of populated.lines(server.url)) io.out(line)
+  return server
+}
+
+/**
+ * Runs `patkit serve` with validated options until SIGINT or SIGTERM; resolves with the exit code:
+ * 0 after a clean shutdown, 1 when it could not start. Nothing is listening before the seed (or the
+ * demo data) is in place, so a bad seed never leaves a half-ready server.
+ *
+ * @example
+ * ```ts
+ * const code = await serve(options, { out: console.log, err: console.error })
+ * ```
+ */
+export async function serve(options: ServeOptions, io: CliOutput): Promise<number> {
+  let seed: ValidSeed | undefined
+  if (options.seed !== undefined) {
+    const read = await readSeedFile(options.seed)
+    if (read.isErr()) {
+      for (const line of read.error) io.err(`patkit serve: ${line}`)
+      return 1
+    }
+    seed = read.value
+  }
+  // Listen for signals from the start: a SIGTERM while the store opens must still end in a clean exit.
+  const stop = nextSignal()
+  const opened = await openStore(options.database)
+  if (opened.isErr()) {
+    io.err(`patkit serve: ${opened.error}`)
+    return 1
+  }
+  if (options.database !== undefined && options.pepperSource === 'default') {
+    io.err(
+      'patkit serve: warning: the stored digests use the public development pepper; set --pepper or PATKIT_PEPPER',
+    )
+  }
+  const server = await start(options, io, opened.value, seed)
+  if (server === null) {
+    await opened.value.close().catch(() => {})
+    return 1
+  }
+  const signal = await stop
+  io.err(`patkit serve: ${signal} received, closing`)
+  // A second signal means "now": do not wait for slow clients.
+  process.once('SIGINT', () => process.exit(1))
+  process.once('SIGTERM', () => process.exit(1))
+  await server.close()
+  await opened.value.close()
+  return 0
+}

@@ -1,0 +1,49 @@
+/**
+ * `patkit --help`.
+ *
+ * @example
+ * ```ts
+ * process.stdout.write(USAGE)
+ * ```
+ */
+export const USAGE = `Usage: patkit <command> [options]
+
+Commands:
+  serve      Run a fake GitLab personal access token API (patkit serve --help)
+  help       Show this help
+  version    Print the patkit version
+
+Options:
+  -h, --help     Show this help
+  -v, --version  Print the patkit version
+`
+
+/**
+ * `patkit serve --help`.
+ *
+ * @example
+ * ```ts
+ * process.stdout.write(SERVE_USAGE)
+ * ```
+ */
+export const SERVE_USAGE = `Usage: patkit serve [options]
+
+Serves GitLab's personal access token API (/api/v4/personal_access_tokens...) until SIGINT or
+SIGTERM. The first line on stdout is "patkit listening on http://HOST:PORT".
+
+Options:
+  --host HOST        Interface to listen on (default 127.0.0.1)
+  --port PORT        Port, 0 to 65535; 0 picks a free one (default 3000)
+  --seed FILE        JSON file of users and tokens to load (default: demo users root and alice,
+                     each with a fresh api token, printed after the listening line)
+  --database URL     sqlite:./file.db | postgres://user:pass@host/db | mysql://user:pass@host/db
+                     (default: in memory, gone at exit)
+  --release X.Y      GitLab release to emulate, e.g. 16.9 (default: the newest)
+  --public-url URL   Origin clients see, for absolute Link headers (default: the request's)
+  --pepper VALUE     Key of the stored secrets' HMAC (default: $PATKIT_PEPPER, else the fixed and
+                     INSECURE development pepper; keep it stable for a persistent --database)
+  -h, --help         Show this help
+
+Exit codes: 0 after a clean shutdown, 1 when it cannot start (bad seed, database, port in use),
+2 for a bad command line.
+`

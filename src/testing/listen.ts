@@ -1,0 +1,104 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Handler } from '../http/create-handler.js'
+import { toNodeListener } from '../http/node-listener.js'
+
+/**
+ * A handler served on a real socket by {@link listen}.
+ *
+ * @example
+ * ```ts
+ * const server: ListeningServer = await listen(handler, { host: '127.0.0.1', port: 0 })
+ * server.url // 'http://127.0.0.1:54321'
+ * ```
+ */
+export interface ListeningServer {
+  /** `http://HOST:PORT` with the real port (IPv6 hosts in brackets). */
+  readonly url: string
+  readonly host: string
+  readonly port: number
+  /**
+   * Stops accepting connections, lets requests in flight finish, closes idle keep-alive connections,
+   * and resolves once the server is closed. Calling it again returns the same promise.
+   */
+  close(): Promise<void>
+}
+
+/**
+ * Options of {@link listen}.
+ *
+ * @example
+ * ```ts
+ * const options: ListenOptions = { host: '127.0.0.1', port: 0 }
+ * ```
+ */
+export interface ListenOptions {
+  readonly host: string
+  /** 0 picks a free ephemeral port. */
+  readonly port: number
+}
+
+/**
+ * Builds the URL of a host and port, bracketing IPv6 literals (`http://[::1]:3000`).
+ *
+ * @example
+ * ```ts
+ * serverUrl('::1', 3000) // 'http://[::1]:3000'
+ * ```
+ */
+export function serverUrl(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`
+}
+
+function closeGracefully(server: Server, closing: { value: boolean }): Promise<void> {
+  return new Promise((resolve, reject) => {
+    closing.value = true
+    // close() stops accepting and (Node >= 19) drops idle keep-alive sockets; busy ones are dropped as
+    // their response finishes (see the request listener), so a client that keeps connections open
+    // cannot hold the server up.
+    server.close((error) => (error === undefined ? resolve() : reject(error)))
+    server.closeIdleConnections()
+  })
+}
+
+/**
+ * Serves a web-standard handler with `node:http` on `host:port` and resolves once it is listening;
+ * rejects with the listen error (for example `EADDRINUSE`).
+ *
+ * @example
+ * ```ts
+ * const server = await listen(createHandler(authority), { host: '127.0.0.1', port: 0 })
+ * await fetch(`${server.url}/api/v4/personal_access_tokens/self`)
+ * await server.close()
+ * ```
+ */
+export function listen(handler: Handler, options: ListenOptions): Promise<ListeningServer> {
+  const closing = { value: false }
+  const nodeListener = toNodeListener(handler)
+  const server = createServer((req, res) => {
+    res.on('finish', () => {
+      // The server marks the socket idle in its own 'finish' listener; ours runs after it.
+      if (closing.value) setImmediate(() => server.closeIdleConnections())
+    })
+    nodeListener(req, res)
+  })
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject)
+      const { port } = server.address() as AddressInfo
+      let closed: Promise<void> | undefined
+      resolve(
+        Object.freeze({
+          url: serverUrl(options.host, port),
+          host: options.host,
+          port,
+          close: () => {
+            closed ??= closeGracefully(server, closing)
+            return closed
+          },
+        }),
+      )
+    })
+  })
+}

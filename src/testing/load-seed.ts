@@ -1,0 +1,172 @@
+import { err, ok, type Result, ResultAsync } from 'neverthrow'
+import type { Authority } from '../authority/create-authority.js'
+import type { IssueTokenInput } from '../authority/issue-token.js'
+import type { IssuedToken } from '../authority/rotate.js'
+import type { PatkitError } from '../domain/errors.js'
+import type { Digester } from '../domain/secret.js'
+import type { TokenStore } from '../store/token-store.js'
+import type { SeedProblem, ValidSeed } from './seed-schema.js'
+
+/**
+ * Where a seed goes: the authority that issues the tokens, its store, and its digester (to recognize a
+ * token that is already stored).
+ *
+ * @example
+ * ```ts
+ * import { createDigester } from 'patkit'
+ * const target: SeedTarget = { authority, store, digest: createDigester(pepper) }
+ * ```
+ */
+export interface SeedTarget {
+  readonly authority: Authority
+  readonly store: TokenStore
+  readonly digest: Digester
+}
+
+/**
+ * What {@link loadSeed} did: how many users it put, the tokens it issued, and the indices (in the
+ * seed's `tokens`) of those it left alone because their secret was already stored.
+ *
+ * @example
+ * ```ts
+ * const report: SeedReport = { users: 2, issued: [], skipped: [0] }
+ * ```
+ */
+export interface SeedReport {
+  readonly users: number
+  readonly issued: readonly IssuedToken[]
+  readonly skipped: readonly number[]
+}
+
+function describe(cause: unknown): string {
+  return cause instanceof Error ? cause.message : String(cause)
+}
+
+/**
+ * Explains why `issueToken` refused an input: the field at fault (GitLab's name; `null` for the token
+ * as a whole) and a sentence.
+ *
+ * @example
+ * ```ts
+ * describeIssueFailure({ userId: 7, name: 'ci', scopes: ['api'] }, { type: 'not_found', entity: 'user' })
+ * // { field: 'user_id', message: 'No user with id 7' }
+ * ```
+ */
+export function describeIssueFailure(
+  input: IssueTokenInput,
+  error: PatkitError,
+): { readonly field: string | null; readonly message: string } {
+  switch (error.type) {
+    case 'not_found':
+      return error.entity === 'user'
+        ? { field: 'user_id', message: `No user with id ${input.userId}` }
+        : {
+            field: 'previous_id',
+            message: `No token with id ${String(input.previousId)} (a token must come after the token it was rotated from)`,
+          }
+    case 'validation_failed':
+      return { field: null, message: error.message }
+    case 'invalid_parameter':
+      return { field: error.parameter, message: 'Invalid value' }
+    case 'store_failure':
+      return { field: null, message: `Could not be stored: ${describe(error.cause)}` }
+    default:
+      return { field: null, message: error.type }
+  }
+}
+
+function issueProblem(index: number, input: IssueTokenInput, error: PatkitError): SeedProblem {
+  const { field, message } = describeIssueFailure(input, error)
+  return { path: field === null ? `tokens[${index}]` : `tokens[${index}].${field}`, message }
+}
+
+function toInput(token: NonNullable<ValidSeed['tokens']>[number]): IssueTokenInput {
+  // exactOptionalPropertyTypes: an absent seed field must stay absent, not become `undefined`.
+  return {
+    userId: token.user_id,
+    name: token.name,
+    scopes: token.scopes,
+    secret: token.token,
+    ...(token.id === undefined ? {} : { id: token.id }),
+    ...(token.description === undefined ? {} : { description: token.description }),
+    ...(token.expires_at === undefined ? {} : { expiresAt: token.expires_at }),
+    ...(token.created_at === undefined ? {} : { createdAt: new Date(token.created_at) }),
+    ...(token.last_used_at === undefined
+      ? {}
+      : { lastUsedAt: token.last_used_at === null ? null : new Date(token.last_used_at) }),
+    ...(token.revoked === undefined ? {} : { revoked: token.revoked }),
+    ...(token.impersonation === undefined ? {} : { impersonation: token.impersonation }),
+    ...(token.previous_id === undefined ? {} : { previousId: token.previous_id }),
+  }
+}
+
+async function load(target: SeedTarget, seed: ValidSeed): Promise<Result<SeedReport, SeedProblem>> {
+  const users = seed.users ?? []
+  for (const [index, user] of users.entries()) {
+    const put = await target.authority.putUser({
+      id: user.id,
+      username: user.username,
+      admin: user.admin ?? false,
+      blocked: user.blocked ?? false,
+    })
+    if (put.isErr()) {
+      return err({ path: `users[${index}]`, message: `Could not be stored: ${describe(put.error.cause)}` })
+    }
+  }
+  const issued: IssuedToken[] = []
+  const skipped: number[] = []
+  for (const [index, token] of (seed.tokens ?? []).entries()) {
+    // A persistent store keeps what an earlier run seeded: a secret already stored is left as it is,
+    // so restarting `patkit serve --database ... --seed ...` is harmless.
+    const existing = await target.store.findByDigest(target.digest(token.token))
+    if (existing.isErr()) {
+      return err({
+        path: `tokens[${index}]`,
+        message: `Could not be read: ${describe(existing.error.cause)}`,
+      })
+    }
+    if (existing.value !== null) {
+      if (token.id !== undefined && token.id !== existing.value.id) {
+        return err({
+          path: `tokens[${index}].id`,
+          message: `This secret is already stored as token ${existing.value.id}`,
+        })
+      }
+      skipped.push(index)
+      continue
+    }
+    if (token.id !== undefined) {
+      const taken = await target.store.findById(token.id)
+      if (taken.isOk() && taken.value !== null) {
+        return err({ path: `tokens[${index}].id`, message: `Token id ${token.id} is taken by another token` })
+      }
+    }
+    const input = toInput(token)
+    const result = await target.authority.issueToken(input)
+    if (result.isErr()) return err(issueProblem(index, input, result.error))
+    issued.push(result.value)
+  }
+  return ok({ users: users.length, issued, skipped })
+}
+
+/**
+ * Puts a validated seed in place: users first (added or replaced), then tokens in order, each with its
+ * known secret, id and dates. A token whose secret is already stored is skipped, so loading the same
+ * seed twice into a persistent store is harmless. Stops at the first problem, which names the field.
+ *
+ * @example
+ * ```ts
+ * import { createAuthority, createDigester } from 'patkit'
+ * import { memoryStore } from 'patkit/memory'
+ * import { loadSeed, seedSchema } from 'patkit/testing'
+ *
+ * const store = memoryStore()
+ * const authority = createAuthority({ store, pepper: 'dev' })
+ * const seed = seedSchema.parse({ users: [{ id: 2, username: 'alice' }],
+ *   tokens: [{ user_id: 2, name: 'ci', scopes: ['api'], token: 'glpat-known-secret' }] })
+ * const report = await loadSeed({ authority, store, digest: createDigester('dev') }, seed)
+ * ```
+ */
+export function loadSeed(target: SeedTarget, seed: ValidSeed): ResultAsync<SeedReport, SeedProblem> {
+  return new ResultAsync(load(target, seed))
+}
