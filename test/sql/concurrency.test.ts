@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely'
+import type { Result } from 'neverthrow'
 import { beforeAll, expect, it } from 'vitest'
 import type { Token, TokenDraft } from '../../src/domain/token.js'
 import type { TokenStore } from '../../src/store/token-store.js'
@@ -37,7 +38,7 @@ function successorOf(old: Token, draft: (o: Partial<TokenDraft>) => TokenDraft):
   })
 }
 
-async function unwrap<T>(result: PromiseLike<{ isOk(): boolean; _unsafeUnwrap(): T }>): Promise<T> {
+async function unwrap<T, E>(result: PromiseLike<Result<T, E>>): Promise<T> {
   return (await result)._unsafeUnwrap()
 }
 

@@ -49,15 +49,29 @@ export const pglite: DatabaseTarget = {
   open: () => new Kysely({ dialect: new PGliteDialect(new PGlite()) }),
 }
 
+/**
+ * A pg pool as docs/storage.md recommends: pg emits a lost connection as an 'error' event on the
+ * client, and a checked-out client has no listener (the pool only listens to idle ones), so without
+ * this a connection dying mid-query crashes the process even though the query itself rejects.
+ */
+function pgPool(config: pg.PoolConfig): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: POSTGRES_URL,
+    max: POOL_SIZE,
+    connectionTimeoutMillis: 3000,
+    ...config,
+  })
+  pool.on('connect', (client) => {
+    client.on('error', () => {})
+  })
+  pool.on('error', () => {})
+  return pool
+}
+
 export const postgres: DatabaseTarget = {
   name: `PostgreSQL (${POSTGRES_URL})`,
   server: true,
-  open: () =>
-    new Kysely({
-      dialect: new PostgresDialect({
-        pool: new pg.Pool({ connectionString: POSTGRES_URL, max: POOL_SIZE, connectionTimeoutMillis: 3000 }),
-      }),
-    }),
+  open: () => new Kysely({ dialect: new PostgresDialect({ pool: pgPool({}) }) }),
 }
 
 /** PostgreSQL with every transaction SERIALIZABLE: rotations race into serialization failures. */
@@ -67,12 +81,7 @@ export const postgresSerializable: DatabaseTarget = {
   open: () =>
     new Kysely({
       dialect: new PostgresDialect({
-        pool: new pg.Pool({
-          connectionString: POSTGRES_URL,
-          max: POOL_SIZE,
-          connectionTimeoutMillis: 3000,
-          options: '-c default_transaction_isolation=serializable',
-        }),
+        pool: pgPool({ options: '-c default_transaction_isolation=serializable' }),
       }),
     }),
 }
