@@ -1,0 +1,212 @@
+import {
+  DefaultQueryCompiler,
+  type Dialect,
+  DummyDriver,
+  Kysely,
+  MysqlAdapter,
+  MysqlQueryCompiler,
+  PostgresAdapter,
+  PostgresQueryCompiler,
+  type QueryCompiler,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  sql,
+} from 'kysely'
+import { describe, expect, it } from 'vitest'
+import { DEFAULT_TABLE_PREFIX, migrate, type SqlDialectName, sqlStore } from '../../src/sql/index.js'
+import { indexes } from '../../src/sql/migrations/0001-tokens-and-users.js'
+import { resolveOptions } from '../../src/sql/options.js'
+import { okValue } from '../../src/testing/conformance/results.js'
+import {
+  type DatabaseTarget,
+  dropTables,
+  mariadb,
+  pglite,
+  postgres,
+  sqliteMemory,
+  uniquePrefix,
+} from './support/databases.js'
+import { describeDatabase } from './support/describe-database.js'
+
+const VERSION = '0001_tokens_and_users'
+
+/** A Kysely instance that compiles with `compiler` and never connects. */
+function offline(compiler: () => QueryCompiler, adapter = new SqliteAdapter()): Kysely<unknown> {
+  const dialect: Dialect = {
+    createAdapter: () => adapter,
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new SqliteIntrospector(db),
+    createQueryCompiler: compiler,
+  }
+  return new Kysely({ dialect })
+}
+
+class ColonCompiler extends DefaultQueryCompiler {
+  protected override getCurrentParameterPlaceholder(): string {
+    return ':p'
+  }
+}
+
+describe('dialect detection (compiling only, no database)', () => {
+  const cases: [SqlDialectName, Kysely<unknown>][] = [
+    ['postgres', offline(() => new PostgresQueryCompiler(), new PostgresAdapter())],
+    ['mysql', offline(() => new MysqlQueryCompiler(), new MysqlAdapter())],
+    ['sqlite', offline(() => new SqliteQueryCompiler())],
+  ]
+  it.each(cases)('recognizes %s from its query compiler', (name, db) => {
+    expect(resolveOptions(db, {}).dialect.name).toBe(name)
+  })
+
+  it('an explicit dialect wins over detection', () => {
+    expect(
+      resolveOptions(
+        offline(() => new SqliteQueryCompiler()),
+        { dialect: 'mysql' },
+      ).dialect.name,
+    ).toBe('mysql')
+  })
+
+  it('an unrecognized compiler needs an explicit dialect, and says so', () => {
+    const db = offline(() => new ColonCompiler())
+    expect(() => sqlStore(db)).toThrow(/pass \{ dialect: 'postgres' \| 'mysql' \| 'sqlite' \}/)
+    expect(() => migrate(db)).toThrow(TypeError)
+    expect(resolveOptions(db, { dialect: 'postgres' }).dialect.name).toBe('postgres')
+  })
+
+  it.each(['Patkit_', 'patkit-', '1x_', 'x'.repeat(33), 'a b'])('rejects the table prefix %j', (prefix) => {
+    expect(() =>
+      sqlStore(
+        offline(() => new SqliteQueryCompiler()),
+        { tablePrefix: prefix },
+      ),
+    ).toThrow(TypeError)
+  })
+
+  it('the default prefix is patkit_, and an empty one is allowed', () => {
+    expect(DEFAULT_TABLE_PREFIX).toBe('patkit_')
+    expect(
+      resolveOptions(
+        offline(() => new SqliteQueryCompiler()),
+        {},
+      ).prefix,
+    ).toBe('patkit_')
+    expect(
+      resolveOptions(
+        offline(() => new SqliteQueryCompiler()),
+        { tablePrefix: '' },
+      ).prefix,
+    ).toBe('')
+  })
+
+  it('queries name the prefixed tables, and leave other tables alone', () => {
+    const { db } = resolveOptions(
+      offline(() => new PostgresQueryCompiler(), new PostgresAdapter()),
+      {
+        tablePrefix: 'auth_',
+      },
+    )
+    const compiled = db
+      .selectFrom('tokens')
+      .innerJoin('users', 'users.id', 'tokens.user_id')
+      .select(['tokens.id', sql<number>`(select 1 from other_tokens)`.as('x')])
+      .compile().sql
+    expect(compiled).toBe(
+      'select "auth_tokens"."id", (select 1 from other_tokens) as "x" from "auth_tokens" inner join "auth_users" on "auth_users"."id" = "auth_tokens"."user_id"',
+    )
+  })
+})
+
+// Indexes as the catalog of each database lists them.
+async function indexNames(db: Kysely<unknown>, dialect: SqlDialectName, prefix: string): Promise<string[]> {
+  const query =
+    dialect === 'postgres'
+      ? sql<{ name: string }>`select indexname as name from pg_indexes where tablename like ${`${prefix}%`}`
+      : dialect === 'mysql'
+        ? sql<{ name: string }>`select distinct index_name as name from information_schema.statistics
+            where table_schema = database() and table_name like ${`${prefix}%`}`
+        : sql<{
+            name: string
+          }>`select name from sqlite_master where type = 'index' and tbl_name like ${`${prefix}%`}`
+  const { rows } = await query.execute(db)
+  return rows.map((r) => r.name)
+}
+
+function describeMigrations(target: DatabaseTarget, dialect: SqlDialectName, tag: string): Promise<void> {
+  const prefix = uniquePrefix(tag)
+  return describeDatabase(target, prefix, (db) => {
+    it('migrate applies version 0001 once; running it again is a no-op', async () => {
+      expect(await okValue(migrate(db, { tablePrefix: prefix }))).toEqual({
+        applied: [VERSION],
+        version: VERSION,
+      })
+      expect(await okValue(migrate(db, { tablePrefix: prefix }))).toEqual({ applied: [], version: VERSION })
+      const tables = (await db.introspection.getTables()).map((t) => t.name)
+      expect(tables).toEqual(
+        expect.arrayContaining([`${prefix}tokens`, `${prefix}users`, `${prefix}migrations`]),
+      )
+    })
+
+    it('creates every index of the schema', async () => {
+      const names = await indexNames(db, dialect, prefix)
+      expect(names).toEqual(expect.arrayContaining(indexes(prefix).map((index) => index.name)))
+    })
+
+    it('concurrent migrate calls on a fresh prefix all succeed and apply the version once', async () => {
+      const fresh = `${prefix}c_`
+      try {
+        const reports = await Promise.all([1, 2, 3].map(() => okValue(migrate(db, { tablePrefix: fresh }))))
+        expect(reports.flatMap((r) => r.applied)).toEqual([VERSION])
+      } finally {
+        await dropTables(db, fresh)
+      }
+    })
+
+    it('a migration that stopped half-way runs again to completion', async () => {
+      const partial = `${prefix}p_`
+      try {
+        await okValue(migrate(db, { tablePrefix: partial }))
+        // As if the run had died after the tables and one index: drop the rest, forget the version.
+        const [, ...rest] = indexes(partial)
+        for (const index of rest) {
+          await (dialect === 'mysql'
+            ? sql`drop index ${sql.id(index.name)} on ${sql.table(partial + index.table)}`
+            : sql`drop index ${sql.id(index.name)}`
+          ).execute(db)
+        }
+        await sql`delete from ${sql.table(`${partial}migrations`)}`.execute(db)
+        expect(await okValue(migrate(db, { tablePrefix: partial }))).toEqual({
+          applied: [VERSION],
+          version: VERSION,
+        })
+        expect(await indexNames(db, dialect, partial)).toEqual(
+          expect.arrayContaining(indexes(partial).map((index) => index.name)),
+        )
+      } finally {
+        await dropTables(db, partial)
+      }
+    })
+
+    it('the store finds its dialect on this database', () => {
+      expect(resolveOptions(db, { tablePrefix: prefix }).dialect.name).toBe(dialect)
+    })
+  })
+}
+
+await describeMigrations(sqliteMemory, 'sqlite', 'msqlite')
+await describeMigrations(pglite, 'postgres', 'mpglite')
+await describeMigrations(postgres, 'postgres', 'mpg')
+await describeMigrations(mariadb, 'mysql', 'mmy')
+
+describe('the default prefix', () => {
+  it('migrate with no options creates patkit_tokens and patkit_users', async () => {
+    const db = sqliteMemory.open()
+    try {
+      await okValue(migrate(db))
+      const tables = (await db.introspection.getTables()).map((t) => t.name)
+      expect(tables).toEqual(expect.arrayContaining(['patkit_tokens', 'patkit_users', 'patkit_migrations']))
+    } finally {
+      await db.destroy()
+    }
+  })
+})
