@@ -10,7 +10,11 @@ export default defineConfig([
     entry: {
       index: 'src/index.ts',
       memory: 'src/memory/index.ts',
+      sql: 'src/sql/index.ts',
       http: 'src/http/index.ts',
+      // ESM only in the export map (it imports vitest, which cannot be required); built here so its
+      // chunks are shared with `patkit` and `instanceof` works across the two entry points.
+      testing: 'src/testing/index.ts',
     },
     format: ['esm', 'cjs'],
     dts,
@@ -20,15 +24,6 @@ export default defineConfig([
     platform: 'node',
     splitting: true,
     treeshake: true,
-  },
-  {
-    // patkit/testing is ESM only: it imports vitest, which cannot be loaded with require().
-    entry: { testing: 'src/testing/index.ts' },
-    format: ['esm'],
-    dts,
-    sourcemap: true,
-    target: 'node20',
-    platform: 'node',
     external: ['vitest'],
   },
   {
