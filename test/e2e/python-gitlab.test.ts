@@ -1,0 +1,99 @@
+import { execFile, spawnSync } from 'node:child_process'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, describe, expect, it } from 'vitest'
+import { ALL_IDS, SECRETS, SEED } from './support/seed.js'
+import { serve, stopAll } from './support/serve.js'
+
+// python-gitlab (Debian's python3-gitlab) against `patkit serve`: test/e2e/python_gitlab_check.py
+// drives the client and prints what it saw as JSON; this test asserts it. Without python3 or the
+// gitlab module the test is skipped with the reason, unless PATKIT_REQUIRE_E2E=1 (CI) makes that a
+// failure.
+
+const SCRIPT = join(import.meta.dirname, 'python_gitlab_check.py')
+const run = promisify(execFile)
+
+/**
+ * The first interpreter that can `import gitlab`: $PATKIT_PYTHON, the `python3` on PATH, then the
+ * system one. Debian installs python3-gitlab for /usr/bin/python3, which a pyenv or venv `python3`
+ * earlier on PATH does not see.
+ */
+function findPython(): { python: string } | { reason: string } {
+  const candidates = [process.env['PATKIT_PYTHON'], 'python3', '/usr/bin/python3'].filter(
+    (c): c is string => c !== undefined && c !== '',
+  )
+  const tried: string[] = []
+  for (const candidate of candidates) {
+    const probe = spawnSync(candidate, ['-c', 'import gitlab'], { encoding: 'utf8', timeout: 30_000 })
+    if (probe.status === 0) return { python: candidate }
+    tried.push(`${candidate}: ${probe.error?.message ?? probe.stderr.trim().split('\n').at(-1) ?? 'failed'}`)
+  }
+  return {
+    reason: `no python3 with the gitlab module (apt-get install python3-gitlab); tried ${tried.join('; ')}`,
+  }
+}
+
+const found = findPython()
+const required = process.env['PATKIT_REQUIRE_E2E'] === '1'
+
+afterAll(stopAll)
+
+interface Report {
+  python_gitlab: string
+  list_ids: number[]
+  list_pages: string[]
+  alice_ids: number[]
+  get_method: string
+  got: Record<string, unknown>
+  self: Record<string, unknown>
+  revoked_after_delete: Record<string, boolean>
+  active_after_delete: number[]
+  errors: Record<string, { type: string; code: number; message: string } | null>
+}
+
+describe('python-gitlab against patkit serve', () => {
+  it('lists across pages, gets by id and self, deletes, and reports our error bodies', async (ctx) => {
+    if ('reason' in found) {
+      if (required) throw new Error(`PATKIT_REQUIRE_E2E=1 but ${found.reason}`)
+      console.warn(`skipped: ${found.reason}`)
+      ctx.skip(found.reason)
+      return
+    }
+    const server = await serve(SEED)
+    try {
+      const { stdout } = await run(found.python, [SCRIPT, server.url, SECRETS.root, SECRETS.bob], {
+        timeout: 60_000,
+        encoding: 'utf8',
+      })
+      const report = JSON.parse(stdout) as Report
+
+      // get_all with per_page=2 walked five pages by following Link rel="next".
+      expect(report.list_ids).toEqual(ALL_IDS)
+      expect(report.list_pages).toEqual([
+        `${server.url}/api/v4/personal_access_tokens?per_page=2`,
+        ...[2, 3, 4, 5].map((p) => `${server.url}/api/v4/personal_access_tokens?page=${p}&per_page=2`),
+      ])
+      expect(report.alice_ids).toEqual([2, 3, 4, 5, 6, 7])
+
+      expect(report.got).toMatchObject({ id: 10, name: 'bob-Deploy-Key', user_id: 3, active: true })
+      expect(report.self).toMatchObject({ id: 1, name: 'root-admin', user_id: 1 })
+
+      // obj.delete() on token 6, manager.delete(9), and bob's delete('self') of token 8.
+      expect(report.revoked_after_delete).toEqual({ '6': true, '9': true, '8': true })
+      expect(report.active_after_delete).toEqual([1, 2, 3, 7, 10])
+
+      expect(report.errors).toEqual({
+        // python-gitlab raises its authentication error for every 401, taking "message", else "error"
+        // (the OAuth error code of an invalid token) from our body.
+        wrong_token_list: { type: 'GitlabAuthenticationError', code: 401, message: '401 Unauthorized' },
+        revoked_token_list: { type: 'GitlabAuthenticationError', code: 401, message: 'invalid_token' },
+        missing_get: { type: 'GitlabHttpError', code: 404, message: '404 Not Found' },
+        missing_delete: { type: 'GitlabDeleteError', code: 404, message: '404 Not found' },
+        bad_filter: { type: 'GitlabListError', code: 400, message: 'state does not have a valid value' },
+      })
+      console.info(`python-gitlab ${report.python_gitlab}, get by id through ${report.get_method}`)
+    } finally {
+      await server.close()
+    }
+  }, 90_000)
+})
