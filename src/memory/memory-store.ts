@@ -1,5 +1,4 @@
 import { errAsync, ok, okAsync, type Result, type ResultAsync } from 'neverthrow'
-import { applyListQuery } from '../query/apply.js'
 import type { TokenStore } from '../store/token-store.js'
 import type { StoreFailure, User } from '../store/user.js'
 import { tokenTable } from './token-table.js'
@@ -65,13 +64,8 @@ export function memoryStore(options: MemoryStoreOptions = {}): TokenStore {
   return {
     findByDigest: (digest) => attempt('findByDigest', () => ok(tokens.byDigest(digest))),
     findById: (id) => attempt('findById', () => ok(tokens.byId(id))),
-    list: (query) =>
-      attempt('list', () => {
-        const { userId } = query.filter
-        // With a userId only that user's tokens are read; the query still applies the whole filter.
-        const candidates = userId === undefined ? tokens.all() : tokens.ofUser(userId)
-        return ok(applyListQuery(candidates, query))
-      }),
+    // With a userId only that user's tokens are read; the query still applies the whole filter.
+    list: (query) => attempt('list', () => ok(tokens.list(query))),
     insert: (draft) => attempt('insert', () => tokens.insert(draft)),
     revoke: (id) => attempt('revoke', () => ok(tokens.revoke(id))),
     rotate: (oldId, successor) => attempt('rotate', () => tokens.rotate(oldId, successor)),

@@ -1,6 +1,7 @@
 import type { CalendarDate } from '../domain/calendar.js'
 import type { Scope } from '../domain/scopes.js'
 import type { Token } from '../domain/token.js'
+import type { InstantReader } from '../query/instants.js'
 
 /**
  * How the memory store keeps one token. It differs from {@link Token} in one way: instants are epoch
@@ -136,3 +137,16 @@ export function toToken(row: StoredRow): Token {
     digest: row.digest,
   })
 }
+
+/**
+ * The instants of a row, for the query engine's filter and sort: already epoch milliseconds.
+ *
+ * @example
+ * ```ts
+ * const keep = predicateOver(filter, now, ROW_INSTANTS)
+ * ```
+ */
+export const ROW_INSTANTS: InstantReader<StoredRow> = Object.freeze({
+  createdAt: (row: StoredRow) => row.createdAt,
+  lastUsedAt: (row: StoredRow) => row.lastUsedAt,
+})

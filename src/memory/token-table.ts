@@ -2,17 +2,23 @@ import { err, ok, type Result } from 'neverthrow'
 import type { ErrorOf } from '../domain/errors.js'
 import { tokensToRevokeOnReuse } from '../domain/reuse-detection.js'
 import type { Token, TokenDraft } from '../domain/token.js'
+import { listOver } from '../query/apply.js'
+import type { ListQuery } from '../query/filter.js'
+import { comparatorsOver } from '../query/sort.js'
 import type { RevokeOutcome } from '../store/token-store.js'
 import type { StoreFailure } from '../store/user.js'
 import { storeFailure } from './store-failure.js'
-import { type StoredRow, scopeInterner, toRow, toToken, withChanges } from './stored-row.js'
+import { ROW_INSTANTS, type StoredRow, scopeInterner, toRow, toToken, withChanges } from './stored-row.js'
+
+const ROW_ORDER = comparatorsOver(ROW_INSTANTS)
 
 /**
  * The memory store's tokens and their indexes. Every method is synchronous: it runs to completion
  * before any other JavaScript does, which is what makes each one atomic (see `memoryStore`).
  *
- * Cost: `byDigest`, `byId`, `revoke`, `touchLastUsed`, `insert` and `rotate` are O(1);
- * `ofUser(u)` is O(tokens of u); `all()` is O(all tokens); `revokeDescendants` is O(family size).
+ * Cost: `byDigest`, `byId`, `revoke`, `touchLastUsed`, `insert` and `rotate` are O(1); `list` is
+ * O(tokens of the user) with a `userId` filter and O(all tokens) without; `revokeDescendants` is
+ * O(family size).
  *
  * @example
  * ```ts
@@ -23,9 +29,11 @@ import { type StoredRow, scopeInterner, toRow, toToken, withChanges } from './st
 export interface TokenTable {
   byDigest(digest: string): Token | null
   byId(id: number): Token | null
-  /** Every token of one user, without looking at anyone else's. */
-  ofUser(userId: number): Token[]
-  all(): Token[]
+  /**
+   * One page of the tokens matching a list query, and how many match. With a `userId` in the filter
+   * only that user's tokens are read; only the page's tokens are built.
+   */
+  list(query: ListQuery): { items: Token[]; total: number }
   insert(draft: TokenDraft): Result<Token, StoreFailure>
   importToken(token: Token): Result<Token, StoreFailure>
   revoke(id: number): RevokeOutcome
@@ -92,20 +100,20 @@ export function tokenTable(): TokenTable {
     return { ...draft, id, familyId: draft.familyId ?? id }
   }
 
-  // A plain loop into an array: much faster than a generator when a list reads every token.
-  function materialize(ids: Iterable<number>): Token[] {
-    const tokens: Token[] = []
+  // A plain loop into an array: much faster than a generator when a list reads many rows.
+  function rowsOf(ids: readonly number[]): StoredRow[] {
+    const found: StoredRow[] = []
     for (const id of ids) {
       const row = rows.get(id)
-      if (row !== undefined) tokens.push(toToken(row))
+      if (row !== undefined) found.push(row)
     }
-    return tokens
+    return found
   }
 
   function family(familyId: number): Token[] {
     const first = rows.get(familyId)
     const members = first !== undefined && first.familyId === familyId ? [toToken(first)] : []
-    members.push(...materialize(laterMembersByFamily.get(familyId) ?? []))
+    members.push(...rowsOf(laterMembersByFamily.get(familyId) ?? []).map(toToken))
     return members
   }
 
@@ -125,13 +133,13 @@ export function tokenTable(): TokenTable {
       const row = rows.get(id)
       return row === undefined ? null : toToken(row)
     },
-    ofUser(userId) {
-      return materialize(idsByUser.get(userId) ?? [])
-    },
-    all() {
-      const tokens: Token[] = []
-      for (const row of rows.values()) tokens.push(toToken(row))
-      return tokens
+    list(query) {
+      const { userId } = query.filter
+      // The filter and sort read the rows themselves: building a Token (and its Dates) for each of a
+      // million rows would cost more than the whole filter. Only the page becomes tokens.
+      const candidates = userId === undefined ? rows.values() : rowsOf(idsByUser.get(userId) ?? [])
+      const page = listOver(candidates, query, ROW_INSTANTS, ROW_ORDER)
+      return { items: page.items.map(toToken), total: page.total }
     },
     insert(draft) {
       const failure = conflict('insert', draft)

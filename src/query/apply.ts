@@ -1,8 +1,36 @@
 import type { Token } from '../domain/token.js'
 import type { ListQuery } from './filter.js'
+import { type InstantReader, TOKEN_INSTANTS } from './instants.js'
 import { pageOffset } from './pagination.js'
-import { filterPredicate } from './predicate.js'
-import { compareTokens } from './sort.js'
+import { type Filterable, predicateOver } from './predicate.js'
+import { type Comparators, comparatorsOver, type Sortable } from './sort.js'
+
+/**
+ * {@link applyListQuery} over any holder of the filtered and sorted fields, with its comparators (from
+ * {@link comparatorsOver} on the same reader, built once by the caller). A store that keeps rows of its
+ * own pages them this way and builds tokens for the page alone.
+ *
+ * @example
+ * ```ts
+ * const ORDER = comparatorsOver(ROW_INSTANTS)
+ * const { items, total } = listOver(rows, query, ROW_INSTANTS, ORDER) // items are rows
+ * ```
+ */
+export function listOver<T extends Filterable & Sortable>(
+  items: Iterable<T>,
+  query: ListQuery,
+  instants: InstantReader<T>,
+  order: Comparators<T>,
+): { items: T[]; total: number } {
+  const keep = predicateOver(query.filter, query.now, instants)
+  const matches: T[] = []
+  for (const item of items) if (keep(item)) matches.push(item)
+  matches.sort(order[query.sort])
+  const offset = pageOffset(query.page)
+  return { items: matches.slice(offset, offset + query.page.perPage), total: matches.length }
+}
+
+const TOKEN_ORDER = comparatorsOver(TOKEN_INSTANTS)
 
 /**
  * Answers a list query over tokens held in memory: keeps the tokens matching the filter at `query.now`,
@@ -21,8 +49,5 @@ import { compareTokens } from './sort.js'
  * ```
  */
 export function applyListQuery(tokens: Iterable<Token>, query: ListQuery): { items: Token[]; total: number } {
-  const matches = Array.from(tokens).filter(filterPredicate(query.filter, query.now))
-  matches.sort(compareTokens(query.sort))
-  const offset = pageOffset(query.page)
-  return { items: matches.slice(offset, offset + query.page.perPage), total: matches.length }
+  return listOver(tokens, query, TOKEN_INSTANTS, TOKEN_ORDER)
 }

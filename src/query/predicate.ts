@@ -1,6 +1,90 @@
-import { isActive, type Token } from '../domain/token.js'
+import type { CalendarDate } from '../domain/calendar.js'
+import { isExpired, type Token } from '../domain/token.js'
 import type { TokenFilter } from './filter.js'
-import { matchesSearch, parseSearch } from './search.js'
+import { type InstantReader, TOKEN_INSTANTS } from './instants.js'
+import { parseSearch, searchMatcher } from './search.js'
+
+/**
+ * The fields a filter reads, whatever object holds them: a {@link Token}, or a store's own row. Instants
+ * are read through an {@link InstantReader}, since a store may keep them as epoch milliseconds.
+ *
+ * @example
+ * ```ts
+ * const row: Filterable = { userId: 2, impersonation: false, expiresAt: null, revoked: false, name: 'ci' }
+ * ```
+ */
+export type Filterable = Pick<Token, 'userId' | 'impersonation' | 'expiresAt' | 'revoked' | 'name'>
+
+/**
+ * Whether a day is expired at `now`, remembered per day: a list tests a million tokens, which share a
+ * few hundred expiry days, and parsing the day is the costly part of `isExpired`.
+ */
+function expiryAt(now: Date): (day: CalendarDate) => boolean {
+  const known = new Map<CalendarDate, boolean>()
+  return (day) => {
+    let expired = known.get(day)
+    if (expired === undefined) {
+      expired = isExpired({ expiresAt: day }, now)
+      known.set(day, expired)
+    }
+    return expired
+  }
+}
+
+/**
+ * The one in-memory evaluator of a {@link TokenFilter}, over any holder of the filtered fields: a
+ * store that keeps rows of its own (the memory store) filters them without building a `Token` for
+ * each. {@link filterPredicate} is the same rule over tokens.
+ *
+ * @example
+ * ```ts
+ * declare const rows: { name: string; userId: number; impersonation: boolean; expiresAt: null; revoked: boolean; createdAt: number; lastUsedAt: null }[]
+ * const keep = predicateOver({ state: 'active' }, new Date(), { createdAt: (r) => r.createdAt, lastUsedAt: (r) => r.lastUsedAt })
+ * rows.filter(keep)
+ * ```
+ */
+export function predicateOver<T extends Filterable>(
+  filter: TokenFilter,
+  now: Date,
+  instants: InstantReader<T>,
+): (item: T) => boolean {
+  const search = filter.search === undefined ? undefined : searchMatcher(parseSearch(filter.search))
+  const time = (at: Date | undefined): number | undefined => at?.getTime()
+  const createdAfter = time(filter.createdAfter)
+  const createdBefore = time(filter.createdBefore)
+  const lastUsedAfter = time(filter.lastUsedAfter)
+  const lastUsedBefore = time(filter.lastUsedBefore)
+  const { expiresAfter, expiresBefore } = filter
+  const expired = expiryAt(now)
+  const readsCreated = createdAfter !== undefined || createdBefore !== undefined
+  const readsLastUsed = lastUsedAfter !== undefined || lastUsedBefore !== undefined
+  return (item) => {
+    if (filter.userId !== undefined && item.userId !== filter.userId) return false
+    if (filter.excludeImpersonation === true && item.impersonation) return false
+    if (readsCreated) {
+      const created = instants.createdAt(item)
+      if (createdAfter !== undefined && created < createdAfter) return false
+      if (createdBefore !== undefined && created > createdBefore) return false
+    }
+    if (readsLastUsed) {
+      // As in SQL, a comparison with a null last_used_at is never true, whichever the direction.
+      const lastUsed = instants.lastUsedAt(item)
+      if (lastUsedAfter !== undefined && (lastUsed === null || lastUsed < lastUsedAfter)) return false
+      if (lastUsedBefore !== undefined && (lastUsed === null || lastUsed > lastUsedBefore)) return false
+    }
+    // Calendar days are fixed-width YYYY-MM-DD, so comparing the strings compares the days.
+    const expires = item.expiresAt
+    if (expiresAfter !== undefined && (expires === null || expires < expiresAfter)) return false
+    if (expiresBefore !== undefined && (expires === null || expires >= expiresBefore)) return false
+    if (filter.revoked !== undefined && item.revoked !== filter.revoked) return false
+    if (filter.state !== undefined) {
+      // inactive is "revoked OR expired", which is exactly "not active" (isActive).
+      const active = !item.revoked && (expires === null || !expired(expires))
+      if (active !== (filter.state === 'active')) return false
+    }
+    return search === undefined || search(item.name)
+  }
+}
 
 /**
  * The one in-memory evaluator of a {@link TokenFilter}, prepared once for many tokens (the search query
@@ -15,32 +99,7 @@ import { matchesSearch, parseSearch } from './search.js'
  * ```
  */
 export function filterPredicate(filter: TokenFilter, now: Date): (token: Token) => boolean {
-  const search = filter.search === undefined ? undefined : parseSearch(filter.search)
-  const time = (at: Date | undefined): number | undefined => at?.getTime()
-  const createdAfter = time(filter.createdAfter)
-  const createdBefore = time(filter.createdBefore)
-  const lastUsedAfter = time(filter.lastUsedAfter)
-  const lastUsedBefore = time(filter.lastUsedBefore)
-  const { expiresAfter, expiresBefore } = filter
-  return (token) => {
-    if (filter.userId !== undefined && token.userId !== filter.userId) return false
-    if (filter.excludeImpersonation === true && token.impersonation) return false
-    const created = token.createdAt.getTime()
-    if (createdAfter !== undefined && created < createdAfter) return false
-    if (createdBefore !== undefined && created > createdBefore) return false
-    // As in SQL, a comparison with a null last_used_at is never true, whichever the direction.
-    const lastUsed = token.lastUsedAt?.getTime()
-    if (lastUsedAfter !== undefined && (lastUsed === undefined || lastUsed < lastUsedAfter)) return false
-    if (lastUsedBefore !== undefined && (lastUsed === undefined || lastUsed > lastUsedBefore)) return false
-    // Calendar days are fixed-width YYYY-MM-DD, so comparing the strings compares the days.
-    const expires = token.expiresAt
-    if (expiresAfter !== undefined && (expires === null || expires < expiresAfter)) return false
-    if (expiresBefore !== undefined && (expires === null || expires >= expiresBefore)) return false
-    if (filter.revoked !== undefined && token.revoked !== filter.revoked) return false
-    // inactive is "revoked OR expired", which is exactly "not active".
-    if (filter.state !== undefined && isActive(token, now) !== (filter.state === 'active')) return false
-    return search === undefined || matchesSearch(token.name, search)
-  }
+  return predicateOver(filter, now, TOKEN_INSTANTS)
 }
 
 /**
