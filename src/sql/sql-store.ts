@@ -32,7 +32,8 @@ import { findUser, putUser } from './users.js'
  * import { migrate, sqlStore } from 'patkit/sql'
  *
  * const db = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString }) }) })
- * ;(await migrate(db)).orTee((e) => console.error(e.cause))
+ * const migrated = await migrate(db)
+ * if (migrated.isErr()) throw migrated.error.cause
  * const store = sqlStore(db)
  * ```
  */
