@@ -17,6 +17,11 @@ import { error, json, message, noContent } from './responses.js'
 import { matchRoute, type RouteName } from './routes.js'
 import { tokenJson } from './token-json.js'
 
+/** An unknown parameter name, shortened so a hostile 60 KB key is not echoed back whole. */
+function printable(name: string): string {
+  return name.length > 64 ? `${name.slice(0, 64)}…` : name
+}
+
 /**
  * Options of {@link createHandler}.
  *
@@ -87,11 +92,8 @@ export function createHandler(authority: Authority, options: HandlerOptions = {}
     })
     if (authenticated.isErr()) return errorResponse(authenticated.error)
     const unknown = match.bodyParams === undefined ? undefined : unknownParameter(body, match.bodyParams)
-    if (unknown !== undefined) return error(400, `${unknown} is not a known parameter`)
-    const response = await serve(match.name, match.segment, authenticated.value, url, body)
-    return method === 'HEAD'
-      ? new Response(null, { status: response.status, headers: response.headers })
-      : response
+    if (unknown !== undefined) return error(400, `${printable(unknown)} is not a known parameter`)
+    return serve(match.name, match.segment, authenticated.value, url, body)
   }
 
   async function serve(
@@ -167,11 +169,16 @@ export function createHandler(authority: Authority, options: HandlerOptions = {}
   }
 
   return async (request) => {
+    let response: Response
     try {
-      return await handle(request)
+      response = await handle(request)
     } catch {
       // Only a bug or a broken store implementation can get here: answer like GitLab's 500.
-      return message(500, '500 Internal Server Error')
+      response = message(500, '500 Internal Server Error')
     }
+    // A HEAD answer has the headers of the GET answer and never a body, whatever the outcome.
+    return request.method.toUpperCase() === 'HEAD'
+      ? new Response(null, { status: response.status, headers: response.headers })
+      : response
   }
 }

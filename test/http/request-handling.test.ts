@@ -137,6 +137,27 @@ describe('request handling', () => {
     expect(r.headers.get('x-total')).toBe('1')
   })
 
+  it('HEAD never carries a body, for errors either', async () => {
+    const { call, issue } = await httpWorld()
+    const me = await issue(ALICE.id)
+    for (const path of ['/api/v4/nope', '/personal_access_tokens/abc', '/personal_access_tokens/self']) {
+      const r = await call('HEAD', path, path.endsWith('self') ? {} : { token: me.secret })
+      expect(r.text, path).toBe('')
+      expect(r.status, path).toBeGreaterThanOrEqual(400)
+    }
+  })
+
+  it('an unknown parameter name is echoed at most 64 characters long', async () => {
+    const { call, issue } = await httpWorld()
+    const me = await issue(ALICE.id)
+    const r = await call('POST', '/personal_access_tokens/self/rotate', {
+      token: me.secret,
+      body: { ['k'.repeat(5000)]: 1 },
+    })
+    expect(r.status).toBe(400)
+    expect(r.text).toBe(`{"error":"${'k'.repeat(64)}… is not a known parameter"}`)
+  })
+
   it('DELETE answers 204 with an empty body and no content type', async () => {
     const { call, issue } = await httpWorld()
     const me = await issue(ALICE.id)
