@@ -113,10 +113,15 @@ export const mariadb: DatabaseTarget = mysqlTarget('MariaDB/MySQL', null)
 /** MariaDB/MySQL with every transaction SERIALIZABLE (plain reads take shared locks). */
 export const mariadbSerializable: DatabaseTarget = mysqlTarget('MariaDB/MySQL, serializable', 'serializable')
 
-/** An open database, or why it could not be reached. */
+/** An open database, or why it could not be reached (with the closed instance, for registering skips). */
 export type Connection =
   | { readonly ok: true; readonly db: Kysely<unknown>; readonly target: DatabaseTarget }
-  | { readonly ok: false; readonly error: unknown; readonly target: DatabaseTarget }
+  | {
+      readonly ok: false
+      readonly error: unknown
+      readonly target: DatabaseTarget
+      readonly db: Kysely<unknown>
+    }
 
 /** Opens a target and proves it answers (`select 1`), without ever rejecting. */
 export async function connect(target: DatabaseTarget): Promise<Connection> {
@@ -127,7 +132,7 @@ export async function connect(target: DatabaseTarget): Promise<Connection> {
   } catch (error) {
     await db.destroy().catch(() => {})
     target.dispose?.()
-    return { ok: false, error, target }
+    return { ok: false, error, target, db }
   }
 }
 

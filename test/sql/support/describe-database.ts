@@ -27,10 +27,11 @@ export async function describeDatabase(
       return
     }
     // A test helper, not library code: the reason belongs in the test output next to the skip.
-    console.info(`skipping ${target.name} tests: ${why} (set PATKIT_REQUIRE_DB=1 to fail instead)`)
-    describe.skip(target.name, () => {
-      it(`needs ${target.name}`, () => {})
-    })
+    console.info(`skipping: ${why} (set PATKIT_REQUIRE_DB=1 to fail instead)`)
+    // The same tests, registered as skipped, so the run's counts show what was left out. Nothing in
+    // them runs, so the closed instance is never used.
+    const closed = connection.db
+    describe.skip(target.name, () => body(closed))
     return
   }
   const { db } = connection
