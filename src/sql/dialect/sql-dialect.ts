@@ -11,7 +11,14 @@ import type { RawBuilder } from 'kysely'
  */
 export type SqlDialectName = 'postgres' | 'mysql' | 'sqlite'
 
-/** A SQL type for a column, written as the dialect spells it in `CREATE TABLE`. */
+/**
+ * A SQL type for a column, written as the dialect spells it in `CREATE TABLE`.
+ *
+ * @example
+ * ```ts
+ * const instant: ColumnSql = sql`timestamptz(3)`
+ * ```
+ */
 export type ColumnSql = RawBuilder<unknown>
 
 /**
