@@ -23,13 +23,21 @@ function reason(cause: unknown): string {
   return cause instanceof Error ? cause.message || cause.name : String(cause)
 }
 
+/** The CLI is an application: a dropped database connection is reported, never fatal. */
+function reportConnectionError(error: Error): void {
+  process.stderr.write(`patkit serve: database connection error: ${error.message}\n`)
+}
+
 const DRIVERS = { sqlite: 'better-sqlite3', postgres: 'pg', mysql: 'mysql2' } as const
 
 /**
  * Opens the SQL store of a `--database` URL and brings its tables up to date. kysely, the driver and
  * patkit's SQL store are imported only here, so the in-memory path needs none of them installed.
  */
-async function openSql(database: DatabaseUrl): Promise<Result<OpenedStore, string>> {
+async function openSql(
+  database: DatabaseUrl,
+  tablePrefix: string | undefined,
+): Promise<Result<OpenedStore, string>> {
   const driver = DRIVERS[database.dialect]
   let modules: [typeof import('kysely'), typeof import('../sql/index.js')]
   try {
@@ -46,22 +54,31 @@ async function openSql(database: DatabaseUrl): Promise<Result<OpenedStore, strin
     } else if (database.dialect === 'postgres') {
       const { default: pg } = await import('pg')
       const pool = new pg.Pool({ connectionString: database.url, connectionTimeoutMillis: 10_000 })
+      // pg emits a lost connection as an 'error' event on the pool or on a checked-out client; with no
+      // listener that event crashes the process. The query in flight still fails, as a store_failure.
+      pool.on('error', reportConnectionError)
+      pool.on('connect', (client) => client.on('error', reportConnectionError))
       db = new Kysely({ dialect: new PostgresDialect({ pool }) })
     } else {
       const { createPool } = await import('mysql2')
-      db = new Kysely({
-        dialect: new MysqlDialect({ pool: createPool({ uri: database.url, connectTimeout: 10_000 }) }),
-      })
+      const pool = createPool({ uri: database.url, connectTimeout: 10_000 })
+      pool.on('error', reportConnectionError)
+      db = new Kysely({ dialect: new MysqlDialect({ pool }) })
     }
   } catch (cause) {
     return err(`cannot open ${describeDatabase(database)} with ${driver}: ${reason(cause)}`)
   }
-  const migrated = await migrate(db)
+  const sqlOptions = tablePrefix === undefined ? {} : { tablePrefix }
+  const migrated = await migrate(db, sqlOptions)
   if (migrated.isErr()) {
     await db.destroy().catch(() => {})
     return err(`cannot prepare ${describeDatabase(database)}: ${reason(migrated.error.cause)}`)
   }
-  return ok({ store: sqlStore(db), description: describeDatabase(database), close: () => db.destroy() })
+  return ok({
+    store: sqlStore(db, sqlOptions),
+    description: describeDatabase(database),
+    close: () => db.destroy(),
+  })
 }
 
 /**
@@ -73,9 +90,12 @@ async function openSql(database: DatabaseUrl): Promise<Result<OpenedStore, strin
  * const opened = await openStore(undefined) // the in-memory store
  * ```
  */
-export async function openStore(database: DatabaseUrl | undefined): Promise<Result<OpenedStore, string>> {
+export async function openStore(
+  database: DatabaseUrl | undefined,
+  tablePrefix?: string,
+): Promise<Result<OpenedStore, string>> {
   if (database === undefined) {
     return ok({ store: memoryStore(), description: 'memory', close: () => Promise.resolve() })
   }
-  return openSql(database)
+  return openSql(database, tablePrefix)
 }

@@ -20,6 +20,8 @@ export interface ServeOptions {
   readonly database?: DatabaseUrl
   readonly release?: Release
   readonly publicUrl?: string
+  /** Table prefix of the SQL store (`--database` only); the store's default when absent. */
+  readonly tablePrefix?: string
   readonly pepper: string
   /** Where the pepper came from; `default` is the public development pepper. */
   readonly pepperSource: 'flag' | 'env' | 'default'
@@ -36,6 +38,7 @@ const OPTIONS = {
   database: { type: 'string' },
   release: { type: 'string' },
   'public-url': { type: 'string' },
+  'table-prefix': { type: 'string' },
   pepper: { type: 'string' },
 } as const
 
@@ -139,6 +142,15 @@ export function parseServeArgs(
     if (parsed.isErr()) return err(parsed.error)
     publicUrl = parsed.value
   }
+  const tablePrefix = values['table-prefix']
+  if (tablePrefix !== undefined) {
+    if (database === undefined) return err('--table-prefix needs --database')
+    if (!/^[A-Za-z_][A-Za-z0-9_]{0,30}$/.test(tablePrefix)) {
+      return err(
+        `--table-prefix must be a letter or _ then up to 30 letters, digits or _, got ${JSON.stringify(tablePrefix)}`,
+      )
+    }
+  }
   const envPepper = env['PATKIT_PEPPER']
   const pepper =
     pepperFlag.value !== undefined
@@ -155,5 +167,6 @@ export function parseServeArgs(
     ...(database === undefined ? {} : { database }),
     ...(release === undefined ? {} : { release }),
     ...(publicUrl === undefined ? {} : { publicUrl }),
+    ...(tablePrefix === undefined ? {} : { tablePrefix }),
   })
 }

@@ -141,7 +141,7 @@ export async function serve(options: ServeOptions, io: CliOutput): Promise<numbe
   }
   // Listen for signals from the start: a SIGTERM while the store opens must still end in a clean exit.
   const stop = nextSignal()
-  const opened = await openStore(options.database)
+  const opened = await openStore(options.database, options.tablePrefix)
   if (opened.isErr()) {
     io.err(`patkit serve: ${opened.error}`)
     return 1

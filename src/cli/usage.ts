@@ -40,6 +40,7 @@ Options:
                      (default: in memory, gone at exit)
   --release X.Y      GitLab release to emulate, e.g. 16.9 (default: the newest)
   --public-url URL   Origin clients see, for absolute Link headers (default: the request's)
+  --table-prefix P   Prefix of the SQL store's tables, with --database only (default: patkit_)
   --pepper VALUE     Key of the stored secrets' HMAC (default: $PATKIT_PEPPER, else the fixed and
                      INSECURE development pepper; keep it stable for a persistent --database)
   -h, --help         Show this help
