@@ -1,6 +1,5 @@
 import type { ResultAsync } from 'neverthrow'
 import { systemClock } from '../domain/clock.js'
-import type { ErrorOf } from '../domain/errors.js'
 import { DEFAULT_MAX_LIFETIME_DAYS } from '../domain/expiry.js'
 import { cryptoRandom } from '../domain/random.js'
 import { createDigester, DEFAULT_TOKEN_PREFIX } from '../domain/secret.js'
@@ -8,16 +7,16 @@ import type { Token } from '../domain/token.js'
 import type { StoreFailure, User } from '../store/user.js'
 import { type AuthenticateError, type AuthenticateOptions, authenticate } from './authenticate.js'
 import { type AuthorityConfig, authorityOptionsSchema } from './config.js'
-import { type CreateRequest, create } from './create.js'
+import { type CreateError, type CreateRequest, create } from './create.js'
 import type { AuthorityDeps } from './deps.js'
 import type { AuthorityEvent } from './events.js'
-import { getToken } from './get-token.js'
-import { type IssueTokenInput, issueToken } from './issue-token.js'
-import { type ListRequest, listTokens, type TokenPage } from './list-tokens.js'
+import { type GetError, getToken } from './get-token.js'
+import { type IssueError, type IssueTokenInput, issueToken } from './issue-token.js'
+import { type ListError, type ListRequest, listTokens, type TokenPage } from './list-tokens.js'
 import type { Principal, TokenRef } from './principal.js'
 import { LATEST_RELEASE, type Release } from './release.js'
-import { revoke } from './revoke.js'
-import { type IssuedToken, type RotateOptions, rotate } from './rotate.js'
+import { type RevokeError, revoke } from './revoke.js'
+import { type IssuedToken, type RotateError, type RotateOptions, rotate } from './rotate.js'
 
 /** The default `last_used_at` throttle window: GitLab's 10 minutes. */
 export const DEFAULT_LAST_USED_THROTTLE_MS = 10 * 60 * 1000
@@ -44,61 +43,17 @@ export interface Authority {
     secret: string | null | undefined,
     options?: AuthenticateOptions,
   ): ResultAsync<Principal, AuthenticateError>
-  list(
-    principal: Principal,
-    request?: ListRequest,
-  ): ResultAsync<TokenPage, ErrorOf<'insufficient_scope' | 'unauthorized' | 'not_found' | 'store_failure'>>
-  get(
-    principal: Principal,
-    ref: TokenRef,
-  ): ResultAsync<Token, ErrorOf<'insufficient_scope' | 'unauthorized' | 'not_found' | 'store_failure'>>
-  rotate(
-    principal: Principal,
-    ref: TokenRef,
-    options?: RotateOptions,
-  ): ResultAsync<
-    IssuedToken,
-    ErrorOf<
-      | 'insufficient_scope'
-      | 'unauthorized'
-      | 'not_found'
-      | 'already_revoked'
-      | 'invalid_expiry'
-      | 'invalid_parameter'
-      | 'feature_unavailable'
-      | 'store_failure'
-    >
-  >
-  revoke(
-    principal: Principal,
-    ref: TokenRef,
-  ): ResultAsync<
-    void,
-    ErrorOf<'insufficient_scope' | 'not_found' | 'bad_request' | 'feature_unavailable' | 'store_failure'>
-  >
+  list(principal: Principal, request?: ListRequest): ResultAsync<TokenPage, ListError>
+  get(principal: Principal, ref: TokenRef): ResultAsync<Token, GetError>
+  rotate(principal: Principal, ref: TokenRef, options?: RotateOptions): ResultAsync<IssuedToken, RotateError>
+  revoke(principal: Principal, ref: TokenRef): ResultAsync<void, RevokeError>
   create(
     principal: Principal,
     target: number | 'self',
     request: CreateRequest,
-  ): ResultAsync<
-    IssuedToken,
-    ErrorOf<
-      | 'insufficient_scope'
-      | 'forbidden'
-      | 'not_found'
-      | 'invalid_parameter'
-      | 'validation_failed'
-      | 'invalid_expiry'
-      | 'store_failure'
-    >
-  >
+  ): ResultAsync<IssuedToken, CreateError>
   /** Puts a token in place without authorization (seeds, fixtures, migrations). */
-  issueToken(
-    input: IssueTokenInput,
-  ): ResultAsync<
-    IssuedToken,
-    ErrorOf<'invalid_parameter' | 'validation_failed' | 'not_found' | 'store_failure'>
-  >
+  issueToken(input: IssueTokenInput): ResultAsync<IssuedToken, IssueError>
   /** Adds or replaces a user in the store. */
   putUser(user: User): ResultAsync<User, StoreFailure>
 }

@@ -27,7 +27,17 @@ export interface CreateRequest {
   readonly expiresAt?: string
 }
 
-type CreateError = ErrorOf<
+/**
+ * Every way `create` can fail.
+ *
+ * @example
+ * ```ts
+ * import type { CreateError } from 'patkit'
+ * declare const e: CreateError
+ * e.type
+ * ```
+ */
+export type CreateError = ErrorOf<
   | 'insufficient_scope'
   | 'forbidden'
   | 'not_found'

@@ -1,6 +1,6 @@
 export type { AuthenticateError, AuthenticateOptions } from './authenticate.js'
 export type { AuthorityConfig } from './config.js'
-export type { CreateRequest } from './create.js'
+export type { CreateError, CreateRequest } from './create.js'
 export {
   type Authority,
   AuthorityConfigError,
@@ -15,8 +15,9 @@ export {
   removedBy,
 } from './deprecations.js'
 export { type AuthorityEvent, type TokenInfo, toTokenInfo } from './events.js'
-export type { IssueTokenInput } from './issue-token.js'
-export type { ListRequest, TokenPage } from './list-tokens.js'
+export type { GetError } from './get-token.js'
+export type { IssueError, IssueTokenInput } from './issue-token.js'
+export type { ListError, ListRequest, TokenPage } from './list-tokens.js'
 export type { Principal, TokenRef } from './principal.js'
 export {
   compareReleases,
@@ -27,4 +28,5 @@ export {
   parseRelease,
   type Release,
 } from './release.js'
-export type { IssuedToken, RotateOptions } from './rotate.js'
+export type { RevokeError } from './revoke.js'
+export type { IssuedToken, RotateError, RotateOptions } from './rotate.js'

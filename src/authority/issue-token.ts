@@ -36,7 +36,17 @@ export interface IssueTokenInput {
   readonly previousId?: number | null
 }
 
-type IssueError = ErrorOf<'invalid_parameter' | 'validation_failed' | 'not_found' | 'store_failure'>
+/**
+ * Every way `issueToken` can fail.
+ *
+ * @example
+ * ```ts
+ * import type { IssueError } from 'patkit'
+ * declare const e: IssueError
+ * e.type
+ * ```
+ */
+export type IssueError = ErrorOf<'invalid_parameter' | 'validation_failed' | 'not_found' | 'store_failure'>
 
 function validate(input: IssueTokenInput): Result<readonly Scope[], IssueError> {
   if (input.name.trim() === '') return err({ type: 'validation_failed', message: "Name can't be blank" })

@@ -52,7 +52,17 @@ const DATED_FILTERS = [
   'search',
 ] as const
 
-type ListError = ErrorOf<'insufficient_scope' | 'unauthorized' | 'not_found' | 'store_failure'>
+/**
+ * Every way `list` can fail.
+ *
+ * @example
+ * ```ts
+ * import type { ListError } from 'patkit'
+ * declare const e: ListError
+ * e.type
+ * ```
+ */
+export type ListError = ErrorOf<'insufficient_scope' | 'unauthorized' | 'not_found' | 'store_failure'>
 
 /**
  * GitLab's list: administrators see every token, or one user's with `user_id` (404 for an unknown or

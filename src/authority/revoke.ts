@@ -7,7 +7,17 @@ import type { Principal, TokenRef } from './principal.js'
 import { hasFeature } from './release.js'
 import { ANY_SCOPE, requireScope, WRITE_SCOPES } from './scope-policy.js'
 
-type RevokeError = ErrorOf<
+/**
+ * Every way `revoke` can fail.
+ *
+ * @example
+ * ```ts
+ * import type { RevokeError } from 'patkit'
+ * declare const e: RevokeError
+ * e.type
+ * ```
+ */
+export type RevokeError = ErrorOf<
   'insufficient_scope' | 'not_found' | 'bad_request' | 'feature_unavailable' | 'store_failure'
 >
 

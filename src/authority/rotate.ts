@@ -38,7 +38,17 @@ export interface RotateOptions {
   readonly expiresAt?: string
 }
 
-type RotateError = ErrorOf<
+/**
+ * Every way `rotate` can fail.
+ *
+ * @example
+ * ```ts
+ * import type { RotateError } from 'patkit'
+ * declare const e: RotateError
+ * e.type
+ * ```
+ */
+export type RotateError = ErrorOf<
   | 'insufficient_scope'
   | 'unauthorized'
   | 'not_found'
