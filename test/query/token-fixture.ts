@@ -1,25 +1,13 @@
-import type { CalendarDate } from '../../src/domain/calendar.js'
 import type { Token } from '../../src/domain/token.js'
+import { tokenFixture } from '../../src/testing/fixtures.js'
 
-/** A fresh active token; each call builds a new object, fields overridable. */
+/**
+ * A fresh active token: {@link tokenFixture}'s defaults with name `ci`; the id (1 unless overridden)
+ * also sets the family and the digest `digest-<id>`, unless those are overridden too.
+ */
 export function token(overrides: Partial<Token> = {}): Token {
   const id = overrides.id ?? 1
-  return {
-    id,
-    userId: 1,
-    name: 'ci',
-    description: null,
-    scopes: ['api'],
-    createdAt: new Date('2026-01-01T00:00:00.000Z'),
-    lastUsedAt: null,
-    expiresAt: '2027-01-01' as CalendarDate,
-    revoked: false,
-    impersonation: false,
-    previousId: null,
-    familyId: id,
-    digest: `digest-${id}`,
-    ...overrides,
-  }
+  return tokenFixture(id, { name: 'ci', digest: `digest-${id}`, ...overrides })
 }
 
 /** Shorthand for an instant in tests. */

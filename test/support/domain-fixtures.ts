@@ -1,5 +1,4 @@
 import {
-  type CalendarDate,
   createDigester,
   type MintContext,
   type RandomSource,
@@ -7,6 +6,7 @@ import {
   type Token,
   type TokenDraft,
 } from '../../src/domain/index.js'
+import { tokenFixture } from '../../src/testing/fixtures.js'
 
 /** A mint context at a fixed instant with a seeded random source; each test builds its own. */
 export function mintContext(now: string | Date, overrides: Partial<MintContext> = {}): MintContext {
@@ -25,24 +25,12 @@ export function stored(draft: TokenDraft, id: number): Token {
   return { ...draft, id, familyId: draft.familyId ?? id }
 }
 
-/** A plain active token; fields can be overridden. */
+/**
+ * A plain active token: {@link tokenFixture}'s defaults with id 1, name `ci` and digest `digest-1`.
+ * Overriding `id` keeps family 1 and digest `digest-1` (unlike test/query's `token`).
+ */
 export function token(overrides: Partial<Token> = {}): Token {
-  return {
-    id: 1,
-    userId: 1,
-    name: 'ci',
-    description: null,
-    scopes: ['api'],
-    createdAt: new Date('2026-01-01T00:00:00.000Z'),
-    lastUsedAt: null,
-    expiresAt: '2027-01-01' as CalendarDate,
-    revoked: false,
-    impersonation: false,
-    previousId: null,
-    familyId: 1,
-    digest: 'digest-1',
-    ...overrides,
-  }
+  return tokenFixture(1, { name: 'ci', digest: 'digest-1', ...overrides })
 }
 
 /** A random source that replays exactly the given bytes, then fails loudly. */
