@@ -85,3 +85,39 @@ export async function alternate({ baseline, subject, rounds, timeMs, warmupMs })
     rounds,
   }
 }
+
+/**
+ * @typedef {object} ManyComparison
+ * @property {{ name: string, opsPerSec: number }[]} contenders Median ops/s of each, in the given order.
+ * @property {number[]} ratios Per contender: the median over the rounds of its ops/s over the first
+ *   contender's ops/s in the same round (1 for the first).
+ */
+
+/**
+ * Several contenders measured in rounds, the order rotating each round; the first is the baseline of
+ * every ratio.
+ * @param {{ contenders: Contender[], rounds: number, timeMs: number, warmupMs: number }} options
+ * @returns {Promise<ManyComparison>}
+ */
+export async function alternateMany({ contenders, rounds, timeMs, warmupMs }) {
+  for (const contender of contenders) await opsPerSecond(contender, { timeMs: warmupMs, warmupMs })
+  /** @type {number[][]} */ const ops = contenders.map(() => [])
+  /** @type {number[][]} */ const ratios = contenders.map(() => [])
+  for (let round = 0; round < rounds; round++) {
+    /** @type {number[]} */ const measured = []
+    for (let k = 0; k < contenders.length; k++) {
+      const index = (k + round) % contenders.length
+      const contender = /** @type {Contender} */ (contenders[index])
+      measured[index] = await opsPerSecond(contender, { timeMs, warmupMs: Math.min(warmupMs, 100) })
+    }
+    const base = measured[0] ?? Number.NaN
+    measured.forEach((value, index) => {
+      ops[index]?.push(value)
+      ratios[index]?.push(value / base)
+    })
+  }
+  return {
+    contenders: contenders.map((c, index) => ({ name: c.name, opsPerSec: median(ops[index] ?? []) })),
+    ratios: ratios.map((r) => median(r)),
+  }
+}

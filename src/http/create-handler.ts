@@ -1,26 +1,6 @@
 import type { Authority } from '../authority/create-authority.js'
-import type { Principal } from '../authority/principal.js'
-import type { PatkitError } from '../domain/errors.js'
-import { parseListParams } from '../query/params.js'
-import { presentedSecret } from './credentials.js'
-import { type ErrorContext, errorResponse } from './error-response.js'
-import { paginationHeaders } from './pagination-headers.js'
-import { type BodyParams, DEFAULT_BODY_LIMIT, readBodyParams } from './request-body.js'
-import {
-  optionalString,
-  parseCreateBody,
-  parseId,
-  parseTokenRef,
-  unknownParameter,
-} from './request-params.js'
-import { error, json, message, noContent } from './responses.js'
-import { matchRoute, type RouteName } from './routes.js'
-import { tokenJson } from './token-json.js'
-
-/** An unknown parameter name, shortened so a hostile 60 KB key is not echoed back whole. */
-function printable(name: string): string {
-  return name.length > 64 ? `${name.slice(0, 64)}…` : name
-}
+import { handlerCore, registerCore } from './handler-core.js'
+import { toResponse } from './responses.js'
 
 /**
  * Options of {@link createHandler}.
@@ -68,117 +48,9 @@ export type Handler = (request: Request) => Promise<Response>
  * ```
  */
 export function createHandler(authority: Authority, options: HandlerOptions = {}): Handler {
-  const basePath = (options.basePath ?? '/api/v4').replace(/\/+$/, '')
-  const publicUrl = options.publicUrl === undefined ? undefined : new URL(options.publicUrl)
-  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT
-
-  async function handle(request: Request): Promise<Response> {
-    const url = new URL(request.url)
-    if (!url.pathname.startsWith(`${basePath}/`)) return error(404, '404 Not Found')
-    const method = request.method.toUpperCase()
-    const match = matchRoute(method, url.pathname.slice(basePath.length))
-    if (match.kind === 'not_found') return error(404, '404 Not Found')
-    if (match.kind === 'method_not_allowed') {
-      return error(405, '405 Method Not Allowed', { allow: match.allow.join(', ') })
-    }
-    let body: BodyParams = {}
-    if (method === 'POST' || method === 'DELETE') {
-      const read = await readBodyParams(request, bodyLimit)
-      if (read.isErr()) return read.error
-      body = read.value
-    }
-    const authenticated = await authority.authenticate(presentedSecret(request, url, body), {
-      rotateRequest: match.name === 'rotate',
-    })
-    if (authenticated.isErr()) return errorResponse(authenticated.error)
-    const unknown = match.bodyParams === undefined ? undefined : unknownParameter(body, match.bodyParams)
-    if (unknown !== undefined) return error(400, `${printable(unknown)} is not a known parameter`)
-    return serve(match.name, match.segment, authenticated.value, url, body)
-  }
-
-  async function serve(
-    name: RouteName,
-    segment: string | undefined,
-    principal: Principal,
-    url: URL,
-    body: BodyParams,
-  ): Promise<Response> {
-    const fail = (e: PatkitError, context: ErrorContext = 'default') => errorResponse(e, context)
-    switch (name) {
-      case 'list': {
-        const params = parseListParams(url.searchParams)
-        if (params.isErr()) return fail(params.error)
-        const { filter, sort, page } = params.value
-        const request = {
-          filter,
-          sort,
-          page,
-          ...(params.value.userRef === undefined ? {} : { userRef: params.value.userRef }),
-        }
-        const result = await authority.list(principal, request)
-        if (result.isErr()) return fail(result.error)
-        const now = authority.now()
-        return json(
-          200,
-          result.value.items.map((t) => tokenJson(t, now)),
-          paginationHeaders(result.value.pagination, url, publicUrl),
-        )
-      }
-      case 'get': {
-        const ref = parseTokenRef(segment)
-        if (ref.isErr()) return fail(ref.error)
-        const result = await authority.get(principal, ref.value)
-        return result.isErr() ? fail(result.error) : json(200, tokenJson(result.value, authority.now()))
-      }
-      case 'revoke': {
-        const ref = parseTokenRef(segment)
-        if (ref.isErr()) return fail(ref.error)
-        const result = await authority.revoke(principal, ref.value)
-        return result.isErr()
-          ? fail(result.error, ref.value === 'self' ? 'default' : 'revoke_by_id')
-          : noContent()
-      }
-      case 'rotate': {
-        const ref = parseTokenRef(segment)
-        if (ref.isErr()) return fail(ref.error)
-        const expiresAt = optionalString(body, 'expires_at')
-        if (expiresAt.isErr()) return fail(expiresAt.error)
-        const result = await authority.rotate(
-          principal,
-          ref.value,
-          expiresAt.value === undefined ? {} : { expiresAt: expiresAt.value },
-        )
-        if (result.isErr()) return fail(result.error)
-        return json(200, { ...tokenJson(result.value.token, authority.now()), token: result.value.secret })
-      }
-      case 'create_for_user':
-      case 'create_self': {
-        let target: number | 'self' = 'self'
-        if (name === 'create_for_user') {
-          const id = parseId(segment, 'user_id')
-          if (id.isErr()) return fail(id.error)
-          target = id.value
-        }
-        const input = parseCreateBody(body)
-        if (input.isErr()) return fail(input.error)
-        const result = await authority.create(principal, target, input.value)
-        if (result.isErr()) return fail(result.error, 'create')
-        return json(201, { ...tokenJson(result.value.token, authority.now()), token: result.value.secret })
-      }
-    }
-  }
-
-  return async (request) => {
-    let response: Response
-    try {
-      response = await handle(request)
-    } catch {
-      // Only a bug or a broken store implementation can get here: answer like GitLab's 500.
-      response = message(500, '500 Internal Server Error')
-    }
-    // A HEAD answer has the headers of the GET answer and never a body, whatever the outcome.
-    return request.method.toUpperCase() === 'HEAD'
-      ? new Response(null, { status: response.status, headers: response.headers })
-      : response
-  }
+  const core = handlerCore(authority, options)
+  const handler: Handler = async (request) => toResponse(await core(request))
+  // toNodeListener finds the core and serves node:http without building a Request or a Response.
+  registerCore(handler, core)
+  return handler
 }

@@ -1,5 +1,5 @@
 import type { PatkitError } from '../domain/errors.js'
-import { error, json, message } from './responses.js'
+import { error, json, message, type Reply, toResponse } from './responses.js'
 
 const REALM = 'Protected by OAuth 2.0'
 
@@ -20,7 +20,7 @@ const PARAMETER_REASONS = {
  */
 export type ErrorContext = 'default' | 'revoke_by_id' | 'create'
 
-function invalidToken(description: string): Response {
+function invalidToken(description: string): Reply {
   return json(
     401,
     { error: 'invalid_token', error_description: description },
@@ -40,6 +40,11 @@ function invalidToken(description: string): Response {
  * ```
  */
 export function errorResponse(e: PatkitError, context: ErrorContext = 'default'): Response {
+  return toResponse(errorReply(e, context))
+}
+
+/** {@link errorResponse} as a {@link Reply}, for the handler. */
+export function errorReply(e: PatkitError, context: ErrorContext = 'default'): Reply {
   switch (e.type) {
     case 'unauthenticated':
     case 'unauthorized':

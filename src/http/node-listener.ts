@@ -1,10 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Readable } from 'node:stream'
 import type { Handler } from './create-handler.js'
+import { coreOf, type HandlerCore } from './handler-core.js'
+import type { IncomingRequest } from './incoming.js'
+import type { Reply } from './responses.js'
 
 /**
  * Adapts a web-standard handler to `node:http`: `http.createServer(toNodeListener(handler))`.
  * Works for Express and Fastify's raw request/response too.
+ *
+ * A handler made by `createHandler` is served directly: the request is read through a light view of
+ * the `IncomingMessage` and the answer written from its text, so no `Request`, `Headers`,
+ * `AbortSignal`, `Response` or body stream is built (that costs more than the whole API call; see
+ * docs/benchmarks.md, target 3). The bytes on the wire are those the general path writes. Any other
+ * handler goes through a real `Request` and `Response`.
  *
  * @example
  * ```ts
@@ -14,9 +23,24 @@ import type { Handler } from './create-handler.js'
  * ```
  */
 export function toNodeListener(handler: Handler): (req: IncomingMessage, res: ServerResponse) => void {
+  const core = coreOf(handler)
+  if (core !== undefined) {
+    return (req, res) => {
+      void respondDirectly(core, req, res)
+    }
+  }
   return (req, res) => {
     void respond(handler, req, res)
   }
+}
+
+// What the general path answers when it cannot build a Request, or the handler throws.
+function internalError(res: ServerResponse): void {
+  if (!res.headersSent) {
+    res.statusCode = 500
+    res.setHeader('content-type', 'application/json')
+  }
+  res.end('{"message":"500 Internal Server Error"}')
 }
 
 async function respond(handler: Handler, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -43,10 +67,88 @@ async function respond(handler: Handler, req: IncomingMessage, res: ServerRespon
     if (payload !== null) res.setHeader('content-length', payload.byteLength)
     res.end(payload ?? undefined)
   } catch {
-    if (!res.headersSent) {
-      res.statusCode = 500
-      res.setHeader('content-type', 'application/json')
+    internalError(res)
+  }
+}
+
+// Methods a web Request refuses to carry: the general path answers them with a 500, and so does this one.
+const FORBIDDEN_METHODS = /^(?:connect|trace|track)$/i
+
+/**
+ * The request as the core reads it: a class rather than an object of closures, so a request costs one
+ * small allocation. The body stream is made on first read, and only for methods that carry one.
+ */
+class NodeRequest implements IncomingRequest {
+  readonly method: string
+  readonly url: string
+  readonly parsedUrl: URL
+  readonly headers: { get(name: string): string | null }
+  readonly #req: IncomingMessage
+  #body: ReadableStream<Uint8Array> | null | undefined
+
+  constructor(req: IncomingMessage, method: string, url: string, parsedUrl: URL) {
+    this.#req = req
+    this.method = method
+    this.url = url
+    this.parsedUrl = parsedUrl
+    // The request answers `headers.get` itself, so no Headers object is built.
+    this.headers = this
+  }
+
+  /** What a Headers built from req.headers answers: node has already joined or dropped repeats. */
+  get(name: string): string | null {
+    const value = this.#req.headers[name.toLowerCase()]
+    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value
+  }
+
+  get body(): ReadableStream<Uint8Array> | null {
+    if (this.#body === undefined) {
+      this.#body =
+        this.method === 'GET' || this.method === 'HEAD'
+          ? null
+          : (Readable.toWeb(this.#req) as ReadableStream<Uint8Array>)
     }
-    res.end('{"message":"500 Internal Server Error"}')
+    return this.#body
+  }
+}
+
+/** The request as the core reads it, or null where `new Request` would throw on the general path. */
+function incoming(req: IncomingMessage): IncomingRequest | null {
+  const method = req.method ?? 'GET'
+  if (FORBIDDEN_METHODS.test(method)) return null
+  const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`
+  let parsedUrl: URL
+  try {
+    parsedUrl = new URL(url)
+  } catch {
+    return null
+  }
+  // new Request refuses URLs with credentials too.
+  if (parsedUrl.username !== '' || parsedUrl.password !== '') return null
+  return new NodeRequest(req, method, url, parsedUrl)
+}
+
+/**
+ * Writes a reply as the general path writes the equivalent Response: the headers sorted by name (the
+ * order Headers iterates in), then content-length when there is a body.
+ */
+function write(res: ServerResponse, reply: Reply): void {
+  const headers: string[] = []
+  for (const key of Object.keys(reply.headers).sort()) headers.push(key, reply.headers[key] ?? '')
+  if (reply.body !== null) headers.push('content-length', String(Buffer.byteLength(reply.body)))
+  res.writeHead(reply.status, headers)
+  res.end(reply.body ?? undefined)
+}
+
+async function respondDirectly(core: HandlerCore, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  try {
+    const request = incoming(req)
+    if (request === null) {
+      internalError(res)
+      return
+    }
+    write(res, await core(request))
+  } catch {
+    internalError(res)
   }
 }

@@ -1,5 +1,6 @@
 import { err, ok, type Result } from 'neverthrow'
-import { error } from './responses.js'
+import type { IncomingRequest } from './incoming.js'
+import { error, type Reply } from './responses.js'
 
 /** Request parameters from a body: JSON values, or strings and string arrays from a form. */
 export type BodyParams = Readonly<Record<string, unknown>>
@@ -7,7 +8,7 @@ export type BodyParams = Readonly<Record<string, unknown>>
 /** The largest body the handler reads; larger ones get 413. */
 export const DEFAULT_BODY_LIMIT = 64 * 1024
 
-async function readLimited(request: Request, limit: number): Promise<Result<string, Response>> {
+async function readLimited(request: IncomingRequest, limit: number): Promise<Result<string, Reply>> {
   const declared = Number(request.headers.get('content-length') ?? '0')
   if (declared > limit) return err(error(413, '413 Request Entity Too Large'))
   if (request.body === null) return ok('')
@@ -45,7 +46,10 @@ function formParams(text: string): BodyParams {
  * empty body, or an empty JSON object (gitbeaker sends `{}` on DELETE), gives no parameters.
  * Malformed JSON, a non-object, an unsupported media type or a body over `limit` bytes is a 4xx.
  */
-export async function readBodyParams(request: Request, limit: number): Promise<Result<BodyParams, Response>> {
+export async function readBodyParams(
+  request: IncomingRequest,
+  limit: number,
+): Promise<Result<BodyParams, Reply>> {
   const text = await readLimited(request, limit)
   if (text.isErr()) return err(text.error)
   if (text.value.trim() === '') return ok({})

@@ -1,0 +1,42 @@
+/**
+ * The servers of target 3, in one process of their own (the load generator runs in the suite's
+ * process, so each has a core): patkit's handler through toNodeListener over a memory store of N
+ * tokens, and a bare node:http handler that answers the same JSON. Sends `{ patkit, bare, secrets }`
+ * (ports and the secrets to present) to its parent once both listen.
+ */
+import { createServer } from 'node:http'
+import { createHandler, tokenJson, toNodeListener } from 'patkit/http'
+import { NOW, sampleIndexes, secretOf } from '../lib/dataset.mjs'
+import { memoryPopulation } from '../lib/memory-population.mjs'
+import { settings } from '../lib/suite.mjs'
+
+const config = settings()
+const { authority } = await memoryPopulation(config.n)
+const secrets = sampleIndexes(config.n, 64).map(secretOf)
+const first = await authority.authenticate(secrets[0])
+if (first.isErr()) throw new Error(`authenticate: ${first.error.type}`)
+const self = tokenJson(first.value.token, NOW)
+
+/** @param {import('node:http').Server} server @returns {Promise<number>} */
+const listen = (server) =>
+  new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      resolve(typeof address === 'object' && address !== null ? address.port : 0)
+    })
+  })
+
+const patkit = createServer(toNodeListener(createHandler(authority)))
+// The floor: routing by one string comparison, no authentication, the same body built per request.
+const bare = createServer((req, res) => {
+  if (req.url !== '/api/v4/personal_access_tokens/self') {
+    res.writeHead(404).end()
+    return
+  }
+  const body = JSON.stringify(self)
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) })
+  res.end(body)
+})
+const ports = { patkit: await listen(patkit), bare: await listen(bare), secrets }
+process.send?.(ports)
+process.on('disconnect', () => process.exit(0))

@@ -1,0 +1,88 @@
+/**
+ * Target 3: `GET /api/v4/personal_access_tokens/self` through patkit's handler on node:http against a
+ * bare node:http handler returning the same JSON. autocannon (in this process) loads each server (in
+ * a child process) with the same connections and duration, in alternating runs; the ratio is the
+ * median of the per-pair ratios of requests per second.
+ */
+import { fork } from 'node:child_process'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import autocannon from 'autocannon'
+import { median } from '../lib/compare.mjs'
+import { finish, progress, settings } from '../lib/suite.mjs'
+
+const config = settings()
+const CONNECTIONS = 10
+const PATH = '/api/v4/personal_access_tokens/self'
+const here = dirname(fileURLToPath(import.meta.url))
+
+const server = fork(join(here, 'http-server.mjs'), [], {
+  env: process.env,
+  execArgv: ['--max-old-space-size=8192'],
+  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+})
+/** @type {{ patkit: number, bare: number, secrets: string[] }} */
+const ready = await new Promise((resolve, reject) => {
+  server.once('message', (message) => resolve(/** @type {any} */ (message)))
+  server.once('exit', (code) => reject(new Error(`server exited with ${code}`)))
+})
+progress(`http: servers on ports ${ready.patkit} (patkit) and ${ready.bare} (bare)`)
+
+/**
+ * One autocannon run; throws unless every response was a 200.
+ * @param {number} port
+ * @param {number} seconds
+ */
+async function load(port, seconds) {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: CONNECTIONS,
+    duration: seconds,
+    // A different token on each request, so authentication is not one hot cache line.
+    requests: ready.secrets.map((secret) => ({
+      method: 'GET',
+      path: PATH,
+      headers: { 'private-token': secret },
+    })),
+  })
+  const ok = result['2xx']
+  if (result.non2xx > 0 || result.errors > 0 || ok === 0) {
+    throw new Error(`port ${port}: ${result.non2xx} non-2xx, ${result.errors} errors`)
+  }
+  return ok / seconds
+}
+
+// Warm both servers (JIT, connection pools) before anything counts.
+await load(ready.patkit, 1)
+await load(ready.bare, 1)
+/** @type {number[]} */ const patkitRps = []
+/** @type {number[]} */ const bareRps = []
+/** @type {number[]} */ const ratios = []
+for (let run = 0; run < config.httpRuns; run++) {
+  const order = run % 2 === 0 ? ['bare', 'patkit'] : ['patkit', 'bare']
+  /** @type {Record<string, number>} */ const rps = {}
+  for (const name of order)
+    rps[name] = await load(name === 'patkit' ? ready.patkit : ready.bare, config.httpSeconds)
+  patkitRps.push(rps['patkit'] ?? 0)
+  bareRps.push(rps['bare'] ?? 0)
+  ratios.push((rps['patkit'] ?? 0) / (rps['bare'] ?? 1))
+}
+server.kill()
+const ratio = median(ratios)
+
+finish({
+  targets: [
+    {
+      id: '3',
+      title: `HTTP GET ${PATH} on node:http vs a bare handler (autocannon, ${CONNECTIONS} connections, ${config.httpRuns} × ${config.httpSeconds} s each)`,
+      baseline: { name: 'bare node:http', value: median(bareRps), unit: 'req/s' },
+      subject: { name: 'patkit toNodeListener', value: median(patkitRps), unit: 'req/s' },
+      ratio,
+      ratioLabel: 'subject / baseline requests per second',
+      direction: 'min',
+      threshold: 0.6,
+      pass: ratio >= 0.6,
+      spread: ratios,
+    },
+  ],
+})

@@ -1,0 +1,269 @@
+/**
+ * Targets 5 (PostgreSQL half) and 6 on PostgreSQL at PATKIT_POSTGRES_URL (default
+ * postgres://postgres@127.0.0.1:5432/test): N tokens in `bench_` tables created by patkit's migrate,
+ * dropped afterwards. Skipped, with the reason, when the server cannot be reached.
+ * 5: authenticate and a user's list on one connection (a pool of one) against hand-written SQL.
+ * 6: rotations by 16 concurrent clients against a raw transaction doing the same UPDATE and INSERT.
+ */
+import { randomBytes } from 'node:crypto'
+import { Kysely, PostgresDialect } from 'kysely'
+import { encodeBase62 } from 'patkit'
+import { migrate } from 'patkit/sql'
+import pg from 'pg'
+import { median } from '../lib/compare.mjs'
+import { ALICE, benchDigester, isActiveIndex, NOW, ROOT, tokenAt } from '../lib/dataset.mjs'
+import { dropPostgres, PREFIX, populatePostgres, TOKENS, USERS } from '../lib/sql-population.mjs'
+import { capturePatkitSql, measureSql, sqlAuthority } from '../lib/sql-targets.mjs'
+import { finish, progress, settings } from '../lib/suite.mjs'
+
+const config = settings()
+const URL = process.env['PATKIT_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test'
+const CLIENTS = 16
+const skipped = (/** @type {string} */ reason) =>
+  finish({
+    targets: [],
+    skipped: [
+      { id: '5 (PostgreSQL)', title: 'PostgreSQL authenticate and list', reason },
+      { id: '6', title: 'PostgreSQL rotation throughput', reason },
+    ],
+  })
+
+const pool = new pg.Pool({ connectionString: URL, max: 1, connectionTimeoutMillis: 3000 })
+try {
+  await pool.query('select 1')
+} catch (error) {
+  await pool.end().catch(() => {})
+  skipped(`PostgreSQL unreachable at ${URL}: ${error instanceof Error ? error.message : String(error)}`)
+  await new Promise(() => {})
+}
+
+/** @param {number} max @param {((event: import('kysely').LogEvent) => void)} [log] */
+const kysely = (max, log) =>
+  new Kysely({
+    dialect: new PostgresDialect({
+      pool: max === 1 && log === undefined ? pool : new pg.Pool({ connectionString: URL, max }),
+    }),
+    ...(log === undefined ? {} : { log }),
+  })
+const db = kysely(1)
+const digest = benchDigester()
+
+try {
+  const started = performance.now()
+  await dropPostgres(pool)
+  const migrated = await migrate(db, { tablePrefix: PREFIX })
+  if (migrated.isErr()) throw migrated.error.cause
+  const client = await pool.connect()
+  try {
+    await populatePostgres(client, config.n)
+  } finally {
+    client.release()
+  }
+  progress(`postgres: ${config.n} tokens in ${Math.round(performance.now() - started)} ms`)
+
+  const COLUMNS =
+    'id, user_id, name, description, scopes, created_at, last_used_at, expires_at, revoked, impersonation, previous_id, family_id, digest'
+  const T = COLUMNS.split(', ')
+    .map((c) => `t.${c}`)
+    .join(', ')
+  const one = (/** @type {pg.QueryResult} */ result) => {
+    if (result.rows.length !== 1) throw new Error('no row')
+    return result.rows[0]
+  }
+  /** @type {import('../lib/sql-targets.mjs').RawAccess} */
+  const raw = {
+    authJoined: async (d) => {
+      const row = one(
+        await pool.query(
+          `select ${T}, u.username, u.admin, u.blocked from ${TOKENS} t join ${USERS} u on u.id = t.user_id where t.digest = $1`,
+          [d],
+        ),
+      )
+      if (row.revoked || row.blocked) throw new Error('unusable')
+    },
+    authTwo: async (d) => {
+      const token = one(await pool.query(`select ${COLUMNS} from ${TOKENS} where digest = $1`, [d]))
+      one(
+        await pool.query(`select id, username, admin, blocked from ${USERS} where id = $1`, [token.user_id]),
+      )
+    },
+    authKysely: async (d) => {
+      const token = await db.selectFrom(TOKENS).selectAll().where('digest', '=', d).executeTakeFirstOrThrow()
+      await db.selectFrom(USERS).selectAll().where('id', '=', token.user_id).executeTakeFirstOrThrow()
+    },
+    listWindow: async (userId) => {
+      const { rows } = await pool.query(
+        `select ${COLUMNS}, count(*) over () as total from ${TOKENS} where user_id = $1 and impersonation = false order by id limit 20 offset 0`,
+        [userId],
+      )
+      if (rows.length === 0) throw new Error('empty')
+    },
+    listTwo: async (userId) => {
+      await pool.query(`select count(*) from ${TOKENS} where user_id = $1 and impersonation = false`, [
+        userId,
+      ])
+      await pool.query(
+        `select ${COLUMNS} from ${TOKENS} where user_id = $1 and impersonation = false order by id limit 20 offset 0`,
+        [userId],
+      )
+    },
+    listKysely: async (userId) => {
+      const where = (/** @type {any} */ q) =>
+        q.where('user_id', '=', userId).where('impersonation', '=', false)
+      await where(
+        db.selectFrom(TOKENS).select((eb) => eb.fn.countAll().as('total')),
+      ).executeTakeFirstOrThrow()
+      await where(db.selectFrom(TOKENS).selectAll()).orderBy('id').limit(20).offset(0).execute()
+    },
+  }
+  const authority = sqlAuthority(db)
+  const targets = await measureSql({
+    label: 'PostgreSQL',
+    id: '5',
+    n: config.n,
+    authority,
+    raw,
+    digest,
+    settings: config,
+  })
+  progress('postgres: target 5 measured')
+
+  // EXPLAIN of the statements patkit issued, with their parameters, on the populated tables.
+  const issued = await capturePatkitSql((log) => kysely(1, log), config.n)
+  /** @type {Record<string, string[]>} */
+  const explain = {}
+  for (const [name, queries] of Object.entries(issued)) {
+    explain[name] = []
+    for (const query of queries) {
+      const { rows } = await pool.query(
+        `explain (analyze, costs off, timing off, summary off) ${query.sql}`,
+        [...query.parameters],
+      )
+      explain[name].push(`${query.sql}\n${rows.map((r) => r['QUERY PLAN']).join('\n')}`)
+    }
+  }
+
+  targets.push(await rotation())
+  finish({ targets, details: { explain } })
+} finally {
+  await dropPostgres(pool).catch(() => {})
+}
+
+/**
+ * Target 6: CLIENTS workers rotate distinct active tokens as fast as they can for a while, through
+ * patkit (`authority.rotate(principal, 'self')`: one transaction, UPDATE then INSERT ... RETURNING) and
+ * through a raw transaction doing the same UPDATE and INSERT (with the same secret generation and
+ * HMAC), in alternating rounds on one pool of CLIENTS connections.
+ * @returns {Promise<import('../lib/suite.mjs').Target>}
+ */
+async function rotation() {
+  const shared = new pg.Pool({ connectionString: URL, max: CLIENTS })
+  const rdb = new Kysely({ dialect: new PostgresDialect({ pool: shared }) })
+  const authority = sqlAuthority(rdb)
+  const users = new Map([
+    [ROOT.id, ROOT],
+    [ALICE.id, ALICE],
+  ])
+  // Active tokens with the api scope, from the top of the id range down; each is rotated once.
+  let cursor = config.n
+  const nextToken = () => {
+    while (cursor > 0 && (!isActiveIndex(cursor) || cursor % 4 === 0 || cursor % 97 === 0)) cursor--
+    if (cursor <= 0) throw new Error('out of tokens to rotate')
+    return tokenAt(cursor--, config.n, digest)
+  }
+  const expiresAt = '2026-01-22'
+  const viaPatkit = async () => {
+    const token = nextToken()
+    const user = users.get(token.userId) ?? {
+      id: token.userId,
+      username: `user${token.userId}`,
+      admin: false,
+      blocked: false,
+    }
+    const rotated = await authority.rotate({ user, token }, 'self')
+    if (rotated.isErr()) throw new Error(`rotate: ${rotated.error.type}`)
+  }
+  const viaRaw = async () => {
+    const token = nextToken()
+    const secret = `glpat-${encodeBase62(randomBytes(20), 27)}`
+    const client = await shared.connect()
+    try {
+      await client.query('begin')
+      const revoked = await client.query(
+        `update ${TOKENS} set revoked = true where id = $1 and revoked = false`,
+        [token.id],
+      )
+      if (revoked.rowCount !== 1) throw new Error('not rotated')
+      await client.query(
+        `insert into ${TOKENS} (user_id, name, description, scopes, created_at, last_used_at, expires_at, revoked,
+           impersonation, previous_id, family_id, digest)
+         values ($1, $2, $3, $4, $5, null, $6, false, $7, $8, $9, $10) returning id`,
+        [
+          token.userId,
+          token.name,
+          token.description,
+          JSON.stringify(token.scopes),
+          NOW.toISOString(),
+          expiresAt,
+          token.impersonation,
+          token.id,
+          token.familyId,
+          digest(secret),
+        ],
+      )
+      await client.query('commit')
+    } catch (error) {
+      await client.query('rollback').catch(() => {})
+      throw error
+    } finally {
+      client.release()
+    }
+  }
+  /** Rotations per second with CLIENTS workers for `ms`. @param {() => Promise<void>} op @param {number} ms */
+  const throughput = async (op, ms) => {
+    let done = 0
+    const deadline = performance.now() + ms
+    const started = performance.now()
+    await Promise.all(
+      Array.from({ length: CLIENTS }, async () => {
+        while (performance.now() < deadline) {
+          await op()
+          done++
+        }
+      }),
+    )
+    return (done * 1000) / (performance.now() - started)
+  }
+  const ms = config.quick ? 500 : 1500
+  await throughput(viaRaw, ms / 2)
+  await throughput(viaPatkit, ms / 2)
+  /** @type {number[]} */ const rawOps = []
+  /** @type {number[]} */ const patkitOps = []
+  /** @type {number[]} */ const ratios = []
+  for (let round = 0; round < config.rounds; round++) {
+    const first = round % 2 === 0 ? viaRaw : viaPatkit
+    const second = first === viaRaw ? viaPatkit : viaRaw
+    const a = await throughput(first, ms)
+    const b = await throughput(second, ms)
+    const r = first === viaRaw ? a : b
+    const p = first === viaRaw ? b : a
+    rawOps.push(r)
+    patkitOps.push(p)
+    ratios.push(p / r)
+  }
+  await rdb.destroy()
+  const ratio = median(ratios)
+  progress(`postgres: rotation measured, ${config.n - cursor} tokens rotated`)
+  return {
+    id: '6',
+    title: `PostgreSQL rotation throughput, ${CLIENTS} concurrent clients, vs a raw transaction (same UPDATE and INSERT)`,
+    baseline: { name: 'raw transaction', value: median(rawOps), unit: 'rotations/s' },
+    subject: { name: "patkit rotate('self')", value: median(patkitOps), unit: 'rotations/s' },
+    ratio,
+    ratioLabel: 'subject / baseline throughput',
+    direction: 'min',
+    threshold: 0.7,
+    pass: ratio >= 0.7,
+    spread: ratios,
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * What the handler reads of a request. A web `Request` is one; the node:http adapter passes a lighter
+ * view of an `IncomingMessage` that builds no `Request`, `Headers` or `AbortSignal` (see
+ * node-listener.ts).
+ */
+export interface IncomingRequest {
+  /** As the client sent it; the handler compares it upper-cased. */
+  readonly method: string
+  /** The absolute URL. */
+  readonly url: string
+  /** `url` already parsed, when the adapter had to parse it anyway (saves parsing it twice). */
+  readonly parsedUrl?: URL
+  readonly headers: { get(name: string): string | null }
+  /** Read only for methods that carry a body. */
+  readonly body: ReadableStream<Uint8Array> | null
+}
