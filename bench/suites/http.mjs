@@ -18,7 +18,7 @@ const here = dirname(fileURLToPath(import.meta.url))
 
 const server = fork(join(here, 'http-server.mjs'), [], {
   env: process.env,
-  execArgv: ['--max-old-space-size=8192'],
+  execArgv: ['--max-old-space-size=8192', '--expose-gc'],
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 })
 /** @type {{ patkit: number, bare: number, secrets: string[] }} */

@@ -7,7 +7,7 @@
  */
 import { alternate } from '../lib/compare.mjs'
 import { ALICE, isActiveIndex, ROOT, SEARCH, secretOf, TODAY, USER_TOKENS } from '../lib/dataset.mjs'
-import { memoryPopulation } from '../lib/memory-population.mjs'
+import { memoryPopulation, settle } from '../lib/memory-population.mjs'
 import { finish, progress, settings, targetFrom } from '../lib/suite.mjs'
 
 const config = settings()
@@ -42,6 +42,7 @@ const started = performance.now()
 const array = []
 const small = await world(SMALL)
 const large = await world(config.n, (token) => array.push(token))
+settle()
 progress(`list: stores of ${SMALL} and ${config.n} tokens in ${Math.round(performance.now() - started)} ms`)
 
 /** @param {Awaited<ReturnType<typeof world>>} w */

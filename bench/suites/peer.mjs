@@ -10,7 +10,7 @@ import { betterAuth } from 'better-auth'
 import { memoryAdapter } from 'better-auth/adapters/memory'
 import { alternate } from '../lib/compare.mjs'
 import { sampleIndexes, secretOf } from '../lib/dataset.mjs'
-import { memoryPopulation } from '../lib/memory-population.mjs'
+import { memoryPopulation, settle } from '../lib/memory-population.mjs'
 import { finish, progress, settings, targetFrom } from '../lib/suite.mjs'
 
 const config = settings()
@@ -66,6 +66,7 @@ async function compareAt(n) {
   const started = performance.now()
   const { authority } = await memoryPopulation(n)
   const auth = await betterAuthWith(n)
+  settle()
   progress(`peer: ${n} keys in each store in ${Math.round(performance.now() - started)} ms`)
   const secrets = sampleIndexes(n, 256).map(secretOf)
   const mask = secrets.length - 1

@@ -1,6 +1,6 @@
 import { err, errAsync, ok, type Result, ResultAsync } from 'neverthrow'
 import type { ErrorOf } from '../domain/errors.js'
-import { isExpired } from '../domain/token.js'
+import { expiredAt } from '../query/expiry.js'
 import type { AuthorityDeps } from './deps.js'
 import { toTokenInfo } from './events.js'
 import type { Principal } from './principal.js'
@@ -50,7 +50,8 @@ async function principalFor(
   if (owner.isErr()) return err(owner.error)
   const user = owner.value
   if (user === null || user.blocked) return err({ type: 'unauthenticated' })
-  if (isExpired(token, now)) return err({ type: 'token_expired', tokenId: token.id })
+  // isExpired, with the expiry day's start remembered.
+  if (expiredAt(token.expiresAt, now)) return err({ type: 'token_expired', tokenId: token.id })
   if (token.revoked) {
     if (options.rotateRequest === true && hasFeature('reuse_detection', deps.release)) {
       const revoked = await deps.store.revokeDescendants(token.id, now)

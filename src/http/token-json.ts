@@ -1,24 +1,5 @@
-import { type CalendarDate, startOfUtcDay } from '../domain/calendar.js'
 import type { Token } from '../domain/token.js'
-
-// Every answer renders `active`, and parsing the expiry day is a noticeable part of a `GET /self`, so
-// the start of each day is remembered (a pure function of the day; bounded, as days keep coming).
-const DAY_CACHE_LIMIT = 4096
-const dayStarts = new Map<CalendarDate, number>()
-
-/** `isActive(token, now)`, with the start of the expiry day remembered. */
-function activeAt(token: Token, now: Date): boolean {
-  if (token.revoked) return false
-  if (token.expiresAt === null) return true
-  let start = dayStarts.get(token.expiresAt)
-  if (start === undefined) {
-    if (dayStarts.size >= DAY_CACHE_LIMIT) dayStarts.clear()
-    start = startOfUtcDay(token.expiresAt).getTime()
-    dayStarts.set(token.expiresAt, start)
-  }
-  // isExpired: expired from 00:00 UTC of the expiry day on.
-  return !(start <= now.getTime())
-}
+import { expiredAt } from '../query/expiry.js'
 
 /**
  * GitLab's `PersonalAccessToken` entity, field for field and in GitLab's order.
@@ -62,7 +43,8 @@ export function tokenJson(token: Token, now: Date): TokenJson {
     scopes: token.scopes,
     user_id: token.userId,
     last_used_at: token.lastUsedAt === null ? null : token.lastUsedAt.toISOString(),
-    active: activeAt(token, now),
+    // isActive, with the expiry day's start remembered (the day parse is a noticeable part of GET /self).
+    active: !token.revoked && !expiredAt(token.expiresAt, now),
     expires_at: token.expiresAt,
   }
 }

@@ -55,7 +55,8 @@ export interface TokenTable {
  */
 export function tokenTable(): TokenTable {
   const rows = new Map<number, StoredRow>()
-  const idByDigest = new Map<string, number>()
+  // The same rows by digest: authentication finds its row with one lookup (see `keep`).
+  const rowByDigest = new Map<string, StoredRow>()
   // Ids only, append-only: tokens are never deleted and never change user or family.
   const idsByUser = new Map<number, number[]>()
   // Members other than the family's first token (the one whose id is the family id, reachable through
@@ -74,8 +75,8 @@ export function tokenTable(): TokenTable {
 
   /** Why a new token cannot be stored, or null when it can. */
   function conflict(operation: string, token: Pick<Token, 'digest' | 'previousId'>): StoreFailure | null {
-    const holder = idByDigest.get(token.digest)
-    if (holder !== undefined) return storeFailure(operation, `digest already stored (token ${holder})`)
+    const holder = rowByDigest.get(token.digest)
+    if (holder !== undefined) return storeFailure(operation, `digest already stored (token ${holder.id})`)
     const successor = token.previousId === null ? undefined : successorOf.get(token.previousId)
     if (successor !== undefined) {
       return storeFailure(operation, `token ${token.previousId} already has a successor (token ${successor})`)
@@ -83,11 +84,19 @@ export function tokenTable(): TokenTable {
     return null
   }
 
+  /**
+   * Puts a row, new or replacing the one with its id, in both maps. A row's digest never changes, so
+   * the digest map always holds exactly the current rows.
+   */
+  function keep(row: StoredRow): void {
+    rows.set(row.id, row)
+    rowByDigest.set(row.digest, row)
+  }
+
   /** Stores a token whose conflicts were checked; returns the stored token. */
   function put(token: Token): Token {
     const row = toRow(token, intern)
-    rows.set(row.id, row)
-    idByDigest.set(row.digest, row.id)
+    keep(row)
     append(idsByUser, row.userId, row.id)
     if (row.familyId !== row.id) append(laterMembersByFamily, row.familyId, row.id)
     if (row.previousId !== null) successorOf.set(row.previousId, row.id)
@@ -119,14 +128,13 @@ export function tokenTable(): TokenTable {
 
   function markRevoked(row: StoredRow): StoredRow {
     const revoked = withChanges(row, { revoked: true })
-    rows.set(row.id, revoked)
+    keep(revoked)
     return revoked
   }
 
   return {
     byDigest(digest) {
-      const id = idByDigest.get(digest)
-      const row = id === undefined ? undefined : rows.get(id)
+      const row = rowByDigest.get(digest)
       return row === undefined ? null : toToken(row)
     },
     byId(id) {
@@ -197,7 +205,7 @@ export function tokenTable(): TokenTable {
       // Writes when never used, or last used at least `throttleMs` before `at` (a use exactly
       // `throttleMs` later writes). A use earlier than the stored one never moves it back.
       if (row.lastUsedAt !== null && row.lastUsedAt > instant - throttleMs) return false
-      rows.set(id, withChanges(row, { lastUsedAt: instant }))
+      keep(withChanges(row, { lastUsedAt: instant }))
       return true
     },
   }

@@ -1,5 +1,5 @@
-import type { CalendarDate } from '../domain/calendar.js'
-import { isExpired, type Token } from '../domain/token.js'
+import type { Token } from '../domain/token.js'
+import { expiredAt } from './expiry.js'
 import type { TokenFilter } from './filter.js'
 import { type InstantReader, TOKEN_INSTANTS } from './instants.js'
 import { parseSearch, searchMatcher } from './search.js'
@@ -14,22 +14,6 @@ import { parseSearch, searchMatcher } from './search.js'
  * ```
  */
 export type Filterable = Pick<Token, 'userId' | 'impersonation' | 'expiresAt' | 'revoked' | 'name'>
-
-/**
- * Whether a day is expired at `now`, remembered per day: a list tests a million tokens, which share a
- * few hundred expiry days, and parsing the day is the costly part of `isExpired`.
- */
-function expiryAt(now: Date): (day: CalendarDate) => boolean {
-  const known = new Map<CalendarDate, boolean>()
-  return (day) => {
-    let expired = known.get(day)
-    if (expired === undefined) {
-      expired = isExpired({ expiresAt: day }, now)
-      known.set(day, expired)
-    }
-    return expired
-  }
-}
 
 /**
  * The one in-memory evaluator of a {@link TokenFilter}, over any holder of the filtered fields: a
@@ -55,7 +39,6 @@ export function predicateOver<T extends Filterable>(
   const lastUsedAfter = time(filter.lastUsedAfter)
   const lastUsedBefore = time(filter.lastUsedBefore)
   const { expiresAfter, expiresBefore } = filter
-  const expired = expiryAt(now)
   const readsCreated = createdAfter !== undefined || createdBefore !== undefined
   const readsLastUsed = lastUsedAfter !== undefined || lastUsedBefore !== undefined
   return (item) => {
@@ -79,7 +62,7 @@ export function predicateOver<T extends Filterable>(
     if (filter.revoked !== undefined && item.revoked !== filter.revoked) return false
     if (filter.state !== undefined) {
       // inactive is "revoked OR expired", which is exactly "not active" (isActive).
-      const active = !item.revoked && (expires === null || !expired(expires))
+      const active = !item.revoked && !expiredAt(expires, now)
       if (active !== (filter.state === 'active')) return false
     }
     return search === undefined || search(item.name)

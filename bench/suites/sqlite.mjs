@@ -1,0 +1,114 @@
+/**
+ * Target 5, SQLite half: N tokens in a better-sqlite3 database file (WAL) in a fresh temp directory,
+ * removed afterwards; `bench_` tables created by patkit's migrate. Authenticate and a user's list
+ * through patkit on the connection that hand-written prepared statements use too.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import { Kysely, SqliteDialect } from 'kysely'
+import { migrate } from 'patkit/sql'
+import { benchDigester } from '../lib/dataset.mjs'
+import { PREFIX, populateSqlite, TOKENS, USERS } from '../lib/sql-population.mjs'
+import { capturePatkitSql, measureSql, sqlAuthority } from '../lib/sql-targets.mjs'
+import { finish, progress, settings } from '../lib/suite.mjs'
+
+const config = settings()
+const dir = mkdtempSync(join(tmpdir(), 'patkit-bench-'))
+const file = join(dir, 'bench.db')
+const open = () => {
+  const database = new Database(file)
+  database.pragma('journal_mode = WAL')
+  return database
+}
+const database = open()
+const db = new Kysely({ dialect: new SqliteDialect({ database }) })
+
+try {
+  const started = performance.now()
+  const migrated = await migrate(db, { tablePrefix: PREFIX })
+  if (migrated.isErr()) throw migrated.error.cause
+  populateSqlite(database, config.n)
+  progress(`sqlite: ${config.n} tokens in ${Math.round(performance.now() - started)} ms`)
+
+  const COLUMNS =
+    'id, user_id, name, description, scopes, created_at, last_used_at, expires_at, revoked, impersonation, previous_id, family_id, digest'
+  const T = COLUMNS.split(', ')
+    .map((c) => `t.${c}`)
+    .join(', ')
+  // Hand-written better-sqlite3 code prepares its statements once.
+  const joined = database.prepare(
+    `select ${T}, u.username, u.admin, u.blocked from ${TOKENS} t join ${USERS} u on u.id = t.user_id where t.digest = ?`,
+  )
+  const tokenByDigest = database.prepare(`select ${COLUMNS} from ${TOKENS} where digest = ?`)
+  const userById = database.prepare(`select id, username, admin, blocked from ${USERS} where id = ?`)
+  const windowed = database.prepare(
+    `select ${COLUMNS}, count(*) over () as total from ${TOKENS} where user_id = ? and impersonation = 0 order by id limit 20 offset 0`,
+  )
+  const counted = database.prepare(
+    `select count(*) as total from ${TOKENS} where user_id = ? and impersonation = 0`,
+  )
+  const paged = database.prepare(
+    `select ${COLUMNS} from ${TOKENS} where user_id = ? and impersonation = 0 order by id limit 20 offset 0`,
+  )
+  /** @type {import('../lib/sql-targets.mjs').RawAccess} */
+  const raw = {
+    authJoined: async (d) => {
+      const row = /** @type {{ revoked: number, blocked: number } | undefined} */ (joined.get(d))
+      if (row === undefined || row.revoked || row.blocked) throw new Error('unusable')
+    },
+    authTwo: async (d) => {
+      const token = /** @type {{ user_id: number } | undefined} */ (tokenByDigest.get(d))
+      if (token === undefined || userById.get(token.user_id) === undefined) throw new Error('missing')
+    },
+    authKysely: async (d) => {
+      const token = await db.selectFrom(TOKENS).selectAll().where('digest', '=', d).executeTakeFirstOrThrow()
+      await db.selectFrom(USERS).selectAll().where('id', '=', token.user_id).executeTakeFirstOrThrow()
+    },
+    listWindow: async (userId) => {
+      if (windowed.all(userId).length === 0) throw new Error('empty')
+    },
+    listTwo: async (userId) => {
+      counted.get(userId)
+      paged.all(userId)
+    },
+    listKysely: async (userId) => {
+      const where = (/** @type {any} */ q) => q.where('user_id', '=', userId).where('impersonation', '=', 0)
+      await where(
+        db.selectFrom(TOKENS).select((eb) => eb.fn.countAll().as('total')),
+      ).executeTakeFirstOrThrow()
+      await where(db.selectFrom(TOKENS).selectAll()).orderBy('id').limit(20).offset(0).execute()
+    },
+  }
+  const targets = await measureSql({
+    label: 'SQLite',
+    id: '5',
+    n: config.n,
+    authority: sqlAuthority(db),
+    raw,
+    digest: benchDigester(),
+    settings: config,
+  })
+  for (const target of targets) target.id = target.id.replace('5', '5s')
+  progress('sqlite: target 5 measured')
+
+  const issued = await capturePatkitSql(
+    (log) => new Kysely({ dialect: new SqliteDialect({ database: open() }), log }),
+    config.n,
+  )
+  /** @type {Record<string, string[]>} */
+  const explain = {}
+  for (const [name, queries] of Object.entries(issued)) {
+    explain[name] = queries.map((query) => {
+      const plan = /** @type {{ detail: string }[]} */ (
+        database.prepare(`explain query plan ${query.sql}`).all(...query.parameters)
+      )
+      return `${query.sql}\n${plan.map((row) => row.detail).join('\n')}`
+    })
+  }
+  finish({ targets, details: { explain } })
+} finally {
+  database.close()
+  rmSync(dir, { recursive: true, force: true })
+}
