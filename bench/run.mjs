@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { cpus, freemem, release, totalmem } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { renderMarkdown, renderText } from './lib/table.mjs'
+import { renderExplain, renderMarkdown, renderText } from './lib/table.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = dirname(here)
@@ -117,22 +117,30 @@ const out = join(here, 'results', quick ? 'quick.json' : 'latest.json')
 writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`)
 console.log(`\nwrote ${out.slice(root.length + 1)} (${report.seconds} s)`)
 
+/**
+ * Replaces the text between `<!-- bench:NAME:start -->` and `<!-- bench:NAME:end -->`.
+ * @param {string} text @param {string} name @param {string} content
+ */
+function between(text, name, content) {
+  const start = `<!-- bench:${name}:start -->`
+  const end = `<!-- bench:${name}:end -->`
+  const from = text.indexOf(start)
+  const to = text.indexOf(end)
+  return from === -1 || to < from
+    ? text
+    : `${text.slice(0, from + start.length)}\n${content}\n${text.slice(to)}`
+}
+
 if (!quick && only === undefined) {
-  // A full run refreshes the table in the docs between its markers; the prose around it stays.
+  // A full run refreshes the table and the EXPLAIN output in the docs; the prose around them stays.
   const docs = join(root, 'docs', 'benchmarks.md')
-  const start = '<!-- bench:table:start -->'
-  const end = '<!-- bench:table:end -->'
   try {
     const text = readFileSync(docs, 'utf8')
-    const from = text.indexOf(start)
-    const to = text.indexOf(end)
-    if (from !== -1 && to > from) {
-      writeFileSync(
-        docs,
-        `${text.slice(0, from + start.length)}\n${renderMarkdown(report)}\n${text.slice(to)}`,
-      )
-      console.log('refreshed the table in docs/benchmarks.md')
-    }
+    writeFileSync(
+      docs,
+      between(between(text, 'table', renderMarkdown(report)), 'explain', renderExplain(report)),
+    )
+    console.log('refreshed the table and the EXPLAIN output in docs/benchmarks.md')
   } catch {
     // No docs in this checkout: the JSON is the result.
   }

@@ -19,8 +19,17 @@ export const ALICE = Object.freeze({ id: 2, username: 'alice', admin: false, blo
 export const USER_TOKENS = 20
 /** The term of the admin's filtered list: one name in eight contains it. */
 export const SEARCH = 'deploy'
-const KINDS = ['deploy', 'ci', 'backup', 'release', 'monitor', 'k8s', 'registry', 'docs']
-const FUTURE_DAYS = ['2026-03-01', '2026-06-30', '2026-09-15', '2026-12-31', '2027-01-15', '2027-06-01']
+/** The kinds of token names. */
+export const KINDS = ['deploy', 'ci', 'backup', 'release', 'monitor', 'k8s', 'registry', 'docs']
+/** The expiry days of tokens that are not expired (and do expire). */
+export const FUTURE_DAYS = [
+  '2026-03-01',
+  '2026-06-30',
+  '2026-09-15',
+  '2026-12-31',
+  '2027-01-15',
+  '2027-06-01',
+]
 const CREATED_BASE = Date.parse('2024-01-01T00:00:00.000Z')
 
 /** Other users: about ten tokens each. @param {number} n */
@@ -60,8 +69,8 @@ export function tokenFields(i, n) {
   return {
     id: i,
     userId: isAlice ? ALICE.id : 3 + (i % otherUserCount(n)),
-    // Runs of three, so every kind has revoked and expired tokens too.
-    name: `${KINDS[Math.floor(i / 3) % KINDS.length]} token ${i}`,
+    // The kind shifts every 64 tokens, so each kind has revoked and expired tokens too.
+    name: `${KINDS[((i % 8) + Math.floor(i / 64)) % 8]} token ${i}`,
     scopes: i % 4 === 0 ? ['read_api'] : ['api'],
     createdAt,
     lastUsedAt: i % 3 === 0 ? null : createdAt + 3_600_000,

@@ -8,6 +8,8 @@
 import {
   ALICE,
   benchDigester,
+  FUTURE_DAYS,
+  KINDS,
   otherUserCount,
   ROOT,
   sampleIndexes,
@@ -35,8 +37,6 @@ function digestsOf(n) {
 }
 
 // The expressions of tokenFields, for a row number `i` (an integer column or expression).
-const KINDS = ['deploy', 'ci', 'backup', 'release', 'monitor', 'k8s', 'registry', 'docs']
-const FUTURE = ['2026-03-01', '2026-06-30', '2026-09-15', '2026-12-31', '2027-01-15', '2027-06-01']
 /** @param {string[]} values @param {string} index */
 const pick = (values, index) => `case ${index} ${values.map((v, k) => `when ${k} then '${v}'`).join(' ')} end`
 
@@ -45,9 +45,9 @@ function columns(n, i, div) {
   const stride = Math.max(1, Math.floor(n / USER_TOKENS))
   return {
     user_id: `case when ${i} % ${stride} = 0 and ${div(i, String(stride))} <= ${USER_TOKENS} then ${ALICE.id} else 3 + ${i} % ${otherUserCount(n)} end`,
-    name: `${pick(KINDS, `(${div(i, '3')}) % 8`)} || ' token ' || ${i}`,
+    name: `${pick(KINDS, `(${i} % 8 + ${div(i, '64')}) % 8`)} || ' token ' || ${i}`,
     scopes: `case when ${i} % 4 = 0 then '["read_api"]' else '["api"]' end`,
-    expires_at: `case when ${i} % 20 = 11 then '2025-12-31' when ${i} % 10 = 3 then null else ${pick(FUTURE, `${i} % 6`)} end`,
+    expires_at: `case when ${i} % 20 = 11 then '2025-12-31' when ${i} % 10 = 3 then null else ${pick(FUTURE_DAYS, `${i} % 6`)} end`,
   }
 }
 

@@ -89,3 +89,31 @@ export function renderMarkdown(report) {
   }
   return lines.join('\n')
 }
+
+/**
+ * The EXPLAIN output the SQL suites recorded (the statements patkit issued, with their plans), as
+ * Markdown.
+ * @param {{ details: Record<string, { explain?: Record<string, string[]> }> }} report
+ */
+export function renderExplain(report) {
+  const lines = []
+  for (const [suite, label, command] of [
+    ['postgres', 'PostgreSQL', 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)'],
+    ['sqlite', 'SQLite', 'EXPLAIN QUERY PLAN'],
+  ]) {
+    const explain = report.details[suite]?.explain
+    if (explain === undefined) {
+      lines.push(`${label}: not measured in this run.`, '')
+      continue
+    }
+    for (const [operation, statements] of Object.entries(explain)) {
+      lines.push(
+        `${label}, ${operation === 'list' ? "a user's list" : operation} (\`${command}\`):`,
+        '',
+        '```text',
+      )
+      lines.push(statements.join('\n\n'), '```', '')
+    }
+  }
+  return lines.join('\n').trimEnd()
+}
