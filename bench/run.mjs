@@ -105,7 +105,7 @@ const report = {
   settings: config,
   machine,
   seconds: Math.round((performance.now() - runStarted) / 100) / 10,
-  targets: suites.flatMap((s) => s.targets),
+  targets: suites.flatMap((s) => s.targets).sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true })),
   skipped: suites.flatMap((s) => s.skipped ?? []),
   failed: suites.flatMap((s) => /** @type {{ failed?: unknown[] }} */ (s).failed ?? []),
   details: Object.fromEntries(suites.map((s) => [s.name, { seconds: s.seconds, ...(s.details ?? {}) }])),
