@@ -114,5 +114,5 @@ export {
   type SortKey,
   type TokenFilter,
 } from './query/index.js'
-export type { RevokeOutcome, TokenStore } from './store/token-store.js'
+export type { RevokeOutcome, TokenStore, TokenWithUser } from './store/token-store.js'
 export type { StoreFailure, User, UserDirectory } from './store/user.js'

@@ -112,6 +112,7 @@ export function createAuthority(config: AuthorityConfig): Authority {
   const deps: AuthorityDeps = Object.freeze({
     store: config.store,
     users: config.users ?? config.store,
+    usersFromStore: config.users === undefined,
     clock: config.clock ?? systemClock,
     random: config.random ?? cryptoRandom,
     prefix: config.tokenPrefix ?? DEFAULT_TOKEN_PREFIX,

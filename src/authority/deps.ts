@@ -12,6 +12,11 @@ import type { Release } from './release.js'
 export interface AuthorityDeps {
   readonly store: TokenStore
   readonly users: UserDirectory
+  /**
+   * Whether `users` is the store itself (no separate directory was configured): only then may
+   * authenticate read a token and its owner with the store's optional `findByDigestWithUser`.
+   */
+  readonly usersFromStore: boolean
   readonly clock: Clock
   readonly random: RandomSource
   readonly prefix: string

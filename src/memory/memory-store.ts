@@ -63,6 +63,11 @@ export function memoryStore(options: MemoryStoreOptions = {}): TokenStore {
   }
   return {
     findByDigest: (digest) => attempt('findByDigest', () => ok(tokens.byDigest(digest))),
+    findByDigestWithUser: (digest) =>
+      attempt('findByDigestWithUser', () => {
+        const token = tokens.byDigest(digest)
+        return ok(token === null ? null : { token, user: users.find(token.userId) })
+      }),
     findById: (id) => attempt('findById', () => ok(tokens.byId(id))),
     // With a userId only that user's tokens are read; the query still applies the whole filter.
     list: (query) => attempt('list', () => ok(tokens.list(query))),

@@ -1,8 +1,11 @@
+import type { Kysely } from 'kysely'
 import type { Token, TokenDraft } from '../domain/token.js'
 import type { SqlContext } from './options.js'
+import type { PatkitDatabase } from './schema.js'
+import { insertColumns, type Statements } from './statements.js'
 import { retrying } from './store-failure.js'
-import { insertDraft } from './token-insert.js'
-import { decodeBoolean } from './token-row.js'
+import { insertDraft, storedToken } from './token-insert.js'
+import { decodeBoolean, decodeInteger, encodeToken } from './token-row.js'
 
 /**
  * What a rotation found: it rotated, or the old token was missing or already revoked.
@@ -17,18 +20,31 @@ export type RotateOutcome =
   | { readonly kind: 'not_found' }
   | { readonly kind: 'already_revoked' }
 
-async function rotateOnce({ db, dialect }: SqlContext, oldId: number, successor: TokenDraft) {
-  return db.transaction().execute(async (trx): Promise<RotateOutcome> => {
+// The successor through the compiled insert. A draft without a family (never one a rotation makes)
+// takes the general path, which points a new family at the row's own id.
+async function insertSuccessor(
+  trx: Kysely<PatkitDatabase>,
+  { dialect }: SqlContext,
+  statements: Statements,
+  draft: TokenDraft,
+): Promise<Token> {
+  if (draft.familyId === null) return insertDraft(trx, dialect, draft)
+  const encoded = encodeToken(dialect, draft, draft.familyId)
+  const result = await statements.insert.run(
+    trx,
+    insertColumns.map((column) => encoded[column]),
+  )
+  const id = dialect.supportsReturning ? result.rows[0]?.id : result.insertId
+  return storedToken(draft, decodeInteger(id, 'id'), draft.familyId)
+}
+
+async function rotateOnce(context: SqlContext, statements: Statements, oldId: number, successor: TokenDraft) {
+  return context.db.transaction().execute(async (trx): Promise<RotateOutcome> => {
     // The conditional write is the decision: the database lets exactly one concurrent transaction
     // change `revoked` from false to true, and the others see 0 rows (or a serialization failure,
     // which `retrying` turns into a fresh attempt that sees 0 rows).
-    const revoked = await trx
-      .updateTable('tokens')
-      .set({ revoked: dialect.bool(true) })
-      .where('tokens.id', '=', oldId)
-      .where('tokens.revoked', '=', dialect.bool(false))
-      .executeTakeFirst()
-    if (revoked.numUpdatedRows === 0n) {
+    const revoked = await statements.revokeIfActive.run(trx, [oldId])
+    if ((revoked.numAffectedRows ?? 0n) === 0n) {
       const row = await trx
         .selectFrom('tokens')
         .select('tokens.id')
@@ -36,7 +52,7 @@ async function rotateOnce({ db, dialect }: SqlContext, oldId: number, successor:
         .executeTakeFirst()
       return row === undefined ? { kind: 'not_found' } : { kind: 'already_revoked' }
     }
-    return { kind: 'rotated', token: await insertDraft(trx, dialect, successor) }
+    return { kind: 'rotated', token: await insertSuccessor(trx, context, statements, successor) }
   })
 }
 
@@ -51,17 +67,21 @@ async function rotateOnce({ db, dialect }: SqlContext, oldId: number, successor:
  *
  * @example
  * ```ts
- * const outcome = await rotateToken(context, 7, successor)
+ * const outcome = await rotateToken(context, statements, 7, successor)
  * if (outcome.kind === 'rotated') console.log(outcome.token.id)
  * ```
  */
 export async function rotateToken(
   context: SqlContext,
+  statements: Statements,
   oldId: number,
   successor: TokenDraft,
 ): Promise<RotateOutcome> {
   try {
-    return await retrying(() => rotateOnce(context, oldId, successor), context.dialect.isRetryable)
+    return await retrying(
+      () => rotateOnce(context, statements, oldId, successor),
+      context.dialect.isRetryable,
+    )
   } catch (error) {
     if (!context.dialect.isUniqueViolation(error)) throw error
     const old = await context.db

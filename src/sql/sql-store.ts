@@ -5,14 +5,18 @@ import type { StoreFailure } from '../store/user.js'
 import { resolveOptions, type SqlStoreOptions } from './options.js'
 import { revokeDescendants } from './revoke-descendants.js'
 import { rotateToken } from './rotate.js'
+import { prepareStatements } from './statements.js'
 import { toStoreFailure } from './store-failure.js'
-import { findTokenBy, listTokens } from './token-reads.js'
+import { findTokenBy, findTokenWithUser, listTokens } from './token-reads.js'
 import { importStoredToken, insertToken, revokeToken, touchLastUsed } from './token-writes.js'
 import { findUser, putUser } from './users.js'
 
 /**
  * A {@link TokenStore} on the host's own Kysely instance: PostgreSQL (`pg`, PGlite), MySQL/MariaDB
  * (`mysql2`) or SQLite (`better-sqlite3`). Run {@link migrate} with the same options first.
+ *
+ * The hot statements (lookups, the joined principal lookup, `touchLastUsed`, rotation's writes, a user's
+ * own list) are compiled once per store, with the prefix applied, and run with fresh values.
  *
  * Every method is one statement or one transaction, and every driver failure (a lost connection, a
  * violated constraint, a timeout) comes back as a `store_failure` whose `cause` is the driver's error;
@@ -39,18 +43,21 @@ import { findUser, putUser } from './users.js'
  */
 export function sqlStore<DB>(db: Kysely<DB>, options: SqlStoreOptions = {}): TokenStore {
   const context = resolveOptions(db, options)
+  const statements = prepareStatements(context)
   // Async wrappers so a synchronous throw (a bad value the query builder rejects) is a rejection too.
   const run = <T>(operation: string, work: () => Promise<T>): ResultAsync<T, StoreFailure> =>
     ResultAsync.fromPromise((async () => work())(), toStoreFailure(operation))
   return Object.freeze({
-    findByDigest: (digest) => run('findByDigest', () => findTokenBy(context, 'digest', digest)),
-    findById: (id) => run('findById', () => findTokenBy(context, 'id', id)),
-    list: (query) => run('list', () => listTokens(context, query)),
+    findByDigest: (digest) => run('findByDigest', () => findTokenBy(context, statements, 'digest', digest)),
+    findByDigestWithUser: (digest) =>
+      run('findByDigestWithUser', () => findTokenWithUser(context, statements, digest)),
+    findById: (id) => run('findById', () => findTokenBy(context, statements, 'id', id)),
+    list: (query) => run('list', () => listTokens(context, statements, query)),
     insert: (draft) => run('insert', () => insertToken(context, draft)),
     importToken: (token) => run('importToken', () => importStoredToken(context, token)),
     revoke: (id) => run('revoke', () => revokeToken(context, id)),
     rotate: (oldId, successor) =>
-      run('rotate', () => rotateToken(context, oldId, successor)).andThen((outcome) => {
+      run('rotate', () => rotateToken(context, statements, oldId, successor)).andThen((outcome) => {
         switch (outcome.kind) {
           case 'rotated':
             return ok(outcome.token)
@@ -63,7 +70,7 @@ export function sqlStore<DB>(db: Kysely<DB>, options: SqlStoreOptions = {}): Tok
     revokeDescendants: (tokenId, now) =>
       run('revokeDescendants', () => revokeDescendants(context, tokenId, now)),
     touchLastUsed: (id, at, throttleMs) =>
-      run('touchLastUsed', () => touchLastUsed(context, id, at, throttleMs)),
+      run('touchLastUsed', () => touchLastUsed(context, statements, id, at, throttleMs)),
     putUser: (user) => run('putUser', () => putUser(context, user)),
     findUser: (ref) => run('findUser', () => findUser(context, ref)),
   } satisfies TokenStore)

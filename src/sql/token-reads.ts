@@ -1,45 +1,98 @@
 import type { Token } from '../domain/token.js'
-import type { ListQuery } from '../query/filter.js'
+import type { ListQuery, TokenFilter } from '../query/filter.js'
 import { pageOffset } from '../query/pagination.js'
+import type { TokenWithUser } from '../store/token-store.js'
 import type { SqlContext } from './options.js'
 import { orderKeys } from './order.js'
+import type { Statements } from './statements.js'
 import { decodeInteger, decodeToken, tokenColumns } from './token-row.js'
+import { decodeUser } from './users.js'
 import { filterCondition } from './where.js'
 
 /**
- * The token with a digest, or null.
+ * The token with an id or a digest, or null, through the store's compiled statement.
  *
  * @example
  * ```ts
- * await findTokenBy(context, 'digest', 'q1w2...')
+ * await findTokenBy(context, statements, 'digest', 'q1w2...')
  * ```
  */
 export async function findTokenBy(
-  { db, dialect }: SqlContext,
+  { db }: SqlContext,
+  statements: Statements,
   column: 'id' | 'digest',
   value: number | string,
 ): Promise<Token | null> {
-  const row = await db
-    .selectFrom('tokens')
-    .select(tokenColumns(dialect))
-    .where(column === 'id' ? 'tokens.id' : 'tokens.digest', '=', value)
-    .executeTakeFirst()
+  const statement = column === 'id' ? statements.byId : statements.byDigest
+  const row = (await statement.run(db, [value])).rows[0]
   return row === undefined ? null : decodeToken(row)
 }
 
 /**
- * One page of the tokens matching a list query, in its order, and how many match in all: a
- * `COUNT(*)` and a `LIMIT/OFFSET` select over the same compiled filter.
+ * The token with a digest and its owner (null when the users table has no such user), in one
+ * statement: the meaning of `findByDigest` followed by `findUser(token.userId)`.
  *
  * @example
  * ```ts
- * const { items, total } = await listTokens(context, { filter: {}, sort: 'id_asc', page: { page: 1, perPage: 20 }, now })
+ * const found = await findTokenWithUser(context, statements, 'q1w2...')
+ * ```
+ */
+export async function findTokenWithUser(
+  { db }: SqlContext,
+  statements: Statements,
+  digest: string,
+): Promise<TokenWithUser | null> {
+  const row = (await statements.withUserByDigest.run(db, [digest])).rows[0]
+  if (row === undefined) return null
+  const user =
+    row.owner_id === null
+      ? null
+      : decodeUser({
+          id: row.owner_id,
+          username: row.owner_username,
+          admin: row.owner_admin,
+          blocked: row.owner_blocked,
+        })
+  return { token: decodeToken(row), user }
+}
+
+// A filter naming a user and nothing else (what a non-admin's own list sends): its page is one
+// compiled statement, and its rows are bounded by one user's tokens, so `count(*) over ()` is cheap.
+function userOnly(filter: TokenFilter): number | null {
+  for (const [key, value] of Object.entries(filter)) {
+    if (value !== undefined && key !== 'userId' && key !== 'excludeImpersonation') return null
+  }
+  return filter.userId ?? null
+}
+
+/**
+ * One page of the tokens matching a list query, in its order, and how many match in all. A user's own
+ * list is one compiled statement with `count(*) over ()` (a second `COUNT(*)` only for a page past the
+ * end); any other filter is a `COUNT(*)` and a `LIMIT/OFFSET` select over the same compiled filter, as
+ * a window count would make the database read every matching row in full however small the page.
+ *
+ * @example
+ * ```ts
+ * const { items, total } = await listTokens(context, statements, { filter: {}, sort: 'id_asc', page: { page: 1, perPage: 20 }, now })
  * ```
  */
 export async function listTokens(
-  { db, dialect }: SqlContext,
+  context: SqlContext,
+  statements: Statements,
   query: ListQuery,
 ): Promise<{ readonly items: readonly Token[]; readonly total: number }> {
+  const { db, dialect } = context
+  const userId = userOnly(query.filter)
+  const offset = pageOffset(query.page)
+  if (userId !== null) {
+    const page = statements.userPage(query.sort, query.filter.excludeImpersonation === true)
+    const { rows } = await page.run(db, [userId, query.page.perPage, offset])
+    const first = rows[0]
+    // An empty page at offset 0 means nothing matches; past the end, the total needs its own count.
+    if (first !== undefined)
+      return { items: rows.map(decodeToken), total: decodeInteger(first.total_count, 'count') }
+    if (offset === 0) return { items: [], total: 0 }
+  }
   const where = filterCondition(dialect, query.filter, query.now)
   const counted = await db
     .selectFrom('tokens')
@@ -47,7 +100,6 @@ export async function listTokens(
     .where(where)
     .executeTakeFirstOrThrow()
   const total = decodeInteger(counted.total, 'count')
-  const offset = pageOffset(query.page)
   if (total <= offset) return { items: [], total }
   let page = db.selectFrom('tokens').select(tokenColumns(dialect)).where(where)
   for (const key of orderKeys(dialect, query.sort)) {

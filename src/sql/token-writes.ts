@@ -1,6 +1,7 @@
 import type { Token, TokenDraft } from '../domain/token.js'
 import type { RevokeOutcome } from '../store/token-store.js'
 import type { SqlContext } from './options.js'
+import type { Statements } from './statements.js'
 import { bumpSequence, insertDraft, insertRow, storedToken } from './token-insert.js'
 
 /**
@@ -64,22 +65,18 @@ export async function revokeToken({ db, dialect }: SqlContext, id: number): Prom
  *
  * @example
  * ```ts
- * await touchLastUsed(context, 7, now, 600_000) // true when written
+ * await touchLastUsed(context, statements, 7, now, 600_000) // true when written
  * ```
  */
 export async function touchLastUsed(
   { db, dialect }: SqlContext,
+  statements: Statements,
   id: number,
   at: Date,
   throttleMs: number,
 ): Promise<boolean> {
   if (Number.isNaN(at.getTime())) return false
   const threshold = dialect.instant(new Date(at.getTime() - throttleMs))
-  const result = await db
-    .updateTable('tokens')
-    .set({ last_used_at: dialect.instant(at) })
-    .where('tokens.id', '=', id)
-    .where((eb) => eb.or([eb('tokens.last_used_at', 'is', null), eb('tokens.last_used_at', '<=', threshold)]))
-    .executeTakeFirst()
-  return result.numUpdatedRows > 0n
+  const result = await statements.touch.run(db, [dialect.instant(at), id, threshold])
+  return (result.numAffectedRows ?? 0n) > 0n
 }

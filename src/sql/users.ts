@@ -4,7 +4,15 @@ import { decodeBoolean, decodeInteger } from './token-row.js'
 
 const DIGITS = /^\d+$/
 
-function decodeUser(row: { id: unknown; username: unknown; admin: unknown; blocked: unknown }): User {
+/**
+ * A user from its selected columns.
+ *
+ * @example
+ * ```ts
+ * decodeUser({ id: '1', username: 'root', admin: true, blocked: false })
+ * ```
+ */
+export function decodeUser(row: { id: unknown; username: unknown; admin: unknown; blocked: unknown }): User {
   if (typeof row.username !== 'string') throw new TypeError('patkit/sql: unexpected username value')
   return Object.freeze({
     id: decodeInteger(row.id, 'id'),

@@ -16,6 +16,22 @@ import type { StoreFailure, User, UserDirectory } from './user.js'
 export type RevokeOutcome = 'revoked' | 'already_revoked' | 'missing'
 
 /**
+ * A token found by digest together with its owner as the store's own user directory knows it (`null`
+ * when the store holds no such user).
+ *
+ * @example
+ * ```ts
+ * import type { TokenWithUser } from 'patkit'
+ * declare const found: TokenWithUser
+ * found.user?.blocked
+ * ```
+ */
+export interface TokenWithUser {
+  readonly token: Token
+  readonly user: User | null
+}
+
+/**
  * The storage port: domain-shaped, every method atomic on its own. A store also serves as the
  * default {@link UserDirectory}.
  *
@@ -38,6 +54,14 @@ export type RevokeOutcome = 'revoked' | 'already_revoked' | 'missing'
  */
 export interface TokenStore extends UserDirectory {
   findByDigest(digest: string): ResultAsync<Token | null, StoreFailure>
+  /**
+   * Optional: the token with a digest and its owner in one step, with exactly the meaning of
+   * `findByDigest` followed by `findUser(token.userId)`. Stores that can join cheaply (one SQL
+   * statement instead of two round trips) implement it; when it is absent, or when the authority was
+   * given a separate `users` directory, the authority falls back to `findByDigest` + `findUser`, so a
+   * store without it keeps working unchanged.
+   */
+  findByDigestWithUser?(digest: string): ResultAsync<TokenWithUser | null, StoreFailure>
   findById(id: number): ResultAsync<Token | null, StoreFailure>
   /** One page of the tokens matching the filter, in the query's order, and the total count. */
   list(

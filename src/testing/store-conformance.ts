@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { TokenStore } from '../store/token-store.js'
-import type { ConformanceContext } from './conformance/context.js'
+import { type ConformanceContext, hasCapability } from './conformance/context.js'
 import { describeIsolation } from './conformance/isolation.js'
+import { describeJoinedLookup } from './conformance/joined-lookup.js'
 import { describeListFilters } from './conformance/list-filters.js'
 import { describeListSort } from './conformance/list-sort.js'
 import { describeLookups } from './conformance/lookups.js'
@@ -102,9 +103,26 @@ export function describeStoreConformance(options: StoreConformanceOptions): void
         if (skipped.has(title)) it.skip(title, () => {})
         else it(title, async () => body(await acquire()))
       },
+      testOptional(capability, title, body) {
+        if (registered.has(title)) throw new Error(`store conformance: duplicate test title "${title}"`)
+        registered.add(title)
+        if (skipped.has(title)) it.skip(title, () => {})
+        else {
+          it(title, async (test) => {
+            const store = await acquire()
+            // Known only once the store exists: report a skip with the reason, never an empty pass.
+            if (!hasCapability(store, capability)) {
+              test.skip(`the store does not implement the optional ${capability}`)
+              return
+            }
+            await body(store)
+          })
+        }
+      },
     }
     describeUsers(ctx)
     describeLookups(ctx)
+    describeJoinedLookup(ctx)
     describeListFilters(ctx)
     describeListSort(ctx)
     describePagination(ctx)

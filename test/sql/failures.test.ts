@@ -101,8 +101,12 @@ function describeFailures(target: DatabaseTarget, dialect: Dialect, tag: string)
       const gone = await migratedStore(own, prefix)
       await own.destroy()
       const draft = draftFactory(`${tag}-gone`)
+      if (gone.findByDigestWithUser === undefined)
+        throw new Error('the SQL store implements findByDigestWithUser')
+      const joined = gone.findByDigestWithUser
       const errors: Record<string, unknown> = {
         findByDigest: await errValue(gone.findByDigest('x')),
+        findByDigestWithUser: await errValue(joined('x')),
         findById: await errValue(gone.findById(1)),
         list: await errValue(
           gone.list({ filter: {}, sort: 'id_asc', page: { page: 1, perPage: 20 }, now: NOW }),

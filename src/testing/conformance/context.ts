@@ -25,6 +25,40 @@ export const NOW = new Date('2026-06-15T12:00:00.000Z')
 export interface ConformanceContext {
   /** Registers one test; its body gets an empty store of its own (or one just reset). */
   test(title: string, body: (store: TokenStore) => Promise<void>): void
+  /**
+   * Registers a test of an optional capability of the port: run when the store implements it,
+   * otherwise reported as skipped with that reason (a store is not wrong for leaving it out).
+   */
+  testOptional<K extends OptionalCapability>(
+    capability: K,
+    title: string,
+    body: (store: TokenStore & Required<Pick<TokenStore, K>>) => Promise<void>,
+  ): void
+}
+
+/**
+ * The optional methods of {@link TokenStore}, which the conformance suite tests only where present.
+ *
+ * @example
+ * ```ts
+ * const capability: OptionalCapability = 'findByDigestWithUser'
+ * ```
+ */
+export type OptionalCapability = 'findByDigestWithUser'
+
+/**
+ * Whether a store implements an optional capability.
+ *
+ * @example
+ * ```ts
+ * if (hasCapability(store, 'findByDigestWithUser')) await store.findByDigestWithUser(digest)
+ * ```
+ */
+export function hasCapability<K extends OptionalCapability>(
+  store: TokenStore,
+  capability: K,
+): store is TokenStore & Required<Pick<TokenStore, K>> {
+  return typeof store[capability] === 'function'
 }
 
 /**

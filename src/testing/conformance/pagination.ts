@@ -43,6 +43,40 @@ export function describePagination(ctx: ConformanceContext): void {
       }
     })
 
+    ctx.test("a user's own list pages, sorts and counts like any filtered list", async (store) => {
+      await seeder(store).insertAll([
+        ...Array.from({ length: 7 }, (_, i) => ({
+          name: `u${(i * 5) % 7}`,
+          userId: 4,
+          impersonation: i % 3 === 1,
+          expiresAt: i % 2 === 0 ? null : (`2026-1${i % 3}-1${i}` as CalendarDate),
+        })),
+        { name: 'other', userId: 6 },
+      ])
+      // `createdAfter` at the epoch matches every token: the same list asked in a second shape.
+      const everything = new Date(0)
+      for (const sort of ['id_asc', 'id_desc', 'name_asc', 'expires_asc', 'expires_desc'] as const) {
+        for (const excludeImpersonation of [false, true]) {
+          const filter = excludeImpersonation ? { userId: 4, excludeImpersonation } : { userId: 4 }
+          const total = excludeImpersonation ? 5 : 7
+          for (const page of [1, 2, 3, 4]) {
+            const label = `${sort}, excludeImpersonation ${excludeImpersonation}, page ${page}`
+            const own = await okValue(store.list(query(filter, { sort, page, perPage: 2 })))
+            const same = await okValue(
+              store.list(query({ ...filter, createdAfter: everything }, { sort, page, perPage: 2 })),
+            )
+            expect(own, label).toEqual(same)
+            expect(own.total, label).toBe(total)
+          }
+        }
+      }
+      expect(await okValue(store.list(query({ userId: 5 })))).toEqual({ items: [], total: 0 })
+      expect(await okValue(store.list(query({ userId: 6 }, { page: 2, perPage: 1 })))).toEqual({
+        items: [],
+        total: 1,
+      })
+    })
+
     ctx.test('list paginates after filtering and sorting', async (store) => {
       await seeder(store).insertAll(
         Array.from({ length: 9 }, (_, i) => ({

@@ -1,0 +1,158 @@
+import type { SortKey } from '../query/filter.js'
+import type { SqlContext } from './options.js'
+import { orderKeys } from './order.js'
+import { type Prepared, prepare, slot } from './prepared.js'
+import type { TokensTable } from './schema.js'
+import { type encodeToken, type TokenRow, tokenColumns } from './token-row.js'
+
+/**
+ * A token row joined with its owner's columns (all null when the user is missing).
+ *
+ * @example
+ * ```ts
+ * const owner = row.owner_id === null ? null : decodeUser(...)
+ * ```
+ */
+export interface TokenUserRow extends TokenRow {
+  readonly owner_id: unknown
+  readonly owner_username: unknown
+  readonly owner_admin: unknown
+  readonly owner_blocked: unknown
+}
+
+/**
+ * The hot statements of one store, compiled once with its table prefix: reads by digest and id, the
+ * joined principal lookup, the throttled `last_used_at` write, rotation's two writes, and the pages of
+ * a user's own list (one per sort order, compiled on first use).
+ *
+ * @example
+ * ```ts
+ * const { rows } = await statements.byDigest.run(context.db, [digest])
+ * ```
+ */
+export interface Statements {
+  readonly byDigest: Prepared<TokenRow>
+  readonly byId: Prepared<TokenRow>
+  /** Values: digest. */
+  readonly withUserByDigest: Prepared<TokenUserRow>
+  /** Values: at, id, threshold. */
+  readonly touch: Prepared<unknown>
+  /** Values: id. The conditional revoke (`revoked = false` to `true`). */
+  readonly revokeIfActive: Prepared<unknown>
+  /** Values: the columns of {@link insertColumns}, in order. */
+  readonly insert: Prepared<{ readonly id: unknown }>
+  /** Values: userId, limit, offset. The page of a user's tokens with `count(*) over ()` as `total_count`. */
+  userPage(
+    sort: SortKey,
+    excludeImpersonation: boolean,
+  ): Prepared<TokenRow & { readonly total_count: unknown }>
+}
+
+/**
+ * The columns the prepared insert binds, in order.
+ *
+ * @example
+ * ```ts
+ * insertColumns.map((column) => encoded[column])
+ * ```
+ */
+export const insertColumns = [
+  'user_id',
+  'name',
+  'description',
+  'scopes',
+  'created_at',
+  'last_used_at',
+  'expires_at',
+  'revoked',
+  'impersonation',
+  'previous_id',
+  'family_id',
+  'digest',
+] as const satisfies readonly (keyof TokensTable)[]
+
+/**
+ * Compiles a store's hot statements (the list pages lazily, per sort order and impersonation flag).
+ *
+ * @example
+ * ```ts
+ * const statements = prepareStatements(resolveOptions(db, {}))
+ * ```
+ */
+export function prepareStatements({ db, dialect }: SqlContext): Statements {
+  const columns = tokenColumns(dialect)
+  const digest = slot<string>('digest')
+  const id = slot<number>('id')
+  const at = slot<string>('at')
+  const threshold = slot<string>('threshold')
+  const values = insertColumns.map((column) => slot<never>(column))
+  const row = Object.fromEntries(insertColumns.map((column, k) => [column, values[k]])) as ReturnType<
+    typeof encodeToken
+  >
+  const insert = db.insertInto('tokens').values(row)
+  const pages = new Map<string, Prepared<TokenRow & { readonly total_count: unknown }>>()
+  return {
+    byDigest: prepare(db.selectFrom('tokens').select(columns).where('tokens.digest', '=', digest), [digest]),
+    byId: prepare(db.selectFrom('tokens').select(columns).where('tokens.id', '=', id), [id]),
+    withUserByDigest: prepare(
+      db
+        .selectFrom('tokens')
+        .leftJoin('users', 'users.id', 'tokens.user_id')
+        .select(columns)
+        .select([
+          'users.id as owner_id',
+          'users.username as owner_username',
+          'users.admin as owner_admin',
+          'users.blocked as owner_blocked',
+        ])
+        .where('tokens.digest', '=', digest),
+      [digest],
+    ),
+    touch: prepare(
+      db
+        .updateTable('tokens')
+        .set({ last_used_at: at })
+        .where('tokens.id', '=', id)
+        .where((eb) =>
+          eb.or([eb('tokens.last_used_at', 'is', null), eb('tokens.last_used_at', '<=', threshold)]),
+        ),
+      [at, id, threshold],
+    ),
+    revokeIfActive: prepare(
+      db
+        .updateTable('tokens')
+        .set({ revoked: dialect.bool(true) })
+        .where('tokens.id', '=', id)
+        .where('tokens.revoked', '=', dialect.bool(false)),
+      [id],
+    ),
+    // Without RETURNING the driver's insert id is read; the row type is then never looked at.
+    insert: dialect.supportsReturning
+      ? prepare(insert.returning('tokens.id'), values)
+      : prepare<{ readonly id: unknown }>(insert, values),
+    userPage(sort, excludeImpersonation) {
+      const key = `${sort}|${excludeImpersonation}`
+      const known = pages.get(key)
+      if (known !== undefined) return known
+      const userId = slot<number>('userId')
+      const limit = slot<number>('limit')
+      const offset = slot<number>('offset')
+      let page = db
+        .selectFrom('tokens')
+        .select(columns)
+        .select((eb) => eb.fn.countAll().over().as('total_count'))
+        .where('tokens.user_id', '=', userId)
+      if (excludeImpersonation) page = page.where('tokens.impersonation', '=', dialect.bool(false))
+      for (const order of orderKeys(dialect, sort)) {
+        page = page.orderBy(order.expression, (ob) => {
+          const directed = order.direction === 'asc' ? ob.asc() : ob.desc()
+          if (order.nulls === null) return directed
+          return order.nulls === 'first' ? directed.nullsFirst() : directed.nullsLast()
+        })
+      }
+      const prepared = prepare(page.limit(limit).offset(offset), [userId, limit, offset])
+      pages.set(key, prepared)
+      return prepared
+    },
+  }
+}
