@@ -78,10 +78,18 @@ await describeDatabase(postgres, 'cli_kill_', (db) => {
       db,
     )
     expect(killed.rows.length).toBeGreaterThan(0)
-    const during = await self(server.apiUrl, SECRET)
-    expect([200, 500]).toContain(during.status)
-    // The pool replaces the dead connection: the next requests succeed on the same process.
-    expect((await self(server.apiUrl, SECRET)).status).toBe(200)
+    // Each dead pooled connection may fail one request (500) before the pool drops it; the process
+    // must never go down (a crash would make fetch throw), and the server must recover.
+    const statuses: number[] = []
+    for (let attempt = 0; attempt < 20 && statuses.at(-1) !== 200; attempt++) {
+      statuses.push((await self(server.apiUrl, SECRET)).status)
+      if (statuses.at(-1) !== 200) await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    expect(
+      statuses.every((status) => status === 200 || status === 500),
+      String(statuses),
+    ).toBe(true)
+    expect(statuses.at(-1)).toBe(200)
     expect(server.child.exitCode).toBeNull()
     expect(await server.stop()).toEqual({ code: 0, signal: null })
   })
