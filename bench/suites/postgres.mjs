@@ -6,7 +6,7 @@
  * 6: rotations by 16 concurrent clients against a raw transaction doing the same UPDATE and INSERT.
  */
 import { randomBytes } from 'node:crypto'
-import { Kysely, PostgresDialect } from 'kysely'
+import { CompiledQuery, Kysely, PostgresDialect } from 'kysely'
 import { encodeBase62 } from 'patkit'
 import { migrate } from 'patkit/sql'
 import pg from 'pg'
@@ -70,50 +70,49 @@ try {
     if (result.rows.length !== 1) throw new Error('no row')
     return result.rows[0]
   }
+  const JOINED = `select ${T}, u.username, u.admin, u.blocked from ${TOKENS} t join ${USERS} u on u.id = t.user_id where t.digest = $1`
+  const WINDOWED = `select ${COLUMNS}, count(*) over () as total from ${TOKENS} where user_id = $1 and impersonation = false order by id limit 20 offset 0`
+  const joinedColumns = [...T.split(', '), 'u.username', 'u.admin', 'u.blocked']
   /** @type {import('../lib/sql-targets.mjs').RawAccess} */
   const raw = {
     authJoined: async (d) => {
-      const row = one(
-        await pool.query(
-          `select ${T}, u.username, u.admin, u.blocked from ${TOKENS} t join ${USERS} u on u.id = t.user_id where t.digest = $1`,
-          [d],
-        ),
-      )
+      const row = one(await pool.query(JOINED, [d]))
       if (row.revoked || row.blocked) throw new Error('unusable')
     },
-    authTwo: async (d) => {
-      const token = one(await pool.query(`select ${COLUMNS} from ${TOKENS} where digest = $1`, [d]))
-      one(
-        await pool.query(`select id, username, admin, blocked from ${USERS} where id = $1`, [token.user_id]),
-      )
+    authDriver: async (d) => {
+      const { rows } = await db.executeQuery(CompiledQuery.raw(JOINED, [d]))
+      const row = /** @type {{ revoked: boolean, blocked: boolean } | undefined} */ (rows[0])
+      if (row === undefined || row.revoked || row.blocked) throw new Error('unusable')
     },
     authKysely: async (d) => {
-      const token = await db.selectFrom(TOKENS).selectAll().where('digest', '=', d).executeTakeFirstOrThrow()
-      await db.selectFrom(USERS).selectAll().where('id', '=', token.user_id).executeTakeFirstOrThrow()
+      const row = await db
+        .selectFrom(`${TOKENS} as t`)
+        .innerJoin(`${USERS} as u`, 'u.id', 't.user_id')
+        .select(joinedColumns)
+        .where('t.digest', '=', d)
+        .executeTakeFirstOrThrow()
+      if (row.revoked || row.blocked) throw new Error('unusable')
     },
     listWindow: async (userId) => {
-      const { rows } = await pool.query(
-        `select ${COLUMNS}, count(*) over () as total from ${TOKENS} where user_id = $1 and impersonation = false order by id limit 20 offset 0`,
-        [userId],
-      )
+      const { rows } = await pool.query(WINDOWED, [userId])
       if (rows.length === 0) throw new Error('empty')
     },
-    listTwo: async (userId) => {
-      await pool.query(`select count(*) from ${TOKENS} where user_id = $1 and impersonation = false`, [
-        userId,
-      ])
-      await pool.query(
-        `select ${COLUMNS} from ${TOKENS} where user_id = $1 and impersonation = false order by id limit 20 offset 0`,
-        [userId],
-      )
+    listDriver: async (userId) => {
+      const { rows } = await db.executeQuery(CompiledQuery.raw(WINDOWED, [userId]))
+      if (rows.length === 0) throw new Error('empty')
     },
     listKysely: async (userId) => {
-      const where = (/** @type {any} */ q) =>
-        q.where('user_id', '=', userId).where('impersonation', '=', false)
-      await where(
-        db.selectFrom(TOKENS).select((eb) => eb.fn.countAll().as('total')),
-      ).executeTakeFirstOrThrow()
-      await where(db.selectFrom(TOKENS).selectAll()).orderBy('id').limit(20).offset(0).execute()
+      const rows = await db
+        .selectFrom(TOKENS)
+        .select(COLUMNS.split(', '))
+        .select((eb) => eb.fn.countAll().over().as('total'))
+        .where('user_id', '=', userId)
+        .where('impersonation', '=', false)
+        .orderBy('id')
+        .limit(20)
+        .offset(0)
+        .execute()
+      if (rows.length === 0) throw new Error('empty')
     },
   }
   const authority = sqlAuthority(db)

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
-import { Kysely, SqliteDialect } from 'kysely'
+import { CompiledQuery, Kysely, SqliteDialect } from 'kysely'
 import { migrate } from 'patkit/sql'
 import { benchDigester } from '../lib/dataset.mjs'
 import { PREFIX, populateSqlite, TOKENS, USERS } from '../lib/sql-population.mjs'
@@ -37,48 +37,51 @@ try {
   const T = COLUMNS.split(', ')
     .map((c) => `t.${c}`)
     .join(', ')
-  // Hand-written better-sqlite3 code prepares its statements once.
-  const joined = database.prepare(
-    `select ${T}, u.username, u.admin, u.blocked from ${TOKENS} t join ${USERS} u on u.id = t.user_id where t.digest = ?`,
-  )
-  const tokenByDigest = database.prepare(`select ${COLUMNS} from ${TOKENS} where digest = ?`)
-  const userById = database.prepare(`select id, username, admin, blocked from ${USERS} where id = ?`)
-  const windowed = database.prepare(
-    `select ${COLUMNS}, count(*) over () as total from ${TOKENS} where user_id = ? and impersonation = 0 order by id limit 20 offset 0`,
-  )
-  const counted = database.prepare(
-    `select count(*) as total from ${TOKENS} where user_id = ? and impersonation = 0`,
-  )
-  const paged = database.prepare(
-    `select ${COLUMNS} from ${TOKENS} where user_id = ? and impersonation = 0 order by id limit 20 offset 0`,
-  )
+  const JOINED = `select ${T}, u.username, u.admin, u.blocked from ${TOKENS} t join ${USERS} u on u.id = t.user_id where t.digest = ?`
+  const WINDOWED = `select ${COLUMNS}, count(*) over () as total from ${TOKENS} where user_id = ? and impersonation = 0 order by id limit 20 offset 0`
+  const joinedColumns = [...T.split(', '), 'u.username', 'u.admin', 'u.blocked']
+  // Hand-written better-sqlite3 code prepares its statements once; Kysely's driver prepares each call.
+  const joined = database.prepare(JOINED)
+  const windowed = database.prepare(WINDOWED)
   /** @type {import('../lib/sql-targets.mjs').RawAccess} */
   const raw = {
     authJoined: async (d) => {
       const row = /** @type {{ revoked: number, blocked: number } | undefined} */ (joined.get(d))
       if (row === undefined || row.revoked || row.blocked) throw new Error('unusable')
     },
-    authTwo: async (d) => {
-      const token = /** @type {{ user_id: number } | undefined} */ (tokenByDigest.get(d))
-      if (token === undefined || userById.get(token.user_id) === undefined) throw new Error('missing')
+    authDriver: async (d) => {
+      const { rows } = await db.executeQuery(CompiledQuery.raw(JOINED, [d]))
+      const row = /** @type {{ revoked: number, blocked: number } | undefined} */ (rows[0])
+      if (row === undefined || row.revoked || row.blocked) throw new Error('unusable')
     },
     authKysely: async (d) => {
-      const token = await db.selectFrom(TOKENS).selectAll().where('digest', '=', d).executeTakeFirstOrThrow()
-      await db.selectFrom(USERS).selectAll().where('id', '=', token.user_id).executeTakeFirstOrThrow()
+      const row = await db
+        .selectFrom(`${TOKENS} as t`)
+        .innerJoin(`${USERS} as u`, 'u.id', 't.user_id')
+        .select(joinedColumns)
+        .where('t.digest', '=', d)
+        .executeTakeFirstOrThrow()
+      if (row.revoked || row.blocked) throw new Error('unusable')
     },
     listWindow: async (userId) => {
       if (windowed.all(userId).length === 0) throw new Error('empty')
     },
-    listTwo: async (userId) => {
-      counted.get(userId)
-      paged.all(userId)
+    listDriver: async (userId) => {
+      const { rows } = await db.executeQuery(CompiledQuery.raw(WINDOWED, [userId]))
+      if (rows.length === 0) throw new Error('empty')
     },
     listKysely: async (userId) => {
-      const where = (/** @type {any} */ q) => q.where('user_id', '=', userId).where('impersonation', '=', 0)
-      await where(
-        db.selectFrom(TOKENS).select((eb) => eb.fn.countAll().as('total')),
-      ).executeTakeFirstOrThrow()
-      await where(db.selectFrom(TOKENS).selectAll()).orderBy('id').limit(20).offset(0).execute()
+      const rows = await db
+        .selectFrom(TOKENS)
+        .select(COLUMNS.split(', '))
+        .select((eb) => eb.fn.countAll().over().as('total'))
+        .where('user_id', '=', userId)
+        .where('impersonation', '=', 0)
+        .orderBy('id')
+        .limit(20)
+        .offset(0)
+        .execute()
+      if (rows.length === 0) throw new Error('empty')
     },
   }
   const targets = await measureSql({
