@@ -93,6 +93,8 @@ export function decodeBoolean(value: unknown, column: string): boolean {
 
 // The shapes the dialects' instantText produce: `T` or space, optional fraction, optional `Z`; UTC.
 const INSTANT = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?Z?$/
+const ISO_MS = /^(?!00)\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+const SPACE_MS = /^(?!00)\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}$/
 
 /**
  * A UTC instant selected as text, to a `Date` with millisecond precision.
@@ -103,6 +105,17 @@ const INSTANT = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9
  * ```
  */
 export function decodeInstant(value: unknown, column: string): Date {
+  // The shapes the store's own writes come back in (`toISOString()` text on SQLite, to_char's on
+  // PostgreSQL) are ISO 8601 date-time strings, which `Date` parses exactly and much faster than the
+  // general path below. Years 0000-0099 (which Date.UTC maps to 19xx) and NaN (an impossible day) take
+  // the general path, so every value decodes exactly as before.
+  if (typeof value === 'string' && value.length === 24 && ISO_MS.test(value)) {
+    const at = new Date(value)
+    if (!Number.isNaN(at.getTime())) return at
+  } else if (typeof value === 'string' && value.length === 23 && SPACE_MS.test(value)) {
+    const at = new Date(`${value.slice(0, 10)}T${value.slice(11)}Z`)
+    if (!Number.isNaN(at.getTime())) return at
+  }
   const match = typeof value === 'string' ? INSTANT.exec(value) : null
   if (match === null) throw corrupt(column, value)
   const [, y, mo, d, h, mi, s, fraction = ''] = match
