@@ -69,10 +69,11 @@ export function costTarget(meta, comparison) {
  */
 
 /**
- * Measures target 5 for one database.
- * @param {{ label: string, id: string, n: number, authority: ReturnType<typeof sqlAuthority>, raw: RawAccess, digest: (secret: string) => string, settings: import('./suite.mjs').Settings }} options
+ * Measures target 5 for one database. `variant`, when given, is patkit on another configuration of the
+ * same connection, measured in the same rounds and reported in the note (not as the target's figure).
+ * @param {{ label: string, id: string, n: number, authority: ReturnType<typeof sqlAuthority>, raw: RawAccess, digest: (secret: string) => string, settings: import('./suite.mjs').Settings, variant?: { name: string, authority: ReturnType<typeof sqlAuthority> } }} options
  */
-export async function measureSql({ label, id, n, authority, raw, digest, settings }) {
+export async function measureSql({ label, id, n, authority, raw, digest, settings, variant }) {
   const secrets = sampleIndexes(n, 1024).map(secretOf)
   const mask = secrets.length - 1
   let next = 0
@@ -90,11 +91,19 @@ export async function measureSql({ label, id, n, authority, raw, digest, setting
     warmupMs: settings.warmupMs,
   }
 
+  const variants = variant === undefined ? [] : [variant]
   const auth = await alternateMany({
     contenders: [
       { name: 'hand-written join', fn: () => raw.authJoined(digest(take())) },
       { name: "the same query through Kysely's driver", fn: () => raw.authDriver(digest(take())) },
       { name: 'the same query built by bare Kysely', fn: () => raw.authKysely(digest(take())) },
+      ...variants.map((v) => ({
+        name: v.name,
+        fn: async () => {
+          const principal = await v.authority.authenticate(take())
+          if (principal.isErr()) throw new Error(`authenticate: ${principal.error.type}`)
+        },
+      })),
       {
         name: 'patkit authenticate',
         fn: async () => {
@@ -110,6 +119,13 @@ export async function measureSql({ label, id, n, authority, raw, digest, setting
       { name: 'hand-written window count', fn: () => raw.listWindow(alice.user.id) },
       { name: "the same query through Kysely's driver", fn: () => raw.listDriver(alice.user.id) },
       { name: 'the same query built by bare Kysely', fn: () => raw.listKysely(alice.user.id) },
+      ...variants.map((v) => ({
+        name: v.name,
+        fn: async () => {
+          const page = await v.authority.list(alice)
+          if (page.isErr() || page.value.pagination.total !== USER_TOKENS) throw new Error('list')
+        },
+      })),
       {
         name: 'patkit list',
         fn: async () => {

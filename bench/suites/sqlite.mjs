@@ -12,6 +12,7 @@ import { migrate } from 'patkit/sql'
 import { benchDigester } from '../lib/dataset.mjs'
 import { PREFIX, populateSqlite, TOKENS, USERS } from '../lib/sql-population.mjs'
 import { capturePatkitSql, measureSql, sqlAuthority } from '../lib/sql-targets.mjs'
+import { withStatementCache } from '../lib/statement-cache.mjs'
 import { finish, progress, settings } from '../lib/suite.mjs'
 
 const config = settings()
@@ -92,6 +93,12 @@ try {
     raw,
     digest: benchDigester(),
     settings: config,
+    variant: {
+      name: 'patkit, better-sqlite3 handle with a statement cache',
+      authority: sqlAuthority(
+        new Kysely({ dialect: new SqliteDialect({ database: withStatementCache(database) }) }),
+      ),
+    },
   })
   for (const target of targets) target.id = target.id.replace('5', '5s')
   progress('sqlite: target 5 measured')
