@@ -44,7 +44,12 @@ async function principalFor(
   options: AuthenticateOptions,
 ): Promise<Result<Principal, AuthenticateError>> {
   const now = deps.clock.now()
-  const found = await tokenAndOwner(deps, deps.digest(secret))
+  const digest = deps.digest(secret)
+  // The joined lookup is awaited here rather than in a helper: one promise less on every request.
+  const found =
+    deps.usersFromStore && deps.store.findByDigestWithUser !== undefined
+      ? await deps.store.findByDigestWithUser(digest)
+      : await tokenThenOwner(deps, digest)
   if (found.isErr()) return err(found.error)
   if (found.value === null) return err({ type: 'unauthenticated' })
   const { token, user } = found.value
@@ -73,19 +78,14 @@ async function principalFor(
 }
 
 /**
- * The token with a digest and its owner: one store call when the store can join them and is also the
- * user directory (on SQL, one statement instead of two round trips), else `findByDigest` then
- * `findUser`, in that order.
+ * The token with a digest and its owner in two store calls, `findByDigest` then `findUser`: for a
+ * store without `findByDigestWithUser`, or a separate user directory.
  */
-async function tokenAndOwner(
+async function tokenThenOwner(
   deps: AuthorityDeps,
   digest: string,
 ): Promise<Result<TokenWithUser | null, StoreFailure>> {
-  const { store } = deps
-  if (deps.usersFromStore && store.findByDigestWithUser !== undefined) {
-    return await store.findByDigestWithUser(digest)
-  }
-  const found = await store.findByDigest(digest)
+  const found = await deps.store.findByDigest(digest)
   if (found.isErr()) return err(found.error)
   const token = found.value
   if (token === null) return ok(null)
