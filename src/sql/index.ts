@@ -14,3 +14,8 @@ export type { SqlDialectName } from './dialect/sql-dialect.js'
 export { type MigrationReport, migrate } from './migrate.js'
 export { DEFAULT_TABLE_PREFIX, type SqlStoreOptions } from './options.js'
 export { sqlStore } from './sql-store.js'
+export {
+  DEFAULT_STATEMENT_CACHE_SIZE,
+  type PreparingDatabase,
+  sqliteStatementCache,
+} from './sqlite-statement-cache.js'

@@ -7,6 +7,7 @@ import { CompiledQuery, Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sq
 import { PGliteDialect } from 'kysely-pglite-dialect'
 import { createPool } from 'mysql2'
 import pg from 'pg'
+import { sqliteStatementCache } from '../../../src/sql/index.js'
 
 /**
  * One database the SQL tests can run on: how to open it, and a name for titles and skip messages.
@@ -30,6 +31,14 @@ export const sqliteMemory: DatabaseTarget = {
   name: 'SQLite (:memory:)',
   server: false,
   open: () => new Kysely({ dialect: new SqliteDialect({ database: new Database(':memory:') }) }),
+}
+
+/** SQLite in memory through patkit's statement cache (what docs/storage.md recommends for SQLite). */
+export const sqliteCached: DatabaseTarget = {
+  name: 'SQLite (:memory:, statement cache)',
+  server: false,
+  open: () =>
+    new Kysely({ dialect: new SqliteDialect({ database: sqliteStatementCache(new Database(':memory:')) }) }),
 }
 
 /** SQLite in a file of a fresh temp directory, removed by `dispose`. */
