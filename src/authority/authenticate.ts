@@ -1,6 +1,6 @@
 import { err, errAsync, ok, type Result, ResultAsync } from 'neverthrow'
 import type { ErrorOf } from '../domain/errors.js'
-import { expiredAt } from '../query/expiry.js'
+import { isExpired } from '../domain/token.js'
 import type { TokenWithUser } from '../store/token-store.js'
 import type { StoreFailure } from '../store/user.js'
 import type { AuthorityDeps } from './deps.js'
@@ -54,8 +54,7 @@ async function principalFor(
   if (found.value === null) return err({ type: 'unauthenticated' })
   const { token, user } = found.value
   if (user === null || user.blocked) return err({ type: 'unauthenticated' })
-  // isExpired, with the expiry day's start remembered.
-  if (expiredAt(token.expiresAt, now)) return err({ type: 'token_expired', tokenId: token.id })
+  if (isExpired(token, now)) return err({ type: 'token_expired', tokenId: token.id })
   if (token.revoked) {
     if (options.rotateRequest === true && hasFeature('reuse_detection', deps.release)) {
       const revoked = await deps.store.revokeDescendants(token.id, now)

@@ -58,7 +58,23 @@ export interface TokenDraft extends Omit<Token, 'id' | 'familyId'> {
  * ```
  */
 export function isExpired(token: Pick<Token, 'expiresAt'>, at: Date): boolean {
-  return token.expiresAt !== null && startOfUtcDay(token.expiresAt).getTime() <= at.getTime()
+  return token.expiresAt !== null && dayStart(token.expiresAt) <= at.getTime()
+}
+
+// Parsing the expiry day is the costly part of isExpired, which every authentication, rendered token
+// and `state` filter asks. Tokens share few expiry days, so each day's start is remembered: a memo of a
+// pure function, bounded so an endless variety of days cannot grow it.
+const REMEMBERED_DAYS = 4096
+const dayStarts = new Map<CalendarDate, number>()
+
+function dayStart(day: CalendarDate): number {
+  let start = dayStarts.get(day)
+  if (start === undefined) {
+    if (dayStarts.size >= REMEMBERED_DAYS) dayStarts.clear()
+    start = startOfUtcDay(day).getTime()
+    dayStarts.set(day, start)
+  }
+  return start
 }
 
 /**

@@ -1,5 +1,4 @@
-import type { Token } from '../domain/token.js'
-import { expiredAt } from '../query/expiry.js'
+import { isActive, type Token } from '../domain/token.js'
 
 /**
  * GitLab's `PersonalAccessToken` entity, field for field and in GitLab's order.
@@ -43,8 +42,7 @@ export function tokenJson(token: Token, now: Date): TokenJson {
     scopes: token.scopes,
     user_id: token.userId,
     last_used_at: token.lastUsedAt === null ? null : token.lastUsedAt.toISOString(),
-    // isActive, with the expiry day's start remembered (the day parse is a noticeable part of GET /self).
-    active: !token.revoked && !expiredAt(token.expiresAt, now),
+    active: isActive(token, now),
     expires_at: token.expiresAt,
   }
 }

@@ -1,5 +1,4 @@
-import type { Token } from '../domain/token.js'
-import { expiredAt } from './expiry.js'
+import { isActive, type Token } from '../domain/token.js'
 import type { TokenFilter } from './filter.js'
 import { type InstantReader, TOKEN_INSTANTS } from './instants.js'
 import { parseSearch, searchMatcher } from './search.js'
@@ -61,8 +60,8 @@ export function predicateOver<T extends Filterable>(
     if (expiresBefore !== undefined && (expires === null || expires >= expiresBefore)) return false
     if (filter.revoked !== undefined && item.revoked !== filter.revoked) return false
     if (filter.state !== undefined) {
-      // inactive is "revoked OR expired", which is exactly "not active" (isActive).
-      const active = !item.revoked && !expiredAt(expires, now)
+      // inactive is "revoked OR expired", which is exactly "not active".
+      const active = isActive(item, now)
       if (active !== (filter.state === 'active')) return false
     }
     return search === undefined || search(item.name)
