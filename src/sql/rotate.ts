@@ -3,9 +3,10 @@ import type { Token, TokenDraft } from '../domain/token.js'
 import type { SqlContext } from './options.js'
 import type { PatkitDatabase } from './schema.js'
 import { insertColumns, type Statements } from './statements.js'
-import { retrying } from './store-failure.js'
 import { insertDraft, storedToken } from './token-insert.js'
+import { findTokenBy } from './token-reads.js'
 import { decodeBoolean, decodeInteger, encodeToken } from './token-row.js'
+import { writeTransaction } from './transaction.js'
 
 /**
  * What a rotation found: it rotated, or the old token was missing or already revoked.
@@ -38,11 +39,22 @@ async function insertSuccessor(
   return storedToken(draft, decodeInteger(id, 'id'), draft.familyId)
 }
 
-async function rotateOnce(context: SqlContext, statements: Statements, oldId: number, successor: TokenDraft) {
-  return context.db.transaction().execute(async (trx): Promise<RotateOutcome> => {
+function rotateOnce(
+  context: SqlContext,
+  statements: Statements,
+  oldId: number,
+  successor: TokenDraft,
+  familyId: number | null,
+) {
+  return writeTransaction(context, async (trx): Promise<RotateOutcome> => {
+    // The family is the unit of locking: reuse detection takes the same root lock first, so it either
+    // runs wholly before this rotation (which then finds its token revoked) or wholly after it (and
+    // then sees, and revokes, the successor inserted here). Without it, a detection waiting on the old
+    // token's row lock re-reads that row after the commit but never sees the new successor.
+    if (statements.lockFamily !== null && familyId !== null) await statements.lockFamily.run(trx, [familyId])
     // The conditional write is the decision: the database lets exactly one concurrent transaction
     // change `revoked` from false to true, and the others see 0 rows (or a serialization failure,
-    // which `retrying` turns into a fresh attempt that sees 0 rows).
+    // which `writeTransaction` turns into a fresh attempt that sees 0 rows).
     const revoked = await statements.revokeIfActive.run(trx, [oldId])
     if ((revoked.numAffectedRows ?? 0n) === 0n) {
       const row = await trx
@@ -54,6 +66,21 @@ async function rotateOnce(context: SqlContext, statements: Statements, oldId: nu
     }
     return { kind: 'rotated', token: await insertSuccessor(trx, context, statements, successor) }
   })
+}
+
+// The family whose root a rotation locks: the successor's (a rotation continues its predecessor's
+// family), else the old token's, read before the transaction (a family id never changes, and a read
+// inside it would take a shared lock under MySQL's SERIALIZABLE, which racing rotations then fail to
+// upgrade). Null where nothing is locked: no row locks, or no such token.
+async function familyOf(
+  context: SqlContext,
+  statements: Statements,
+  oldId: number,
+  successor: TokenDraft,
+): Promise<number | null> {
+  if (statements.lockFamily === null) return null
+  if (successor.familyId !== null) return successor.familyId
+  return (await findTokenBy(context, statements, 'id', oldId))?.familyId ?? null
 }
 
 /**
@@ -78,9 +105,12 @@ export async function rotateToken(
   successor: TokenDraft,
 ): Promise<RotateOutcome> {
   try {
-    return await retrying(
-      () => rotateOnce(context, statements, oldId, successor),
-      context.dialect.isRetryable,
+    return await rotateOnce(
+      context,
+      statements,
+      oldId,
+      successor,
+      await familyOf(context, statements, oldId, successor),
     )
   } catch (error) {
     if (!context.dialect.isUniqueViolation(error)) throw error

@@ -68,7 +68,7 @@ export function sqlStore<DB>(db: Kysely<DB>, options: SqlStoreOptions = {}): Tok
         }
       }),
     revokeDescendants: (tokenId, now) =>
-      run('revokeDescendants', () => revokeDescendants(context, tokenId, now)),
+      run('revokeDescendants', () => revokeDescendants(context, statements, tokenId, now)),
     touchLastUsed: (id, at, throttleMs) =>
       run('touchLastUsed', () => touchLastUsed(context, statements, id, at, throttleMs)),
     putUser: (user) => run('putUser', () => putUser(context, user)),

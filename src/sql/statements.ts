@@ -37,6 +37,12 @@ export interface Statements {
   readonly withUserByDigest: Prepared<TokenUserRow>
   /** Values: at, id, threshold. */
   readonly touch: Prepared<unknown>
+  /**
+   * Values: the family id. Locks the family's root row (`SELECT ... FOR UPDATE`), the lock every
+   * rotation and reuse detection takes first. `null` where the dialect has no row locks (SQLite's write
+   * transactions hold the whole database's write lock instead).
+   */
+  readonly lockFamily: Prepared<{ readonly id: unknown }> | null
   /** Values: id. The conditional revoke (`revoked = false` to `true`). */
   readonly revokeIfActive: Prepared<unknown>
   /** Values: the columns of {@link insertColumns}, in order. */
@@ -118,6 +124,9 @@ export function prepareStatements({ db, dialect }: SqlContext): Statements {
         ),
       [at, id, threshold],
     ),
+    lockFamily: dialect.supportsForUpdate
+      ? prepare(db.selectFrom('tokens').select('tokens.id').where('tokens.id', '=', id).forUpdate(), [id])
+      : null,
     revokeIfActive: prepare(
       db
         .updateTable('tokens')

@@ -3,6 +3,7 @@ import type { RevokeOutcome } from '../store/token-store.js'
 import type { SqlContext } from './options.js'
 import type { Statements } from './statements.js'
 import { bumpSequence, insertDraft, insertRow, storedToken } from './token-insert.js'
+import { writeTransaction } from './transaction.js'
 
 /**
  * Stores a new token in one transaction (a first generation token's family is set to its own id).
@@ -12,8 +13,8 @@ import { bumpSequence, insertDraft, insertRow, storedToken } from './token-inser
  * const token = await insertToken(context, draft)
  * ```
  */
-export function insertToken({ db, dialect }: SqlContext, draft: TokenDraft): Promise<Token> {
-  return db.transaction().execute((trx) => insertDraft(trx, dialect, draft))
+export function insertToken(context: SqlContext, draft: TokenDraft): Promise<Token> {
+  return writeTransaction(context, (trx) => insertDraft(trx, context.dialect, draft))
 }
 
 /**
@@ -25,11 +26,12 @@ export function insertToken({ db, dialect }: SqlContext, draft: TokenDraft): Pro
  * await importStoredToken(context, { ...token, id: 42, familyId: 40 })
  * ```
  */
-export async function importStoredToken({ db, dialect, prefix }: SqlContext, token: Token): Promise<Token> {
+export async function importStoredToken(context: SqlContext, token: Token): Promise<Token> {
+  const { dialect, prefix } = context
   if (!Number.isSafeInteger(token.id) || token.id < 1) {
     throw new RangeError(`token id ${token.id} is not a positive integer`)
   }
-  await db.transaction().execute(async (trx) => {
+  await writeTransaction(context, async (trx) => {
     await insertRow(trx, dialect, token, token.familyId, token.id)
     if (dialect.needsSequenceBump) await bumpSequence(trx, `${prefix}tokens`, token.id)
   })

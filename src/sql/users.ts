@@ -1,6 +1,7 @@
 import type { User } from '../store/user.js'
 import type { SqlContext } from './options.js'
 import { decodeBoolean, decodeInteger } from './token-row.js'
+import { writeTransaction } from './transaction.js'
 
 const DIGITS = /^\d+$/
 
@@ -53,14 +54,15 @@ export async function findUser({ db }: SqlContext, ref: number | string): Promis
  * await putUser(context, { id: 1, username: 'root', admin: true, blocked: false })
  * ```
  */
-export async function putUser({ db, dialect }: SqlContext, user: User): Promise<User> {
+export async function putUser(context: SqlContext, user: User): Promise<User> {
+  const { dialect } = context
   const values = {
     username: user.username,
     username_lower: user.username.toLowerCase(),
     admin: dialect.bool(user.admin),
     blocked: dialect.bool(user.blocked),
   }
-  await db.transaction().execute(async (trx) => {
+  await writeTransaction(context, async (trx) => {
     let existing = trx.selectFrom('users').select('users.id').where('users.id', '=', user.id)
     if (dialect.supportsForUpdate) existing = existing.forUpdate()
     if ((await existing.executeTakeFirst()) === undefined) {

@@ -1,7 +1,8 @@
 import { type Kysely, sql } from 'kysely'
 import type { Result } from 'neverthrow'
-import { beforeAll, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Token, TokenDraft } from '../../src/domain/token.js'
+import { sqlStore } from '../../src/sql/index.js'
 import type { TokenStore } from '../../src/store/token-store.js'
 import { draftFactory } from '../../src/testing/index.js'
 import { migratedStore } from './support/conformance.js'
@@ -18,6 +19,7 @@ import { describeDatabase } from './support/describe-database.js'
 
 // Real races need real connections: every operation below runs on a pool of POOL_SIZE (>= 8).
 const REPEAT = 50
+const RACE_ROUNDS = 100
 const ROTATORS = 64
 const NOW = new Date('2026-06-15T12:00:00.000Z')
 
@@ -63,9 +65,56 @@ function describeRaces(target: DatabaseTarget, tag: string): Promise<void> {
   const prefix = uniquePrefix(tag)
   return describeDatabase(target, prefix, (db) => {
     let store: TokenStore
+    // A second pool on the same database, as a second process would have.
+    let otherDb: Kysely<unknown>
+    let other: TokenStore
     beforeAll(async () => {
       store = await migratedStore(db, prefix)
       await unwrap(store.putUser({ id: 1, username: 'racer', admin: false, blocked: false }))
+      otherDb = target.open()
+      other = sqlStore(otherDb, { tablePrefix: prefix })
+    })
+    afterAll(async () => {
+      await otherDb.destroy()
+    })
+
+    it(`a rotation racing reuse detection of its predecessor on two pools, ${RACE_ROUNDS} rounds: nothing of the family stays active`, {
+      timeout: 60_000,
+    }, async () => {
+      const draft = draftFactory(`${tag}-reuse-race`)
+      const outcomes = { rotatedFirst: 0, detectedFirst: 0 }
+      for (let round = 0; round < RACE_ROUNDS; round++) {
+        const first = await unwrap(store.insert(draft({ expiresAt: null })))
+        const current = await unwrap(store.rotate(first.id, successorOf(first, draft)))
+        // The pools swap roles between rounds, so the rotation and the detection start on different
+        // connections at the same moment.
+        const rotating = () =>
+          (round % 2 === 0 ? store : other).rotate(current.id, successorOf(current, draft))
+        const detecting = () => (round % 2 === 0 ? other : store).revokeDescendants(first.id, NOW)
+        // Which call is issued first alternates too; the databases decide who wins.
+        const [rotated, detected] =
+          round % 4 < 2
+            ? await Promise.all([rotating(), detecting()])
+            : await Promise.all([detecting(), rotating()]).then(([d, r]) => [r, d] as const)
+        if (detected.isErr()) throw new Error(`round ${round}: ${describeError(detected.error)}`)
+        if (rotated.isErr()) {
+          expect(rotated.error, `round ${round}`).toEqual({ type: 'already_revoked', tokenId: current.id })
+          outcomes.detectedFirst++
+        } else {
+          expect(
+            detected.value.map((t) => t.id),
+            `round ${round}: detection missed the new successor`,
+          ).toEqual([rotated.value.id])
+          outcomes.rotatedFirst++
+        }
+        const counts = await familyCounts(db, prefix, first.familyId)
+        expect(
+          counts.active,
+          `round ${round}: a token of the family is active after reuse was detected`,
+        ).toBe(0)
+      }
+      // Every round ended in one of the two orders (which ones occur is the databases' choice).
+      expect(outcomes.rotatedFirst + outcomes.detectedFirst).toBe(RACE_ROUNDS)
     })
 
     it(`${ROTATORS} concurrent rotations of one token, ${REPEAT} times: one successor, one active token`, {

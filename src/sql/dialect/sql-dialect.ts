@@ -44,6 +44,11 @@ export interface SqlDialect {
   readonly supportsReturning: boolean
   /** `SELECT ... FOR UPDATE` row locks (SQLite has one writer and no such clause). */
   readonly supportsForUpdate: boolean
+  /**
+   * Write transactions begin `IMMEDIATE`, taking the write lock first (SQLite: it has no row locks, and
+   * a deferred transaction that upgrades its read lock fails at once when another process wrote).
+   */
+  readonly beginsImmediate: boolean
   /** `ORDER BY x NULLS FIRST | NULLS LAST`; otherwise emulated with a leading `x IS NULL` key. */
   readonly supportsNullsOrdering: boolean
   /** An explicit id does not move the id generator, so `importToken` must (PostgreSQL identities). */
@@ -87,6 +92,7 @@ export interface SqlDialect {
 export const DIALECT_DEFAULTS = {
   supportsReturning: false,
   supportsForUpdate: false,
+  beginsImmediate: false,
   supportsNullsOrdering: false,
   needsSequenceBump: false,
   supportsCreateIndexIfNotExists: false,

@@ -4,6 +4,9 @@ import { DIALECT_DEFAULTS, errorCode, type SqlDialect } from './sql-dialect.js'
 // better-sqlite3 sets extended result codes; other drivers only say so in the message.
 const UNIQUE_CODES = new Set(['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY'])
 const UNIQUE_MESSAGE = /UNIQUE constraint failed/
+// SQLITE_BUSY and its extended codes (BUSY_SNAPSHOT, BUSY_RECOVERY, BUSY_TIMEOUT): another connection
+// held the lock past the busy timeout, and the statement or transaction did nothing.
+const BUSY = /^SQLITE_BUSY/
 
 /**
  * SQLite through `better-sqlite3` (or another driver whose Kysely dialect compiles SQLite): instants as
@@ -22,6 +25,7 @@ export const sqliteDialect: SqlDialect = Object.freeze({
   // RETURNING needs SQLite 3.35; the driver's last insert rowid works with every version.
   supportsReturning: false,
   supportsCreateIndexIfNotExists: true,
+  beginsImmediate: true,
   bool: (value: boolean) => (value ? 1 : 0),
   instant: (at: Date) => at.toISOString(),
   instantText: (column: string) => sql<string | null>`${sql.ref(column)}`,
@@ -36,5 +40,5 @@ export const sqliteDialect: SqlDialect = Object.freeze({
   isUniqueViolation: (error: unknown) =>
     UNIQUE_CODES.has(errorCode(error) ?? '') ||
     (error instanceof Error && UNIQUE_MESSAGE.test(error.message)),
-  isRetryable: () => false,
+  isRetryable: (error: unknown) => BUSY.test(errorCode(error) ?? ''),
 })

@@ -7,6 +7,9 @@ import { errValue, okValue } from './results.js'
 /** How many callers race in the concurrency tests. */
 export const RACERS = 32
 
+/** Rounds of the rotation-versus-reuse-detection race (each round is one fresh family). */
+export const RACE_ROUNDS = 40
+
 const ROTATED_AT = new Date('2026-06-15T12:00:00.000Z')
 
 /** The successor draft an authority would build for `old`. */
@@ -90,6 +93,31 @@ export function describeRotation(ctx: ConformanceContext): void {
       expect(active.map((t) => t.id)).toEqual([successors[0]?.id])
       expect(await okValue(store.findById(old.id))).toMatchObject({ revoked: true })
     })
+
+    ctx.test(
+      `a rotation racing reuse detection of its predecessor leaves no active token, ${RACE_ROUNDS} rounds`,
+      async (store) => {
+        const seed = seeder(store)
+        for (let round = 0; round < RACE_ROUNDS; round++) {
+          const first = await seed.insert({ userId: 6 })
+          const current = await okValue(store.rotate(first.id, successorOf(first, seed.draft)))
+          // The predecessor is presented again (reuse) while its successor is being rotated: whichever
+          // commits first, once both are done no token of the family may be active. Detection first:
+          // the rotation finds its token revoked. Rotation first: detection revokes the new successor.
+          const [rotated, detected] = await Promise.all([
+            store.rotate(current.id, successorOf(current, seed.draft, `race-${round}`)),
+            store.revokeDescendants(first.id, ROTATED_AT),
+          ])
+          expect(detected.isOk(), `round ${round}: ${JSON.stringify(detected)}`).toBe(true)
+          if (rotated.isErr()) expect(rotated.error).toEqual({ type: 'already_revoked', tokenId: current.id })
+          // The family is exactly these tokens (a store holds no others for it).
+          const ids = [first.id, current.id, ...(rotated.isOk() ? [rotated.value.id] : [])]
+          const family = await Promise.all(ids.map((id) => okValue(store.findById(id))))
+          const active = family.filter((t) => t !== null && !t.revoked).map((t) => t?.id)
+          expect(active, `round ${round}: active after reuse was detected`).toEqual([])
+        }
+      },
+    )
 
     ctx.test('a token never gets a second successor', async (store) => {
       const seed = seeder(store)
