@@ -6,6 +6,7 @@ import type { Handler, HandlerOptions } from './create-handler.js'
 import { presentedSecret } from './credentials.js'
 import { type ErrorContext, errorReply } from './error-response.js'
 import type { IncomingRequest } from './incoming.js'
+import { isMalformedAuthorization, isMalformedUrl, MALFORMED } from './malformed-strings.js'
 import { paginationHeaders } from './pagination-headers.js'
 import { type BodyParams, DEFAULT_BODY_LIMIT, readBodyParams } from './request-body.js'
 import {
@@ -54,6 +55,11 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
 
   async function handle(request: IncomingRequest): Promise<Reply> {
     const url = request.parsedUrl ?? new URL(request.url)
+    // GitLab refuses a null byte or invalid UTF-8 in a Rack middleware, before routing: so does
+    // patkit, before any store sees the value (PostgreSQL would fail on it with a 500).
+    if (isMalformedUrl(url) || isMalformedAuthorization(request.headers.get('authorization'))) {
+      return MALFORMED
+    }
     if (!url.pathname.startsWith(`${basePath}/`)) return error(404, '404 Not Found')
     const method = request.method.toUpperCase()
     const match = matchRoute(method, url.pathname.slice(basePath.length))

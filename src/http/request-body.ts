@@ -1,17 +1,32 @@
 import { err, ok, type Result } from 'neverthrow'
+import { type Params, parseForm } from './form-params.js'
 import type { IncomingRequest } from './incoming.js'
+import { hasNullByte, MALFORMED } from './malformed-strings.js'
 import { error, type Reply } from './responses.js'
 
 /** Request parameters from a body: JSON values, or strings and string arrays from a form. */
-export type BodyParams = Readonly<Record<string, unknown>>
+export type BodyParams = Params
+
+// Fatal: a body to parse that is not UTF-8 is refused as GitLab refuses one, rather than read with
+// U+FFFD in it. A leading BOM is kept in the text, so such a body stays what it was: not JSON.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+
+/** The body's text, or undefined when its bytes are not UTF-8. */
+function decode(bytes: Uint8Array): string | undefined {
+  try {
+    return utf8.decode(bytes)
+  } catch {
+    return undefined
+  }
+}
 
 /** The largest body the handler reads; larger ones get 413. */
 export const DEFAULT_BODY_LIMIT = 64 * 1024
 
-async function readLimited(request: IncomingRequest, limit: number): Promise<Result<string, Reply>> {
+async function readLimited(request: IncomingRequest, limit: number): Promise<Result<Uint8Array, Reply>> {
   const declared = Number(request.headers.get('content-length') ?? '0')
   if (declared > limit) return err(error(413, '413 Request Entity Too Large'))
-  if (request.body === null) return ok('')
+  if (request.body === null) return ok(new Uint8Array(0))
   const reader = request.body.getReader()
   const chunks: Uint8Array[] = []
   let size = 0
@@ -25,47 +40,48 @@ async function readLimited(request: IncomingRequest, limit: number): Promise<Res
     }
     chunks.push(value)
   }
-  return ok(Buffer.concat(chunks).toString('utf8'))
+  return ok(Buffer.concat(chunks))
 }
 
-function formParams(text: string): BodyParams {
-  const out: Record<string, unknown> = {}
-  for (const [rawKey, value] of new URLSearchParams(text)) {
-    // Rails' `scopes[]=a&scopes[]=b` is an array.
-    if (rawKey.endsWith('[]')) {
-      const key = rawKey.slice(0, -2)
-      const list = out[key]
-      out[key] = Array.isArray(list) ? [...list, value] : [value]
-    } else out[rawKey] = value
+/** Parameters with a null byte in a value are refused as GitLab refuses them (see malformed-strings.ts). */
+function checked(params: BodyParams | undefined): Result<BodyParams, Reply> {
+  return params === undefined || hasNullByte(params) ? err(MALFORMED) : ok(params)
+}
+
+function jsonParams(text: string): Result<BodyParams, Reply> {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    return err(error(400, 'body is not valid JSON'))
   }
-  return out
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return err(error(400, 'body must be a JSON object'))
+  }
+  return checked(parsed as BodyParams)
 }
 
 /**
  * Reads a request body as parameters: JSON (an object) or `application/x-www-form-urlencoded`. An
  * empty body, or an empty JSON object (gitbeaker sends `{}` on DELETE), gives no parameters.
- * Malformed JSON, a non-object, an unsupported media type or a body over `limit` bytes is a 4xx.
+ * Malformed JSON, a non-object, an unsupported media type or a body over `limit` bytes is a 4xx; a
+ * body that is not UTF-8, a bad `%` escape in a form, or a null byte in a value is GitLab's 400
+ * `Bad Request` ({@link MALFORMED}).
  */
 export async function readBodyParams(
   request: IncomingRequest,
   limit: number,
 ): Promise<Result<BodyParams, Reply>> {
-  const text = await readLimited(request, limit)
-  if (text.isErr()) return err(text.error)
-  if (text.value.trim() === '') return ok({})
+  const bytes = await readLimited(request, limit)
+  if (bytes.isErr()) return err(bytes.error)
+  const text = decode(bytes.value)
+  if (text !== undefined && text.trim() === '') return ok({})
   const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
-  if (type === 'application/x-www-form-urlencoded') return ok(formParams(text.value))
-  if (type === 'application/json' || type === '' || type.endsWith('+json')) {
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(text.value)
-    } catch {
-      return err(error(400, 'body is not valid JSON'))
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      return err(error(400, 'body must be a JSON object'))
-    }
-    return ok(parsed as BodyParams)
+  const form = type === 'application/x-www-form-urlencoded'
+  if (!form && !(type === 'application/json' || type === '' || type.endsWith('+json'))) {
+    // A body GitLab does not parse is never looked into, whatever its bytes.
+    return err(error(415, '415 Unsupported Media Type'))
   }
-  return err(error(415, '415 Unsupported Media Type'))
+  if (text === undefined) return err(MALFORMED)
+  return form ? checked(parseForm(text)) : jsonParams(text)
 }

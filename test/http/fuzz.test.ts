@@ -4,7 +4,8 @@ import { ADMIN, ALICE, BOB } from '../support/authority-fixtures.js'
 import { httpWorld } from '../support/http-fixtures.js'
 
 // Random requests thrown at the handler (no socket): whatever arrives, the answer is a GitLab-shaped
-// 2xx/4xx, never a 5xx, and every body with content is JSON of one of GitLab's error shapes.
+// 2xx/4xx, never a 5xx, and every body with content is JSON of one of GitLab's error shapes, or
+// GitLab's plain `Bad Request` for a malformed string.
 
 /** Known secrets of the fuzz world; the world's clock is T0 = 2026-03-10T12:00:00Z. */
 const SECRETS = {
@@ -460,6 +461,11 @@ async function check(handler: (request: Request) => Promise<Response>, request: 
   if (request.method.toUpperCase() === 'HEAD') {
     // A successful HEAD has GET's headers and no body.
     if (response.status < 300) expect(text, where).toBe('')
+    return
+  }
+  if (response.headers.get('content-type') === 'text/plain') {
+    // GitLab's one non-JSON answer: its Rack middleware's 400 for a NUL byte or invalid UTF-8.
+    expect([response.status, text], where).toEqual([400, 'Bad Request'])
     return
   }
   expect(response.headers.get('content-type'), where).toBe('application/json')
