@@ -38,7 +38,8 @@ export function decodeComponent(text: string): string | undefined {
  * ```
  */
 export function parseForm(text: string): Params | undefined {
-  const out: Record<string, unknown> = {}
+  // No prototype: a name such as `__proto__[]` or `constructor` is a parameter like any other.
+  const out: Record<string, unknown> = Object.create(null)
   if (text === '') return out
   for (const pair of text.split('&')) {
     if (pair === '') continue

@@ -5,6 +5,7 @@ import { parseListParams } from '../query/params.js'
 import type { Handler, HandlerOptions } from './create-handler.js'
 import { presentedSecret } from './credentials.js'
 import { type ErrorContext, errorReply } from './error-response.js'
+import { parseForm } from './form-params.js'
 import type { IncomingRequest } from './incoming.js'
 import { isMalformedAuthorization, isMalformedUrl, MALFORMED } from './malformed-strings.js'
 import { paginationHeaders } from './pagination-headers.js'
@@ -45,6 +46,16 @@ function printable(name: string): string {
 }
 
 /**
+ * The parameters of a request with a body, as Grape sees them: the query's and the body's, the body
+ * winning a name both give (Rack's `GET.merge(POST)`, whole values: a body's `scopes` replaces the
+ * query's `scopes[]`). The URL was checked already, so its query parses.
+ */
+function withQuery(url: URL, body: BodyParams): BodyParams {
+  if (url.search.length <= 1) return body
+  return { ...parseForm(url.search.slice(1)), ...body }
+}
+
+/**
  * Serves GitLab's personal access token API over an authority (see `createHandler`). Status codes and
  * bodies are GitLab's, byte for byte; an answer to HEAD is the GET answer without its body.
  */
@@ -68,18 +79,21 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
       return error(405, '405 Method Not Allowed', { allow: match.allow.join(', ') })
     }
     let body: BodyParams = {}
+    let params: BodyParams = {}
     if (method === 'POST' || method === 'DELETE') {
       const read = await readBodyParams(request, bodyLimit)
       if (read.isErr()) return read.error
       body = read.value
+      params = withQuery(url, body)
     }
     const authenticated = await authority.authenticate(presentedSecret(request, url, body), {
       rotateRequest: match.name === 'rotate',
     })
     if (authenticated.isErr()) return errorReply(authenticated.error)
+    // Only body names are checked: an unknown query parameter is ignored on every route, as on GET.
     const unknown = match.bodyParams === undefined ? undefined : unknownParameter(body, match.bodyParams)
     if (unknown !== undefined) return error(400, `${printable(unknown)} is not a known parameter`)
-    return serve(match.name, match.segment, authenticated.value, url, body)
+    return serve(match.name, match.segment, authenticated.value, url, params)
   }
 
   async function serve(
