@@ -3,8 +3,9 @@ import { ResultAsync } from 'neverthrow'
 import type { StoreFailure } from '../store/user.js'
 import type { SqlDialect } from './dialect/sql-dialect.js'
 import { tokensAndUsers } from './migrations/0001-tokens-and-users.js'
+import { settings } from './migrations/0002-settings.js'
 import { resolveOptions, type SqlStoreOptions } from './options.js'
-import { toStoreFailure } from './store-failure.js'
+import { retrying, toStoreFailure } from './store-failure.js'
 
 /**
  * What one `migrate` call did.
@@ -12,8 +13,8 @@ import { toStoreFailure } from './store-failure.js'
  * @example
  * ```ts
  * import type { MigrationReport } from 'patkit/sql'
- * const first: MigrationReport = { applied: ['0001_tokens_and_users'], version: '0001_tokens_and_users' }
- * const again: MigrationReport = { applied: [], version: '0001_tokens_and_users' }
+ * const first: MigrationReport = { applied: ['0001_tokens_and_users', '0002_settings'], version: '0002_settings' }
+ * const again: MigrationReport = { applied: [], version: '0002_settings' }
  * ```
  */
 export interface MigrationReport {
@@ -28,11 +29,14 @@ export interface MigrationReport {
  *
  * @example
  * ```ts
- * Object.keys(schemaMigrations(postgresDialect, 'patkit_')) // ['0001_tokens_and_users']
+ * Object.keys(schemaMigrations(postgresDialect, 'patkit_')) // ['0001_tokens_and_users', '0002_settings']
  * ```
  */
 export function schemaMigrations(dialect: SqlDialect, prefix: string): Readonly<Record<string, Migration>> {
-  return { '0001_tokens_and_users': tokensAndUsers(dialect, prefix) }
+  return {
+    '0001_tokens_and_users': tokensAndUsers(dialect, prefix),
+    '0002_settings': settings(dialect),
+  }
 }
 
 /**
@@ -65,7 +69,14 @@ export function migrate<DB>(
     migrationLockTableName: `${context.prefix}migrations_lock`,
   })
   const run = async (): Promise<MigrationReport> => {
-    const { error, results = [] } = await migrator.migrateToLatest()
+    // SQLite has no migration lock across processes (Kysely's lock is per connection): a second
+    // process starting at the same moment loses the write lock with SQLITE_BUSY, and its next attempt
+    // finds the versions applied. Other dialects lock, and a lost race is rolled back, so a retry is safe.
+    const { error, results = [] } = await retrying(async () => {
+      const outcome = await migrator.migrateToLatest()
+      if (outcome.error !== undefined && context.dialect.isRetryable(outcome.error)) throw outcome.error
+      return outcome
+    }, context.dialect.isRetryable)
     if (error !== undefined) throw error
     const names = Object.keys(migrations).sort()
     return {

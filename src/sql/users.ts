@@ -1,5 +1,6 @@
 import type { User } from '../store/user.js'
 import type { SqlContext } from './options.js'
+import { retrying } from './store-failure.js'
 import { decodeBoolean, decodeInteger } from './token-row.js'
 import { writeTransaction } from './transaction.js'
 
@@ -62,17 +63,22 @@ export async function putUser(context: SqlContext, user: User): Promise<User> {
     admin: dialect.bool(user.admin),
     blocked: dialect.bool(user.blocked),
   }
-  await writeTransaction(context, async (trx) => {
-    let existing = trx.selectFrom('users').select('users.id').where('users.id', '=', user.id)
-    if (dialect.supportsForUpdate) existing = existing.forUpdate()
-    if ((await existing.executeTakeFirst()) === undefined) {
-      await trx
-        .insertInto('users')
-        .values({ id: user.id, ...values })
-        .execute()
-    } else {
-      await trx.updateTable('users').set(values).where('users.id', '=', user.id).execute()
-    }
-  })
+  const put = () =>
+    writeTransaction(context, async (trx) => {
+      let existing = trx.selectFrom('users').select('users.id').where('users.id', '=', user.id)
+      if (dialect.supportsForUpdate) existing = existing.forUpdate()
+      if ((await existing.executeTakeFirst()) === undefined) {
+        await trx
+          .insertInto('users')
+          .values({ id: user.id, ...values })
+          .execute()
+      } else {
+        await trx.updateTable('users').set(values).where('users.id', '=', user.id).execute()
+      }
+    })
+  // Two callers adding the same new user at once both find no row (a row lock cannot lock a missing
+  // row); the second insert then violates the primary key. Once more, it finds the row and updates it.
+  // A username held by another id violates its unique index on every attempt, and fails.
+  await retrying(put, context.dialect.isUniqueViolation, 2)
   return Object.freeze({ id: user.id, username: user.username, admin: user.admin, blocked: user.blocked })
 }

@@ -100,6 +100,16 @@ function toInput(token: NonNullable<ValidSeed['tokens']>[number]): IssueTokenInp
   }
 }
 
+// Whether the seed token's secret is now stored, under the seed's id when it names one.
+async function storedAs(
+  target: SeedTarget,
+  token: NonNullable<ValidSeed['tokens']>[number],
+): Promise<'same' | 'other'> {
+  const found = await target.store.findByDigest(target.digest(token.token))
+  if (found.isErr() || found.value === null) return 'other'
+  return token.id === undefined || token.id === found.value.id ? 'same' : 'other'
+}
+
 async function load(target: SeedTarget, seed: ValidSeed): Promise<Result<SeedReport, SeedProblem>> {
   const users = seed.users ?? []
   for (const [index, user] of users.entries()) {
@@ -118,7 +128,8 @@ async function load(target: SeedTarget, seed: ValidSeed): Promise<Result<SeedRep
   for (const [index, token] of (seed.tokens ?? []).entries()) {
     // A persistent store keeps what an earlier run seeded: a secret already stored is left as it is,
     // so restarting `patkit serve --database ... --seed ...` is harmless.
-    const existing = await target.store.findByDigest(target.digest(token.token))
+    const digest = target.digest(token.token)
+    const existing = await target.store.findByDigest(digest)
     if (existing.isErr()) {
       return err({
         path: `tokens[${index}]`,
@@ -138,12 +149,25 @@ async function load(target: SeedTarget, seed: ValidSeed): Promise<Result<SeedRep
     if (token.id !== undefined) {
       const taken = await target.store.findById(token.id)
       if (taken.isOk() && taken.value !== null) {
+        // Stored since the look above, by another process loading the same seed: nothing to do.
+        if (taken.value.digest === digest) {
+          skipped.push(index)
+          continue
+        }
         return err({ path: `tokens[${index}].id`, message: `Token id ${token.id} is taken by another token` })
       }
     }
     const input = toInput(token)
     const result = await target.authority.issueToken(input)
-    if (result.isErr()) return err(issueProblem(index, input, result.error))
+    if (result.isErr()) {
+      // Another process loading the same seed at the same moment may have stored this very token
+      // between the look above and the insert (which then hit a unique key): that is success too.
+      if (result.error.type === 'store_failure' && (await storedAs(target, token)) === 'same') {
+        skipped.push(index)
+        continue
+      }
+      return err(issueProblem(index, input, result.error))
+    }
     issued.push(result.value)
   }
   return ok({ users: users.length, issued, skipped })
