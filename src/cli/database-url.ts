@@ -1,4 +1,5 @@
 import { err, ok, type Result } from 'neverthrow'
+import { maskSecrets } from './mask-secrets.js'
 
 /**
  * A parsed `--database` URL: the SQL dialect and what its driver needs.
@@ -19,14 +20,6 @@ const SERVER_SCHEMES: Readonly<Record<string, 'postgres' | 'mysql'>> = {
   'postgresql:': 'postgres',
   'mysql:': 'mysql',
   'mariadb:': 'mysql',
-}
-
-/** Hides the password of a server URL, for messages. */
-function redact(url: URL): string {
-  if (url.password === '') return url.href
-  const copy = new URL(url.href)
-  copy.password = '***'
-  return copy.href
 }
 
 /**
@@ -53,7 +46,7 @@ export function parseDatabaseUrl(value: string): Result<DatabaseUrl, string> {
     url = new URL(value)
   } catch {
     return err(
-      `--database must be a URL such as sqlite:./patkit.db, postgres://... or mysql://..., got ${JSON.stringify(value)}`,
+      `--database must be a URL such as sqlite:./patkit.db, postgres://... or mysql://..., got ${JSON.stringify(maskSecrets(value))}`,
     )
   }
   const dialect = SERVER_SCHEMES[url.protocol]
@@ -62,7 +55,7 @@ export function parseDatabaseUrl(value: string): Result<DatabaseUrl, string> {
       `--database: unsupported scheme "${url.protocol}" (supported: sqlite:, postgres:, postgresql:, mysql:, mariadb:)`,
     )
   }
-  if (url.hostname === '') return err(`--database: ${redact(url)} names no host`)
+  if (url.hostname === '') return err(`--database: ${maskSecrets(value)} names no host`)
   if (dialect === 'mysql' && url.protocol === 'mariadb:') {
     // mysql2 speaks to MariaDB too but only reads mysql:// URLs.
     const copy = new URL(`mysql:${value.slice('mariadb:'.length)}`)
@@ -81,5 +74,5 @@ export function parseDatabaseUrl(value: string): Result<DatabaseUrl, string> {
  */
 export function describeDatabase(database: DatabaseUrl): string {
   if (database.dialect === 'sqlite') return `sqlite:${database.file}`
-  return redact(new URL(database.url))
+  return maskSecrets(database.url)
 }

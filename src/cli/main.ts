@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
+import { maskSecrets } from './mask-secrets.js'
 import { type CliOutput, serve } from './serve.js'
 import { parseServeArgs } from './serve-options.js'
 import { SERVE_USAGE, USAGE } from './usage.js'
@@ -22,7 +23,8 @@ function parse(argv: readonly string[]) {
 
 const io: CliOutput = {
   out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
+  // Driver messages and URLs can carry the database password: stderr never shows it.
+  err: (line) => process.stderr.write(`${maskSecrets(line)}\n`),
 }
 
 /**
@@ -39,7 +41,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (command === 'serve') {
     const options = parseServeArgs(rest, process.env)
     if (options.isErr()) {
-      process.stderr.write(`patkit serve: ${options.error}\n\n${SERVE_USAGE}`)
+      process.stderr.write(`${maskSecrets(`patkit serve: ${options.error}`)}\n\n${SERVE_USAGE}`)
       return 2
     }
     if (options.value.help) {

@@ -30,6 +30,18 @@ function reportConnectionError(error: Error): void {
 
 const DRIVERS = { sqlite: 'better-sqlite3', postgres: 'pg', mysql: 'mysql2' } as const
 
+/** How long a SQLite statement waits for another process's write lock before SQLITE_BUSY (retried). */
+const SQLITE_BUSY_TIMEOUT_MS = 5000
+
+// WAL lets readers go on while another process writes. Switching needs a moment alone with the file:
+// when a second process starting at the same time holds it, the first one's switch (or the file's
+// journal mode, already WAL) stands, and the rollback journal works too, only with less concurrency.
+function useWal(file: { pragma(source: string): unknown }): void {
+  try {
+    file.pragma('journal_mode = WAL')
+  } catch {}
+}
+
 /**
  * Opens the SQL store of a `--database` URL and brings its tables up to date. kysely, the driver and
  * patkit's SQL store are imported only here, so the in-memory path needs none of them installed.
@@ -37,6 +49,7 @@ const DRIVERS = { sqlite: 'better-sqlite3', postgres: 'pg', mysql: 'mysql2' } as
 async function openSql(
   database: DatabaseUrl,
   tablePrefix: string | undefined,
+  pepper: string,
 ): Promise<Result<OpenedStore, string>> {
   const driver = DRIVERS[database.dialect]
   let modules: [typeof import('kysely'), typeof import('../sql/index.js')]
@@ -45,12 +58,15 @@ async function openSql(
   } catch (cause) {
     return err(`the SQL store is not available: install kysely and ${driver} (${reason(cause)})`)
   }
-  const [{ Kysely, MysqlDialect, PostgresDialect, SqliteDialect }, { migrate, sqlStore }] = modules
+  const [{ Kysely, MysqlDialect, PostgresDialect, SqliteDialect }, { migrate, sqlStore, verifyPepper }] =
+    modules
   let db: KyselyDb<unknown>
   try {
     if (database.dialect === 'sqlite') {
       const { default: Database } = await import('better-sqlite3')
-      db = new Kysely({ dialect: new SqliteDialect({ database: new Database(database.file) }) })
+      const file = new Database(database.file, { timeout: SQLITE_BUSY_TIMEOUT_MS })
+      useWal(file)
+      db = new Kysely({ dialect: new SqliteDialect({ database: file }) })
     } else if (database.dialect === 'postgres') {
       const { default: pg } = await import('pg')
       const pool = new pg.Pool({ connectionString: database.url, connectionTimeoutMillis: 10_000 })
@@ -74,6 +90,15 @@ async function openSql(
     await db.destroy().catch(() => {})
     return err(`cannot prepare ${describeDatabase(database)}: ${reason(migrated.error.cause)}`)
   }
+  const checked = await verifyPepper(db, pepper, sqlOptions)
+  if (checked.isErr()) {
+    await db.destroy().catch(() => {})
+    return err(
+      checked.error.type === 'pepper_mismatch'
+        ? `${describeDatabase(database)} was written with a different pepper: none of its tokens would authenticate with this one. Start with the pepper it was created with (--pepper, --pepper-file or PATKIT_PEPPER)`
+        : `cannot read the pepper fingerprint of ${describeDatabase(database)}: ${reason(checked.error.cause)}`,
+    )
+  }
   return ok({
     store: sqlStore(db, sqlOptions),
     description: describeDatabase(database),
@@ -87,15 +112,16 @@ async function openSql(
  *
  * @example
  * ```ts
- * const opened = await openStore(undefined) // the in-memory store
+ * const opened = await openStore(undefined, pepper) // the in-memory store
  * ```
  */
 export async function openStore(
   database: DatabaseUrl | undefined,
+  pepper: string,
   tablePrefix?: string,
 ): Promise<Result<OpenedStore, string>> {
   if (database === undefined) {
     return ok({ store: memoryStore(), description: 'memory', close: () => Promise.resolve() })
   }
-  return openSql(database, tablePrefix)
+  return openSql(database, tablePrefix, pepper)
 }

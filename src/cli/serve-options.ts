@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { err, ok, type Result } from 'neverthrow'
 import { parseRelease, type Release } from '../authority/release.js'
@@ -9,7 +10,9 @@ import { type DatabaseUrl, parseDatabaseUrl } from './database-url.js'
  *
  * @example
  * ```ts
- * const options: ServeOptions = { help: false, host: '127.0.0.1', port: 0, pepper: 'dev', pepperSource: 'flag' }
+ * const options: ServeOptions = {
+ *   help: false, host: '127.0.0.1', port: 0, shutdownGrace: 5, daemon: false, pepper: 'dev', pepperSource: 'flag',
+ * }
  * ```
  */
 export interface ServeOptions {
@@ -22,9 +25,13 @@ export interface ServeOptions {
   readonly publicUrl?: string
   /** Table prefix of the SQL store (`--database` only); the store's default when absent. */
   readonly tablePrefix?: string
+  /** Seconds a shutdown waits for requests in flight before closing every connection. */
+  readonly shutdownGrace: number
+  /** Keep running when the parent process exits or a piped stdin closes. */
+  readonly daemon: boolean
   readonly pepper: string
   /** Where the pepper came from; `default` is the public development pepper. */
-  readonly pepperSource: 'flag' | 'env' | 'default'
+  readonly pepperSource: 'flag' | 'file' | 'env' | 'default'
 }
 
 /** The default `--port`. */
@@ -40,7 +47,13 @@ const OPTIONS = {
   'public-url': { type: 'string' },
   'table-prefix': { type: 'string' },
   pepper: { type: 'string' },
+  'pepper-file': { type: 'string' },
+  'shutdown-grace': { type: 'string' },
+  daemon: { type: 'boolean' },
 } as const
+
+/** The default `--shutdown-grace`, in seconds. */
+export const DEFAULT_SHUTDOWN_GRACE = 5
 
 function parseFlags(argv: readonly string[]) {
   return parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: true })
@@ -52,6 +65,14 @@ function parsePort(value: string | undefined): Result<number, string> {
   return port >= 0 && port <= 65_535
     ? ok(port)
     : err(`--port must be an integer from 0 to 65535, got ${JSON.stringify(value)}`)
+}
+
+function parseShutdownGrace(value: string | undefined): Result<number, string> {
+  if (value === undefined) return ok(DEFAULT_SHUTDOWN_GRACE)
+  const seconds = /^\d{1,4}$/.test(value) ? Number(value) : Number.NaN
+  return seconds <= 3600
+    ? ok(seconds)
+    : err(`--shutdown-grace must be a whole number of seconds from 0 to 3600, got ${JSON.stringify(value)}`)
 }
 
 function parseHost(value: string | undefined): Result<string, string> {
@@ -78,9 +99,39 @@ function required(name: string, value: string | undefined): Result<string | unde
   return value !== undefined && value.trim() === '' ? err(`--${name} must not be empty`) : ok(value)
 }
 
+/** Reads a whole file as UTF-8 text; throws what `fs` throws. */
+export type ReadTextFile = (path: string) => string
+
+type PepperChoice = Pick<ServeOptions, 'pepper' | 'pepperSource'>
+
+// The pepper from --pepper, --pepper-file (its content without one trailing line break, so `echo`
+// and editors may add one), PATKIT_PEPPER, or the public development pepper, in that order.
+function choosePepper(
+  flag: string | undefined,
+  file: string | undefined,
+  envPepper: string | undefined,
+  readFile: ReadTextFile,
+): Result<PepperChoice, string> {
+  if (flag !== undefined && file !== undefined) return err('--pepper and --pepper-file exclude each other')
+  if (flag !== undefined) return ok({ pepper: flag, pepperSource: 'flag' })
+  if (file !== undefined) {
+    let content: string
+    try {
+      content = readFile(file)
+    } catch (error) {
+      return err(`--pepper-file ${JSON.stringify(file)} cannot be read: ${(error as Error).message}`)
+    }
+    const pepper = content.replace(/\r?\n$/, '')
+    if (pepper.trim() === '') return err(`--pepper-file ${JSON.stringify(file)} is empty`)
+    return ok({ pepper, pepperSource: 'file' })
+  }
+  if (envPepper !== undefined && envPepper !== '') return ok({ pepper: envPepper, pepperSource: 'env' })
+  return ok({ pepper: INSECURE_DEVELOPMENT_PEPPER, pepperSource: 'default' })
+}
+
 /**
  * Parses and validates the arguments after `serve`. Every error is a sentence naming the flag, for
- * the user (the caller prints it with the usage and exits 2). `env` supplies `PATKIT_PEPPER`.
+ * the user (the caller prints it with the usage and exits 2). `env` supplies `PATKIT_PEPPER`; `readFile` reads `--pepper-file`.
  *
  * @example
  * ```ts
@@ -91,6 +142,7 @@ function required(name: string, value: string | undefined): Result<string | unde
 export function parseServeArgs(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
+  readFile: ReadTextFile = (path) => readFileSync(path, 'utf8'),
 ): Result<ServeOptions, string> {
   let values: ReturnType<typeof parseFlags>['values']
   try {
@@ -108,6 +160,8 @@ export function parseServeArgs(
       help: true,
       host: '127.0.0.1',
       port: DEFAULT_PORT,
+      shutdownGrace: DEFAULT_SHUTDOWN_GRACE,
+      daemon: false,
       pepper: INSECURE_DEVELOPMENT_PEPPER,
       pepperSource: 'default',
     })
@@ -116,6 +170,8 @@ export function parseServeArgs(
   if (host.isErr()) return err(host.error)
   const port = parsePort(values.port)
   if (port.isErr()) return err(port.error)
+  const shutdownGrace = parseShutdownGrace(values['shutdown-grace'])
+  if (shutdownGrace.isErr()) return err(shutdownGrace.error)
   const seed = required('seed', values.seed)
   if (seed.isErr()) return err(seed.error)
   const pepperFlag = required('pepper', values.pepper)
@@ -151,18 +207,15 @@ export function parseServeArgs(
       )
     }
   }
-  const envPepper = env['PATKIT_PEPPER']
-  const pepper =
-    pepperFlag.value !== undefined
-      ? { pepper: pepperFlag.value, pepperSource: 'flag' as const }
-      : envPepper !== undefined && envPepper !== ''
-        ? { pepper: envPepper, pepperSource: 'env' as const }
-        : { pepper: INSECURE_DEVELOPMENT_PEPPER, pepperSource: 'default' as const }
+  const pepper = choosePepper(pepperFlag.value, values['pepper-file'], env['PATKIT_PEPPER'], readFile)
+  if (pepper.isErr()) return err(pepper.error)
   return ok({
     help: false,
     host: host.value,
     port: port.value,
-    ...pepper,
+    shutdownGrace: shutdownGrace.value,
+    daemon: values.daemon === true,
+    ...pepper.value,
     ...(seed.value === undefined ? {} : { seed: seed.value }),
     ...(database === undefined ? {} : { database }),
     ...(release === undefined ? {} : { release }),

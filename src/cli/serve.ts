@@ -1,15 +1,19 @@
+import { ResultAsync } from 'neverthrow'
 import { createAuthority } from '../authority/create-authority.js'
 import { systemClock } from '../domain/clock.js'
 import { cryptoRandom } from '../domain/random.js'
 import { createDigester } from '../domain/secret.js'
 import { createHandler } from '../http/create-handler.js'
-import { DEMO_USERS } from '../testing/demo-defaults.js'
+import type { TokenStore } from '../store/token-store.js'
+import type { StoreFailure } from '../store/user.js'
+import { DEMO_USERS, INSECURE_DEVELOPMENT_PEPPER } from '../testing/demo-defaults.js'
 import { type ListeningServer, listen } from '../testing/listen.js'
 import { loadSeed, type SeedTarget } from '../testing/load-seed.js'
 import type { ValidSeed } from '../testing/seed-schema.js'
 import { type OpenedStore, openStore } from './open-store.js'
 import { readSeedFile } from './seed-file.js'
 import type { ServeOptions } from './serve-options.js'
+import { stopRequests } from './stop-requests.js'
 
 /**
  * Where the CLI writes: one line at a time, to stdout or stderr.
@@ -32,7 +36,26 @@ function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`
 }
 
-/** Loads the seed file, or the demo users with one fresh `api` token each; returns lines to print. */
+// Whether a store holds no token and none of the demo users (by id or username).
+function isEmpty(store: TokenStore): ResultAsync<boolean, StoreFailure> {
+  const anyToken = store.list({
+    filter: {},
+    sort: 'id_asc',
+    page: { page: 1, perPage: 1 },
+    now: systemClock.now(),
+  })
+  const demoUsers = ResultAsync.combine(
+    DEMO_USERS.flatMap((user) => [store.findUser(user.id), store.findUser(user.username)]),
+  )
+  return ResultAsync.combine([anyToken, demoUsers] as const).map(
+    ([tokens, users]) => tokens.total === 0 && users.every((user) => user === null),
+  )
+}
+
+/**
+ * Loads the seed file, or, into an empty store, the demo users with one fresh `api` token each;
+ * returns lines to print.
+ */
 async function populate(
   target: SeedTarget,
   options: ServeOptions,
@@ -47,6 +70,17 @@ async function populate(
     return {
       lines: () => [
         `seeded ${count(users, 'user')} and ${count(issued.length, 'token')} from ${options.seed}${kept}`,
+      ],
+    }
+  }
+  // Demo data goes only into an empty store: a database that holds anything is the user's, and
+  // start-up never changes (or adds to) their users and tokens.
+  const empty = await isEmpty(target.store)
+  if (empty.isErr()) return { error: `cannot read the database: ${reason(empty.error.cause)}` }
+  if (!empty.value) {
+    return {
+      lines: () => [
+        'the database already holds users or tokens: no demo users or tokens were created (use --seed FILE for known ones)',
       ],
     }
   }
@@ -73,16 +107,28 @@ async function populate(
   }
 }
 
-function nextSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const on = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', on)
-      process.off('SIGTERM', on)
-      resolve(signal)
-    }
-    process.on('SIGINT', on)
-    process.on('SIGTERM', on)
-  })
+/** A pepper shorter than this is guessable enough to warn about (32 random characters: ~190 bits). */
+const MIN_PEPPER_LENGTH = 32
+
+// What is weak about the pepper: the public development pepper on a database, or given explicitly
+// (where it looks like a real one), or a short explicit pepper.
+function pepperWarnings({ pepper, pepperSource, database }: ServeOptions): string[] {
+  if (pepperSource === 'default') {
+    return database === undefined
+      ? []
+      : ['the stored digests use the public development pepper; set --pepper-file, --pepper or PATKIT_PEPPER']
+  }
+  if (pepper === INSECURE_DEVELOPMENT_PEPPER) {
+    return [
+      'the pepper given is the public development pepper: anyone can test guessed secrets against the digests',
+    ]
+  }
+  if (pepper.length < MIN_PEPPER_LENGTH) {
+    return [
+      `the pepper is ${pepper.length} characters long; use at least ${MIN_PEPPER_LENGTH} random characters`,
+    ]
+  }
+  return []
 }
 
 async function start(options: ServeOptions, io: CliOutput, opened: OpenedStore, seed: ValidSeed | undefined) {
@@ -108,7 +154,11 @@ async function start(options: ServeOptions, io: CliOutput, opened: OpenedStore, 
   )
   let server: ListeningServer
   try {
-    server = await listen(handler, { host: options.host, port: options.port })
+    server = await listen(handler, {
+      host: options.host,
+      port: options.port,
+      shutdownGraceMs: options.shutdownGrace * 1000,
+    })
   } catch (cause) {
     io.err(`patkit serve: cannot listen on ${options.host}:${options.port}: ${reason(cause)}`)
     return null
@@ -140,24 +190,23 @@ export async function serve(options: ServeOptions, io: CliOutput): Promise<numbe
     seed = read.value
   }
   // Listen for signals from the start: a SIGTERM while the store opens must still end in a clean exit.
-  const stop = nextSignal()
-  const opened = await openStore(options.database, options.tablePrefix)
+  const stop = stopRequests({ watchParent: !options.daemon })
+  const opened = await openStore(options.database, options.pepper, options.tablePrefix)
   if (opened.isErr()) {
     io.err(`patkit serve: ${opened.error}`)
+    stop.dispose()
     return 1
   }
-  if (options.database !== undefined && options.pepperSource === 'default') {
-    io.err(
-      'patkit serve: warning: the stored digests use the public development pepper; set --pepper or PATKIT_PEPPER',
-    )
-  }
+  for (const warning of pepperWarnings(options)) io.err(`patkit serve: warning: ${warning}`)
   const server = await start(options, io, opened.value, seed)
   if (server === null) {
     await opened.value.close().catch(() => {})
+    stop.dispose()
     return 1
   }
-  const signal = await stop
-  io.err(`patkit serve: ${signal} received, closing`)
+  const why = await stop.reason
+  stop.dispose()
+  io.err(`patkit serve: ${why.startsWith('SIG') ? `${why} received` : why}, closing`)
   // A second signal means "now": do not wait for slow clients.
   process.once('SIGINT', () => process.exit(1))
   process.once('SIGTERM', () => process.exit(1))

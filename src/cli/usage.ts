@@ -43,6 +43,10 @@ Options:
   --table-prefix P   Prefix of the SQL store's tables, with --database only (default: patkit_)
   --pepper VALUE     Key of the stored secrets' HMAC (default: $PATKIT_PEPPER, else the fixed and
                      INSECURE development pepper; keep it stable for a persistent --database)
+  --pepper-file FILE Read the pepper from FILE instead (not visible in the process list)
+  --shutdown-grace S Seconds a shutdown waits for requests in flight before closing every
+                     connection (default 5)
+  --daemon           Keep running when the parent process exits or a piped stdin closes
   -h, --help         Show this help
 
 Exit codes: 0 after a clean shutdown, 1 when it cannot start (bad seed, database, port in use),

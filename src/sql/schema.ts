@@ -50,6 +50,19 @@ export interface UsersTable {
 }
 
 /**
+ * Named values stored with the data (schema version 0002), such as the pepper fingerprint.
+ *
+ * @example
+ * ```ts
+ * db.selectFrom('settings').select('settings.value').where('settings.name', '=', 'pepper_fingerprint')
+ * ```
+ */
+export interface SettingsTable {
+  name: Column<string>
+  value: Column<string>
+}
+
+/**
  * The store's tables, by their unprefixed names.
  *
  * @example
@@ -60,6 +73,7 @@ export interface UsersTable {
 export interface PatkitDatabase {
   tokens: TokensTable
   users: UsersTable
+  settings: SettingsTable
 }
 
 /**
@@ -70,4 +84,4 @@ export interface PatkitDatabase {
  * PATKIT_TABLES.includes('tokens') // true
  * ```
  */
-export const PATKIT_TABLES: readonly (keyof PatkitDatabase)[] = ['tokens', 'users']
+export const PATKIT_TABLES: readonly (keyof PatkitDatabase)[] = ['tokens', 'users', 'settings']

@@ -19,7 +19,8 @@ export interface ListeningServer {
   readonly port: number
   /**
    * Stops accepting connections, lets requests in flight finish, closes idle keep-alive connections,
-   * and resolves once the server is closed. Calling it again returns the same promise.
+   * closes every connection still open after the grace (`shutdownGraceMs`), and resolves once the
+   * server is closed. Calling it again returns the same promise.
    */
   close(): Promise<void>
 }
@@ -36,7 +37,15 @@ export interface ListenOptions {
   readonly host: string
   /** 0 picks a free ephemeral port. */
   readonly port: number
+  /**
+   * How long `close()` lets requests in flight (and clients still sending one) finish before it
+   * closes every remaining connection. Default 5000.
+   */
+  readonly shutdownGraceMs?: number
 }
+
+/** The default {@link ListenOptions.shutdownGraceMs}. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 5000
 
 /**
  * Builds the URL of a host and port, bracketing IPv6 literals (`http://[::1]:3000`).
@@ -50,13 +59,21 @@ export function serverUrl(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`
 }
 
-function closeGracefully(server: Server, closing: { value: boolean }): Promise<void> {
+function closeGracefully(server: Server, closing: { value: boolean }, graceMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
     closing.value = true
+    // After the grace, whatever is left goes: a client trickling a request (or never finishing
+    // reading its response) cannot hold the shutdown up for longer than that.
+    const deadline = setTimeout(() => server.closeAllConnections(), graceMs)
+    deadline.unref()
     // close() stops accepting and (Node >= 19) drops idle keep-alive sockets; busy ones are dropped as
     // their response finishes (see the request listener), so a client that keeps connections open
     // cannot hold the server up.
-    server.close((error) => (error === undefined ? resolve() : reject(error)))
+    server.close((error) => {
+      clearTimeout(deadline)
+      if (error === undefined) resolve()
+      else reject(error)
+    })
     server.closeIdleConnections()
   })
 }
@@ -94,7 +111,7 @@ export function listen(handler: Handler, options: ListenOptions): Promise<Listen
           host: options.host,
           port,
           close: () => {
-            closed ??= closeGracefully(server, closing)
+            closed ??= closeGracefully(server, closing, options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS)
             return closed
           },
         }),

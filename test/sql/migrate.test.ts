@@ -29,7 +29,8 @@ import {
 } from './support/databases.js'
 import { describeDatabase } from './support/describe-database.js'
 
-const VERSION = '0001_tokens_and_users'
+const VERSIONS = ['0001_tokens_and_users', '0002_settings']
+const VERSION = '0002_settings'
 
 /** A Kysely instance that compiles with `compiler` and never connects. */
 function offline(compiler: () => QueryCompiler, adapter = new SqliteAdapter()): Kysely<unknown> {
@@ -135,15 +136,20 @@ async function indexNames(db: Kysely<unknown>, dialect: SqlDialectName, prefix: 
 function describeMigrations(target: DatabaseTarget, dialect: SqlDialectName, tag: string): Promise<void> {
   const prefix = uniquePrefix(tag)
   return describeDatabase(target, prefix, (db) => {
-    it('migrate applies version 0001 once; running it again is a no-op', async () => {
+    it('migrate applies every version once; running it again is a no-op', async () => {
       expect(await okValue(migrate(db, { tablePrefix: prefix }))).toEqual({
-        applied: [VERSION],
+        applied: VERSIONS,
         version: VERSION,
       })
       expect(await okValue(migrate(db, { tablePrefix: prefix }))).toEqual({ applied: [], version: VERSION })
       const tables = (await db.introspection.getTables()).map((t) => t.name)
       expect(tables).toEqual(
-        expect.arrayContaining([`${prefix}tokens`, `${prefix}users`, `${prefix}migrations`]),
+        expect.arrayContaining([
+          `${prefix}tokens`,
+          `${prefix}users`,
+          `${prefix}settings`,
+          `${prefix}migrations`,
+        ]),
       )
     })
 
@@ -152,11 +158,11 @@ function describeMigrations(target: DatabaseTarget, dialect: SqlDialectName, tag
       expect(names).toEqual(expect.arrayContaining(indexes(prefix).map((index) => index.name)))
     })
 
-    it('concurrent migrate calls on a fresh prefix all succeed and apply the version once', async () => {
+    it('concurrent migrate calls on a fresh prefix all succeed and apply each version once', async () => {
       const fresh = `${prefix}c_`
       try {
         const reports = await Promise.all([1, 2, 3].map(() => okValue(migrate(db, { tablePrefix: fresh }))))
-        expect(reports.flatMap((r) => r.applied)).toEqual([VERSION])
+        expect(reports.flatMap((r) => r.applied)).toEqual(VERSIONS)
       } finally {
         await dropTables(db, fresh)
       }
@@ -176,7 +182,7 @@ function describeMigrations(target: DatabaseTarget, dialect: SqlDialectName, tag
         }
         await sql`delete from ${sql.table(`${partial}migrations`)}`.execute(db)
         expect(await okValue(migrate(db, { tablePrefix: partial }))).toEqual({
-          applied: [VERSION],
+          applied: VERSIONS,
           version: VERSION,
         })
         expect(await indexNames(db, dialect, partial)).toEqual(
