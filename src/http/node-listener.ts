@@ -3,6 +3,7 @@ import { Readable } from 'node:stream'
 import type { Handler } from './create-handler.js'
 import { coreOf, type HandlerCore } from './handler-core.js'
 import type { IncomingRequest } from './incoming.js'
+import { requestUrl } from './request-target.js'
 import type { Reply } from './responses.js'
 
 /**
@@ -14,6 +15,11 @@ import type { Reply } from './responses.js'
  * `AbortSignal`, `Response` or body stream is built (that costs more than the whole API call; see
  * docs/benchmarks.md, target 3). The bytes on the wire are those the general path writes. Any other
  * handler goes through a real `Request` and `Response`.
+ *
+ * On both paths a malformed request never reaches the handler and is never a 500: an invalid `Host`,
+ * `OPTIONS *` or any target neither a path nor an http(s) URL is 400, TRACE, TRACK and CONNECT 405,
+ * as GitLab behind nginx answers; an absolute-form target is served with its own host (see
+ * `requestUrl` in request-target.ts).
  *
  * @example
  * ```ts
@@ -34,7 +40,7 @@ export function toNodeListener(handler: Handler): (req: IncomingMessage, res: Se
   }
 }
 
-// What the general path answers when it cannot build a Request, or the handler throws.
+// What either path answers when the handler throws (a bug: expected failures are replies).
 function internalError(res: ServerResponse): void {
   if (!res.headersSent) {
     res.statusCode = 500
@@ -43,17 +49,29 @@ function internalError(res: ServerResponse): void {
   res.end('{"message":"500 Internal Server Error"}')
 }
 
+/**
+ * The request's URL, or undefined once the answer to a malformed request is written (a HEAD answer
+ * without its body, as the handler's are).
+ */
+function urlOrRefusal(req: IncomingMessage, res: ServerResponse, method: string): URL | undefined {
+  const url = requestUrl(method, req.url ?? '/', req.headers.host)
+  if (url.isOk()) return url.value
+  write(res, method === 'HEAD' ? { ...url.error, body: null } : url.error)
+  return undefined
+}
+
 async function respond(handler: Handler, req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
-    const host = req.headers.host ?? 'localhost'
+    const method = req.method ?? 'GET'
+    const url = urlOrRefusal(req, res, method)
+    if (url === undefined) return
     const headers = new Headers()
     for (const [key, value] of Object.entries(req.headers)) {
       if (value === undefined) continue
       for (const v of Array.isArray(value) ? value : [value]) headers.append(key, v)
     }
-    const method = req.method ?? 'GET'
     const hasBody = method !== 'GET' && method !== 'HEAD'
-    const request = new Request(`http://${host}${req.url ?? '/'}`, {
+    const request = new Request(url, {
       method,
       headers,
       ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
@@ -70,9 +88,6 @@ async function respond(handler: Handler, req: IncomingMessage, res: ServerRespon
     internalError(res)
   }
 }
-
-// Methods a web Request refuses to carry: the general path answers them with a 500, and so does this one.
-const FORBIDDEN_METHODS = /^(?:connect|trace|track)$/i
 
 /**
  * The request as the core reads it: a class rather than an object of closures, so a request costs one
@@ -112,22 +127,6 @@ class NodeRequest implements IncomingRequest {
   }
 }
 
-/** The request as the core reads it, or null where `new Request` would throw on the general path. */
-function incoming(req: IncomingMessage): IncomingRequest | null {
-  const method = req.method ?? 'GET'
-  if (FORBIDDEN_METHODS.test(method)) return null
-  const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`
-  let parsedUrl: URL
-  try {
-    parsedUrl = new URL(url)
-  } catch {
-    return null
-  }
-  // new Request refuses URLs with credentials too.
-  if (parsedUrl.username !== '' || parsedUrl.password !== '') return null
-  return new NodeRequest(req, method, url, parsedUrl)
-}
-
 /**
  * Writes a reply as the general path writes the equivalent Response: the headers sorted by name (the
  * order Headers iterates in), then content-length when there is a body.
@@ -142,12 +141,10 @@ function write(res: ServerResponse, reply: Reply): void {
 
 async function respondDirectly(core: HandlerCore, req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
-    const request = incoming(req)
-    if (request === null) {
-      internalError(res)
-      return
-    }
-    write(res, await core(request))
+    const method = req.method ?? 'GET'
+    const url = urlOrRefusal(req, res, method)
+    if (url === undefined) return
+    write(res, await core(new NodeRequest(req, method, url.href, url)))
   } catch {
     internalError(res)
   }

@@ -75,6 +75,9 @@ describe('toNodeListener: the direct path writes the bytes the Request/Response 
       request('GET', '/elsewhere', auth),
       request('PUT', '/api/v4/personal_access_tokens/self', auth),
       request('TRACE', '/api/v4/personal_access_tokens/self', auth),
+      request('GET', '/api/v4/personal_access_tokens?search=%00', auth),
+      request('OPTIONS', '*', auth),
+      request('GET', 'http://gitlab.test/api/v4/personal_access_tokens?per_page=1', auth),
       request('POST', '/api/v4/personal_access_tokens/self/rotate', json, '{"expires_at":"2026-03-20"}'),
       request('POST', '/api/v4/personal_access_tokens/self/rotate', json, '{"nope":1}'),
       request('POST', '/api/v4/personal_access_tokens/self/rotate', json, '{broken'),
@@ -86,6 +89,125 @@ describe('toNodeListener: the direct path writes the bytes the Request/Response 
     for (const raw of cases) {
       const [d, g] = [await exchange(direct, raw), await exchange(general, raw)]
       expect(d, raw.split('\r\n')[0]).toBe(g)
+    }
+  })
+})
+
+/** A request line and headers exactly as given (no Host added), then an empty body. */
+function raw(requestLine: string, headers: Record<string, string>): string {
+  const lines = [requestLine, 'Connection: close']
+  for (const [k, v] of Object.entries(headers)) lines.push(`${k}: ${v}`)
+  return `${lines.join('\r\n')}\r\n\r\n`
+}
+
+/** The status line and body of a raw answer. */
+function statusAndBody(answer: string): [string, string] {
+  const [head = '', body = ''] = answer.split('\r\n\r\n')
+  return [head.split('\r\n')[0] ?? '', body]
+}
+
+describe('toNodeListener: malformed requests get 400/405 as GitLab behind nginx, never a 500 (issue 9, item 7)', () => {
+  const SELF = '/api/v4/personal_access_tokens/self'
+
+  it('an invalid Host is 400 Bad Request, on both paths', async () => {
+    const { direct, general, secret } = await twins()
+    for (const host of ['a b', '[::1', 'user:pw@h', 'h:99999', '', 'h/x', 'h?x', 'h#x', '[zz]', 'h\\x']) {
+      const request = raw(`GET ${SELF} HTTP/1.1`, { Host: host, 'PRIVATE-TOKEN': secret })
+      for (const port of [direct, general]) {
+        const answer = await exchange(port, request)
+        expect(statusAndBody(answer), `Host: ${host}`).toEqual(['HTTP/1.1 400 Bad Request', 'Bad Request'])
+        expect(answer, `Host: ${host}`).toMatch(/\r\ncontent-type: text\/plain\r\n/i)
+      }
+    }
+  })
+
+  it('a valid Host is served: a name, an IPv4 or IPv6 address, with or without a port', async () => {
+    const { direct, general, secret } = await twins()
+    for (const host of ['gitlab.example.com', '127.0.0.1:3000', '[::1]', '[::1]:8080', 'h:']) {
+      const request = raw(`GET ${SELF} HTTP/1.1`, { Host: host, 'PRIVATE-TOKEN': secret })
+      for (const port of [direct, general]) {
+        expect(statusAndBody(await exchange(port, request))[0], `Host: ${host}`).toBe('HTTP/1.1 200 OK')
+      }
+    }
+  })
+
+  it('TRACE is 405, as nginx answers it, on every path', async () => {
+    const { direct, general, secret } = await twins()
+    for (const path of [SELF, '/elsewhere', '*']) {
+      const request = raw(`TRACE ${path} HTTP/1.1`, { Host: '127.0.0.1', 'PRIVATE-TOKEN': secret })
+      for (const port of [direct, general]) {
+        expect(statusAndBody(await exchange(port, request)), `TRACE ${path}`).toEqual([
+          'HTTP/1.1 405 Method Not Allowed',
+          '{"error":"405 Method Not Allowed"}',
+        ])
+      }
+    }
+  })
+
+  it('OPTIONS * and any target neither a path nor an http(s) URL is 400, as nginx answers', async () => {
+    const { direct, general } = await twins()
+    const reaching = ['OPTIONS * HTTP/1.1', 'GET * HTTP/1.1', 'GET ftp://x/ HTTP/1.1', 'GET ws://x/ HTTP/1.1']
+    for (const line of reaching) {
+      for (const port of [direct, general]) {
+        const answer = await exchange(port, raw(line, { Host: '127.0.0.1' }))
+        expect(statusAndBody(answer), line).toEqual(['HTTP/1.1 400 Bad Request', 'Bad Request'])
+      }
+    }
+    // node's parser answers these itself (400, no body): they never reach patkit.
+    for (const line of ['GET api/v4/personal_access_tokens HTTP/1.1', 'GET mailto:x HTTP/1.1']) {
+      const answer = await exchange(direct, raw(line, { Host: '127.0.0.1' }))
+      expect(statusAndBody(answer)[0], line).toBe('HTTP/1.1 400 Bad Request')
+    }
+  })
+
+  it('an absolute-form target is served, with the host of the target (RFC 9112), not of Host', async () => {
+    const { direct, general, secret } = await twins()
+    const line = 'GET http://gitlab.example.com:8080/api/v4/personal_access_tokens?per_page=1 HTTP/1.1'
+    for (const port of [direct, general]) {
+      const answer = await exchange(port, raw(line, { Host: '127.0.0.1', 'PRIVATE-TOKEN': secret }))
+      expect(statusAndBody(answer)[0]).toBe('HTTP/1.1 200 OK')
+      expect(answer).toMatch(
+        /\r\nlink: <http:\/\/gitlab\.example\.com:8080\/api\/v4\/personal_access_tokens\?/i,
+      )
+    }
+  })
+
+  it('an absolute-form target with credentials or a bad host is 400', async () => {
+    const { direct, general, secret } = await twins()
+    for (const target of [
+      'http://u:p@x/api/v4/personal_access_tokens/self',
+      'http://a%20b/x',
+      'http://h:99999/x',
+    ]) {
+      for (const port of [direct, general]) {
+        const answer = await exchange(
+          port,
+          raw(`GET ${target} HTTP/1.1`, { Host: '127.0.0.1', 'PRIVATE-TOKEN': secret }),
+        )
+        expect(statusAndBody(answer), target).toEqual(['HTTP/1.1 400 Bad Request', 'Bad Request'])
+      }
+    }
+  })
+
+  it('HEAD with an invalid Host gets the 400 without a body', async () => {
+    const { direct, general } = await twins()
+    for (const port of [direct, general]) {
+      const answer = await exchange(port, raw(`HEAD ${SELF} HTTP/1.1`, { Host: 'a b' }))
+      expect(statusAndBody(answer)).toEqual(['HTTP/1.1 400 Bad Request', ''])
+    }
+  })
+
+  it('the server answers normally after every malformed request', async () => {
+    const { direct, general, secret } = await twins()
+    for (const port of [direct, general]) {
+      await exchange(port, raw(`GET ${SELF} HTTP/1.1`, { Host: '[::1' }))
+      await exchange(port, raw('OPTIONS * HTTP/1.1', { Host: '127.0.0.1' }))
+      await exchange(port, raw(`TRACE ${SELF} HTTP/1.1`, { Host: '127.0.0.1' }))
+      const answer = await exchange(
+        port,
+        raw(`GET ${SELF} HTTP/1.1`, { Host: '127.0.0.1', 'PRIVATE-TOKEN': secret }),
+      )
+      expect(statusAndBody(answer)[0]).toBe('HTTP/1.1 200 OK')
     }
   })
 })

@@ -1,0 +1,63 @@
+import { err, ok, type Result } from 'neverthrow'
+import { MALFORMED } from './malformed-strings.js'
+import { error, type Reply } from './responses.js'
+
+// Methods nginx answers itself with 405 (TRACE; CONNECT in recent releases) or Rails refuses as unknown
+// (TRACK), and which a web Request cannot carry anyway.
+const REFUSED_METHODS = /^(?:connect|trace|track)$/i
+
+// RFC 3986 host (IP-literal, IPv4 or reg-name) and optional port: no userinfo, path, query, fragment
+// or white space. The URL parser checks the rest (IPv6 syntax, escapes, port range).
+const HOST = /^(?:\[[0-9A-Za-z:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+)(?::[0-9]*)?$/
+
+const ABSOLUTE_FORM = /^https?:\/\//i
+
+function parse(href: string): URL | undefined {
+  try {
+    return new URL(href)
+  } catch {
+    return undefined
+  }
+}
+
+/** A URL the handler may use: it parsed, and it carries no credentials (a web Request refuses them). */
+function usable(url: URL | undefined): Result<URL, Reply> {
+  return url === undefined || url.username !== '' || url.password !== '' ? err(MALFORMED) : ok(url)
+}
+
+/**
+ * The absolute URL of a request as `node:http` received it (its method, request target and `Host`
+ * header), or the answer GitLab behind nginx gives instead, so that no malformed request reaches the
+ * handler or becomes a 500:
+ *
+ * - TRACE, TRACK and CONNECT: 405 `{"error":"405 Method Not Allowed"}`, on every path (nginx answers
+ *   TRACE itself, with no `Allow`).
+ * - A `Host` that is not `host[:port]` (white space, userinfo, an unclosed `[`, a port above 65535, an
+ *   empty value): 400, which nginx answers and RFC 9112 requires.
+ * - A target that is neither a path (origin-form) nor an `http`/`https` URL (absolute-form), such as
+ *   `OPTIONS *`: 400, as nginx answers.
+ * - An absolute-form target is accepted, as nginx accepts it, and its own host wins over `Host`
+ *   (RFC 9112, section 3.2.2); one with credentials or a bad host is 400.
+ *
+ * Every 400 is GitLab's malformed-request answer (`text/plain` `Bad Request`) rather than nginx's HTML
+ * page. Without a `Host` (HTTP/1.0; node refuses an HTTP/1.1 request without one), the host is
+ * `localhost`.
+ *
+ * @example
+ * ```ts
+ * requestUrl('GET', '/api/v4/personal_access_tokens', 'gitlab.test').map((u) => u.href)
+ * // ok('http://gitlab.test/api/v4/personal_access_tokens')
+ * requestUrl('GET', '/api/v4/personal_access_tokens', 'a b').isErr() // true: 400
+ * requestUrl('TRACE', '/', 'gitlab.test').isErr()                     // true: 405
+ * ```
+ */
+export function requestUrl(method: string, target: string, host: string | undefined): Result<URL, Reply> {
+  if (REFUSED_METHODS.test(method)) return err(error(405, '405 Method Not Allowed'))
+  const authority = host ?? 'localhost'
+  if (!HOST.test(authority)) return err(MALFORMED)
+  // The pattern keeps the authority whole (no `/`, `?`, `#`, `@`), so parsing it with the path checks it.
+  if (target.startsWith('/')) return usable(parse(`http://${authority}${target}`))
+  if (!ABSOLUTE_FORM.test(target)) return err(MALFORMED)
+  // The target's host wins, but a bad Host is refused all the same, as nginx refuses it.
+  return parse(`http://${authority}/`) === undefined ? err(MALFORMED) : usable(parse(target))
+}
