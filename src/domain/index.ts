@@ -16,10 +16,28 @@ export {
   ROTATION_DEFAULT_DAYS,
   resolveExpiry,
 } from './expiry.js'
+export {
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENCY_KEY_MAX_LENGTH,
+  parseIdempotencyKey,
+} from './idempotency-key.js'
 export { cryptoRandom, type RandomSource, seededRandom } from './random.js'
+export {
+  createReceiptSealer,
+  type ReceiptBinding,
+  type ReceiptSealer,
+  type UnreadableReceipt,
+} from './receipt-seal.js'
 export { tokensToRevokeOnReuse } from './reuse-detection.js'
 export { type Revocation, revokeToken } from './revoke-token.js'
 export { type Rotation, rotateToken } from './rotate-token.js'
+export {
+  isRedeemable,
+  type RedeemedReceipt,
+  type RotationReceipt,
+  type RotationReceiptDraft,
+  receiptExpiry,
+} from './rotation-receipt.js'
 export {
   ADMIN_ONLY_SCOPES,
   isScope,
