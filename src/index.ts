@@ -126,5 +126,6 @@ export {
   type SortKey,
   type TokenFilter,
 } from './query/index.js'
+export { type RotationReceiptStore, supportsRotationReceipts } from './store/rotation-receipts.js'
 export type { RevokeOutcome, TokenStore, TokenWithUser } from './store/token-store.js'
 export type { StoreFailure, User, UserDirectory } from './store/user.js'

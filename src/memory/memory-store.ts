@@ -1,6 +1,7 @@
 import { errAsync, ok, okAsync, type Result, type ResultAsync } from 'neverthrow'
 import type { TokenStore } from '../store/token-store.js'
 import type { StoreFailure, User } from '../store/user.js'
+import { receiptTable } from './receipt-table.js'
 import { tokenTable } from './token-table.js'
 import { userTable } from './user-table.js'
 
@@ -56,6 +57,7 @@ function attempt<T, E>(operation: string, run: () => Result<T, E>): ResultAsync<
  */
 export function memoryStore(options: MemoryStoreOptions = {}): TokenStore {
   const tokens = tokenTable()
+  const receipts = receiptTable()
   const users = userTable()
   for (const user of options.users ?? []) {
     const put = users.put(user)
@@ -74,6 +76,18 @@ export function memoryStore(options: MemoryStoreOptions = {}): TokenStore {
     insert: (draft) => attempt('insert', () => tokens.insert(draft)),
     revoke: (id) => attempt('revoke', () => ok(tokens.revoke(id))),
     rotate: (oldId, successor) => attempt('rotate', () => tokens.rotate(oldId, successor)),
+    // The rotation and its receipt in one synchronous step: both persist, or (the rotation refused)
+    // neither does.
+    rotateWithReceipt: (oldId, successor, receipt) =>
+      attempt('rotateWithReceipt', () =>
+        tokens.rotate(oldId, successor).map((token) => {
+          receipts.prune(successor.createdAt)
+          receipts.put({ ...receipt, tokenId: oldId, successorId: token.id })
+          return token
+        }),
+      ),
+    consumeRotationReceipt: (tokenId, keyDigest, now) =>
+      attempt('consumeRotationReceipt', () => ok(receipts.take(tokenId, keyDigest, now, tokens.byId))),
     revokeDescendants: (tokenId, now) =>
       attempt('revokeDescendants', () => ok(tokens.revokeDescendants(tokenId, now))),
     touchLastUsed: (id, at, throttleMs) =>

@@ -1,5 +1,6 @@
 import type { ResultAsync } from 'neverthrow'
 import type { ErrorOf } from '../domain/errors.js'
+import type { RedeemedReceipt, RotationReceiptDraft } from '../domain/rotation-receipt.js'
 import type { Token, TokenDraft } from '../domain/token.js'
 import type { ListQuery } from '../query/filter.js'
 import type { StoreFailure, User, UserDirectory } from './user.js'
@@ -45,6 +46,9 @@ export interface TokenWithUser {
  * - `touchLastUsed` writes only when the stored `lastUsedAt` is null or at or before `at - throttleMs`,
  *   so concurrent requests in one window write once.
  * - Reads see every write that completed before they started.
+ * - `consumeRotationReceipt` (optional, with `rotateWithReceipt`): of N concurrent consumptions of one
+ *   receipt at most one gets it; it is decided in the same atomic step as the checks on the successor,
+ *   so it never hands out a successor that a completed rotation, revocation or use had changed.
  *
  * @example
  * ```ts
@@ -75,6 +79,31 @@ export interface TokenStore extends UserDirectory {
     oldId: number,
     successor: TokenDraft,
   ): ResultAsync<Token, StoreFailure | ErrorOf<'already_revoked'> | ErrorOf<'not_found'>>
+  /**
+   * Optional, together with `consumeRotationReceipt` (the `rotationReceipts` capability, see
+   * {@link supportsRotationReceipts}): `rotate`, plus a receipt of the rotation stored in the same
+   * atomic step, so that a client whose answer was lost can be given the same successor again (an
+   * `Idempotency-Key`). Either the rotation and its receipt both persist or neither does. The same
+   * call deletes every receipt whose `expiresAt` is at or before the successor's `createdAt` (the
+   * rotation's instant), so receipts never pile up. Without it the authority refuses the header.
+   */
+  rotateWithReceipt?(
+    oldId: number,
+    successor: TokenDraft,
+    receipt: RotationReceiptDraft,
+  ): ResultAsync<Token, StoreFailure | ErrorOf<'already_revoked'> | ErrorOf<'not_found'>>
+  /**
+   * Optional, with `rotateWithReceipt`: the receipt stored when `tokenId` was rotated, if its
+   * `keyDigest` is the one given and it is redeemable at `now` (`isRedeemable`: before its
+   * `expiresAt`, and its successor still active and never used). Deletes it in the same atomic step,
+   * so it is handed out once: of N concurrent calls at most one gets it, the others get `null`. A
+   * receipt that is not redeemable stays as it is (it never becomes redeemable again).
+   */
+  consumeRotationReceipt?(
+    tokenId: number,
+    keyDigest: string,
+    now: Date,
+  ): ResultAsync<RedeemedReceipt | null, StoreFailure>
   /** Revokes the tokens rotated from `tokenId` that are active at `now`; returns them as they are now. */
   revokeDescendants(tokenId: number, now: Date): ResultAsync<readonly Token[], StoreFailure>
   /** Sets `lastUsedAt = at` unless it was set less than `throttleMs` before `at`; true when written. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { TokenStore } from '../store/token-store.js'
-import { type ConformanceContext, hasCapability } from './conformance/context.js'
+import { CAPABILITY_METHODS, type ConformanceContext, hasCapability } from './conformance/context.js'
 import { describeIsolation } from './conformance/isolation.js'
 import { describeJoinedLookup } from './conformance/joined-lookup.js'
 import { describeListFilters } from './conformance/list-filters.js'
@@ -9,6 +9,7 @@ import { describeLookups } from './conformance/lookups.js'
 import { describePagination } from './conformance/pagination.js'
 import { describeRevocation } from './conformance/revocation.js'
 import { describeRotation } from './conformance/rotation.js'
+import { describeRotationReceipts } from './conformance/rotation-receipts.js'
 import { describeTouch } from './conformance/touch.js'
 import { describeUsers } from './conformance/users.js'
 
@@ -112,7 +113,9 @@ export function describeStoreConformance(options: StoreConformanceOptions): void
             const store = await acquire()
             // Known only once the store exists: report a skip with the reason, never an empty pass.
             if (!hasCapability(store, capability)) {
-              test.skip(`the store does not implement the optional ${capability}`)
+              test.skip(
+                `the store does not implement the optional ${capability} (${CAPABILITY_METHODS[capability].join(', ')})`,
+              )
               return
             }
             await body(store)
@@ -127,6 +130,7 @@ export function describeStoreConformance(options: StoreConformanceOptions): void
     describeListSort(ctx)
     describePagination(ctx)
     describeRotation(ctx)
+    describeRotationReceipts(ctx)
     describeRevocation(ctx)
     describeTouch(ctx)
     describeIsolation(ctx)

@@ -32,22 +32,48 @@ export interface ConformanceContext {
   testOptional<K extends OptionalCapability>(
     capability: K,
     title: string,
-    body: (store: TokenStore & Required<Pick<TokenStore, K>>) => Promise<void>,
+    body: (store: WithCapability<K>) => Promise<void>,
   ): void
 }
 
 /**
- * The optional methods of {@link TokenStore}, which the conformance suite tests only where present.
+ * The optional methods of {@link TokenStore}, by capability: a capability is present when the store
+ * implements every one of its methods.
  *
  * @example
  * ```ts
- * const capability: OptionalCapability = 'findByDigestWithUser'
+ * CAPABILITY_METHODS.rotationReceipts // ['rotateWithReceipt', 'consumeRotationReceipt']
  * ```
  */
-export type OptionalCapability = 'findByDigestWithUser'
+export const CAPABILITY_METHODS = {
+  findByDigestWithUser: ['findByDigestWithUser'],
+  rotationReceipts: ['rotateWithReceipt', 'consumeRotationReceipt'],
+} as const satisfies Readonly<Record<string, readonly (keyof TokenStore)[]>>
 
 /**
- * Whether a store implements an optional capability.
+ * The optional capabilities of {@link TokenStore}, which the conformance suite tests only where present.
+ *
+ * @example
+ * ```ts
+ * const capability: OptionalCapability = 'rotationReceipts'
+ * ```
+ */
+export type OptionalCapability = keyof typeof CAPABILITY_METHODS
+
+/**
+ * A store known to implement a capability's methods.
+ *
+ * @example
+ * ```ts
+ * declare const store: WithCapability<'rotationReceipts'>
+ * await store.consumeRotationReceipt(7, keyDigest, now)
+ * ```
+ */
+export type WithCapability<K extends OptionalCapability> = TokenStore &
+  Required<Pick<TokenStore, (typeof CAPABILITY_METHODS)[K][number]>>
+
+/**
+ * Whether a store implements an optional capability (every one of its methods).
  *
  * @example
  * ```ts
@@ -57,8 +83,9 @@ export type OptionalCapability = 'findByDigestWithUser'
 export function hasCapability<K extends OptionalCapability>(
   store: TokenStore,
   capability: K,
-): store is TokenStore & Required<Pick<TokenStore, K>> {
-  return typeof store[capability] === 'function'
+): store is WithCapability<K> {
+  const methods: readonly (keyof TokenStore)[] = CAPABILITY_METHODS[capability]
+  return methods.every((method) => typeof store[method] === 'function')
 }
 
 /**
