@@ -9,12 +9,14 @@ import { type DatabaseUrl, describeDatabase } from './database-url.js'
  *
  * @example
  * ```ts
- * const opened: OpenedStore = { store: memoryStore(), close: async () => {} }
+ * const opened: OpenedStore = { store: memoryStore(), description: 'memory', replaceable: true, close: async () => {} }
  * ```
  */
 export interface OpenedStore {
   readonly store: TokenStore
   readonly description: string
+  /** Whether the control plane may replace the data (reset, restore): only the in-memory store's. */
+  readonly replaceable: boolean
   close(): Promise<void>
 }
 
@@ -102,6 +104,7 @@ async function openSql(
   return ok({
     store: sqlStore(db, sqlOptions),
     description: describeDatabase(database),
+    replaceable: false,
     close: () => db.destroy(),
   })
 }
@@ -121,7 +124,12 @@ export async function openStore(
   tablePrefix?: string,
 ): Promise<Result<OpenedStore, string>> {
   if (database === undefined) {
-    return ok({ store: memoryStore(), description: 'memory', close: () => Promise.resolve() })
+    return ok({
+      store: memoryStore(),
+      description: 'memory',
+      replaceable: true,
+      close: () => Promise.resolve(),
+    })
   }
   return openSql(database, tablePrefix, pepper)
 }

@@ -11,7 +11,8 @@ import { type DatabaseUrl, parseDatabaseUrl } from './database-url.js'
  * @example
  * ```ts
  * const options: ServeOptions = {
- *   help: false, host: '127.0.0.1', port: 0, shutdownGrace: 5, daemon: false, pepper: 'dev', pepperSource: 'flag',
+ *   help: false, host: '127.0.0.1', port: 0, shutdownGrace: 5, daemon: false, frozen: false,
+ *   pepper: 'dev', pepperSource: 'flag',
  * }
  * ```
  */
@@ -29,6 +30,14 @@ export interface ServeOptions {
   readonly shutdownGrace: number
   /** Keep running when the parent process exits or a piped stdin closes. */
   readonly daemon: boolean
+  /** Where the clock starts (`--clock`); absent: now. */
+  readonly clock?: Date
+  /** Whether the clock stands still from the start (`--frozen`). */
+  readonly frozen: boolean
+  /** Seed of the random source (`--random-seed`): the same secrets on every start. */
+  readonly randomSeed?: number
+  /** Guards the control API (`--control-token`). */
+  readonly controlToken?: string
   readonly pepper: string
   /** Where the pepper came from; `default` is the public development pepper. */
   readonly pepperSource: 'flag' | 'file' | 'env' | 'default'
@@ -50,6 +59,10 @@ const OPTIONS = {
   'pepper-file': { type: 'string' },
   'shutdown-grace': { type: 'string' },
   daemon: { type: 'boolean' },
+  clock: { type: 'string' },
+  frozen: { type: 'boolean' },
+  'random-seed': { type: 'string' },
+  'control-token': { type: 'string' },
 } as const
 
 /** The default `--shutdown-grace`, in seconds. */
@@ -73,6 +86,24 @@ function parseShutdownGrace(value: string | undefined): Result<number, string> {
   return seconds <= 3600
     ? ok(seconds)
     : err(`--shutdown-grace must be a whole number of seconds from 0 to 3600, got ${JSON.stringify(value)}`)
+}
+
+// An instant with its zone (`Z` or an offset), so `--clock` means the same instant on every machine.
+function parseClock(value: string | undefined): Result<Date | undefined, string> {
+  if (value === undefined) return ok(undefined)
+  const at = new Date(value)
+  return /^\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:?\d\d)$/i.test(value) && !Number.isNaN(at.getTime())
+    ? ok(at)
+    : err(
+        `--clock must be an ISO 8601 instant with Z or an offset, e.g. 2026-01-01T00:00:00Z, got ${JSON.stringify(value)}`,
+      )
+}
+
+function parseRandomSeed(value: string | undefined): Result<number | undefined, string> {
+  if (value === undefined) return ok(undefined)
+  return /^\d{1,10}$/.test(value) && Number(value) <= 0xffffffff
+    ? ok(Number(value))
+    : err(`--random-seed must be an integer from 0 to 4294967295, got ${JSON.stringify(value)}`)
 }
 
 function parseHost(value: string | undefined): Result<string, string> {
@@ -162,6 +193,7 @@ export function parseServeArgs(
       port: DEFAULT_PORT,
       shutdownGrace: DEFAULT_SHUTDOWN_GRACE,
       daemon: false,
+      frozen: false,
       pepper: INSECURE_DEVELOPMENT_PEPPER,
       pepperSource: 'default',
     })
@@ -174,6 +206,12 @@ export function parseServeArgs(
   if (shutdownGrace.isErr()) return err(shutdownGrace.error)
   const seed = required('seed', values.seed)
   if (seed.isErr()) return err(seed.error)
+  const clock = parseClock(values.clock)
+  if (clock.isErr()) return err(clock.error)
+  const randomSeed = parseRandomSeed(values['random-seed'])
+  if (randomSeed.isErr()) return err(randomSeed.error)
+  const controlToken = required('control-token', values['control-token'])
+  if (controlToken.isErr()) return err(controlToken.error)
   const pepperFlag = required('pepper', values.pepper)
   if (pepperFlag.isErr()) return err(pepperFlag.error)
   let database: DatabaseUrl | undefined
@@ -215,6 +253,10 @@ export function parseServeArgs(
     port: port.value,
     shutdownGrace: shutdownGrace.value,
     daemon: values.daemon === true,
+    frozen: values.frozen === true,
+    ...(clock.value === undefined ? {} : { clock: clock.value }),
+    ...(randomSeed.value === undefined ? {} : { randomSeed: randomSeed.value }),
+    ...(controlToken.value === undefined ? {} : { controlToken: controlToken.value }),
     ...pepper.value,
     ...(seed.value === undefined ? {} : { seed: seed.value }),
     ...(database === undefined ? {} : { database }),

@@ -1,14 +1,15 @@
 import { ResultAsync } from 'neverthrow'
-import { createAuthority } from '../authority/create-authority.js'
+import { controllableClock } from '../control/controllable-clock.js'
+import { fakeAuthority } from '../control/fake-authority.js'
 import { systemClock } from '../domain/clock.js'
-import { cryptoRandom } from '../domain/random.js'
-import { createDigester } from '../domain/secret.js'
-import { createHandler } from '../http/create-handler.js'
+import { cryptoRandom, type RandomSource, seededRandom } from '../domain/random.js'
+import { generateSecret } from '../domain/secret.js'
+import { memoryStore } from '../memory/memory-store.js'
 import type { TokenStore } from '../store/token-store.js'
 import type { StoreFailure } from '../store/user.js'
 import { DEMO_USERS, INSECURE_DEVELOPMENT_PEPPER } from '../testing/demo-defaults.js'
-import { type ListeningServer, listen } from '../testing/listen.js'
-import { loadSeed, type SeedTarget } from '../testing/load-seed.js'
+import { type ListeningServer, listenNode } from '../testing/listen.js'
+import type { SeedReport } from '../testing/load-seed.js'
 import type { ValidSeed } from '../testing/seed-schema.js'
 import { type OpenedStore, openStore } from './open-store.js'
 import { readSeedFile } from './seed-file.js'
@@ -53,51 +54,51 @@ function isEmpty(store: TokenStore): ResultAsync<boolean, StoreFailure> {
 }
 
 /**
- * Loads the seed file, or, into an empty store, the demo users with one fresh `api` token each;
- * returns lines to print.
+ * The start seed: the seed file; or, for an empty store, the demo users with one fresh `api` token
+ * each (fresh secrets, kept in the seed so a reset brings the same ones back); or nothing for a
+ * database that holds data. Returns it with the lines to print after the listening line.
  */
-async function populate(
-  target: SeedTarget,
+async function startSeed(
+  store: TokenStore,
   options: ServeOptions,
-  seed: ValidSeed | undefined,
-): Promise<{ lines: (url: string) => string[] } | { error: string }> {
-  if (seed !== undefined) {
-    const loaded = await loadSeed(target, seed)
-    if (loaded.isErr())
-      return { error: `seed file ${options.seed}: ${loaded.error.path}: ${loaded.error.message}` }
-    const { users, issued, skipped } = loaded.value
-    const kept = skipped.length === 0 ? '' : ` (${skipped.length} already stored)`
+  file: ValidSeed | undefined,
+  random: RandomSource,
+): Promise<{ seed: ValidSeed; lines: (url: string, report: SeedReport) => string[] } | { error: string }> {
+  if (file !== undefined) {
     return {
-      lines: () => [
-        `seeded ${count(users, 'user')} and ${count(issued.length, 'token')} from ${options.seed}${kept}`,
-      ],
+      seed: file,
+      lines: (_, { users, issued, restored, skipped }) => {
+        const kept = skipped.length === 0 ? '' : ` (${skipped.length} already stored)`
+        return [
+          `seeded ${count(users, 'user')} and ${count(issued.length + restored.length, 'token')} from ${options.seed}${kept}`,
+        ]
+      },
     }
   }
   // Demo data goes only into an empty store: a database that holds anything is the user's, and
   // start-up never changes (or adds to) their users and tokens.
-  const empty = await isEmpty(target.store)
+  const empty = await isEmpty(store)
   if (empty.isErr()) return { error: `cannot read the database: ${reason(empty.error.cause)}` }
   if (!empty.value) {
     return {
+      seed: {},
       lines: () => [
         'the database already holds users or tokens: no demo users or tokens were created (use --seed FILE for known ones)',
       ],
     }
   }
-  const users = await loadSeed(target, { users: [...DEMO_USERS] })
-  if (users.isErr())
-    return { error: `cannot create the demo users: ${users.error.path}: ${users.error.message}` }
-  const secrets: string[] = []
-  for (const user of DEMO_USERS) {
-    const issued = await target.authority.issueToken({
-      userId: user.id,
+  const secrets = DEMO_USERS.map(() => generateSecret(random))
+  const seed: ValidSeed = {
+    users: DEMO_USERS.map((user) => ({ ...user })),
+    tokens: DEMO_USERS.map((user, i) => ({
+      user_id: user.id,
       name: 'patkit demo',
       scopes: ['api'],
-    })
-    if (issued.isErr()) return { error: `cannot create the demo tokens: ${issued.error.type}` }
-    secrets.push(issued.value.secret)
+      token: secrets[i] ?? '',
+    })),
   }
   return {
+    seed,
     lines: (url) => [
       ...DEMO_USERS.map(
         (user, i) => `${user.username}${user.admin === true ? ' (admin)' : ''}: ${secrets[i]}`,
@@ -131,30 +132,36 @@ function pepperWarnings({ pepper, pepperSource, database }: ServeOptions): strin
   return []
 }
 
-async function start(options: ServeOptions, io: CliOutput, opened: OpenedStore, seed: ValidSeed | undefined) {
-  const authority = createAuthority({
-    store: opened.store,
-    pepper: options.pepper,
-    clock: systemClock,
-    random: cryptoRandom,
-    ...(options.release === undefined ? {} : { release: options.release }),
-  })
-  const populated = await populate(
-    { authority, store: opened.store, digest: createDigester(options.pepper) },
-    options,
-    seed,
-  )
-  if ('error' in populated) {
-    io.err(`patkit serve: ${populated.error}`)
+async function start(options: ServeOptions, io: CliOutput, opened: OpenedStore, file: ValidSeed | undefined) {
+  const random = options.randomSeed === undefined ? cryptoRandom : seededRandom(options.randomSeed)
+  const initial = await startSeed(opened.store, options, file, random)
+  if ('error' in initial) {
+    io.err(`patkit serve: ${initial.error}`)
     return null
   }
-  const handler = createHandler(
-    authority,
-    options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl },
-  )
+  const clock = controllableClock(systemClock, {
+    ...(options.clock === undefined ? {} : { at: options.clock }),
+    frozen: options.frozen,
+  })
+  const fake = await fakeAuthority({
+    store: opened.store,
+    ...(opened.replaceable ? { freshStore: () => memoryStore() } : {}),
+    pepper: options.pepper,
+    clock,
+    random,
+    seed: initial.seed,
+    ...(options.release === undefined ? {} : { release: options.release }),
+    ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
+    ...(options.controlToken === undefined ? {} : { controlToken: options.controlToken }),
+  })
+  if (fake.isErr()) {
+    const where = file === undefined ? 'cannot create the demo data' : `seed file ${options.seed}`
+    for (const problem of fake.error) io.err(`patkit serve: ${where}: ${problem.path}: ${problem.message}`)
+    return null
+  }
   let server: ListeningServer
   try {
-    server = await listen(handler, {
+    server = await listenNode(fake.value.listener, {
       host: options.host,
       port: options.port,
       shutdownGraceMs: options.shutdownGrace * 1000,
@@ -165,7 +172,7 @@ async function start(options: ServeOptions, io: CliOutput, opened: OpenedStore, 
   }
   // The first stdout line is a contract: test suites in any language read it to learn the port.
   io.out(`patkit listening on ${server.url}`)
-  for (const line of populated.lines(server.url)) io.out(line)
+  for (const line of initial.lines(server.url, fake.value.seeded)) io.out(line)
   return server
 }
 

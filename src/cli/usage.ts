@@ -29,7 +29,8 @@ Options:
 export const SERVE_USAGE = `Usage: patkit serve [options]
 
 Serves GitLab's personal access token API (/api/v4/personal_access_tokens...) until SIGINT or
-SIGTERM. The first line on stdout is "patkit listening on http://HOST:PORT".
+SIGTERM, with a control API for tests under /__patkit/ (clock, reset, state, journal, faults;
+described at /__patkit/openapi.json). The first line on stdout is "patkit listening on http://HOST:PORT".
 
 Options:
   --host HOST        Interface to listen on (default 127.0.0.1)
@@ -47,6 +48,10 @@ Options:
   --shutdown-grace S Seconds a shutdown waits for requests in flight before closing every
                      connection (default 5)
   --daemon           Keep running when the parent process exits or a piped stdin closes
+  --clock INSTANT    Start the clock at an ISO 8601 instant, e.g. 2026-01-01T00:00:00Z (default: now)
+  --frozen           The clock stands still until moved over the control API
+  --random-seed N    Deterministic secrets: the same ones on every start with the same N
+  --control-token T  Require header X-Patkit-Control-Token: T on the control API (/__patkit/...)
   -h, --help         Show this help
 
 Exit codes: 0 after a clean shutdown, 1 when it cannot start (bad seed, database, port in use),

@@ -1,17 +1,23 @@
-import { type Authority, createAuthority } from '../authority/create-authority.js'
+import type { Result } from 'neverthrow'
+import type { Authority } from '../authority/create-authority.js'
+import type { AuthorityEvent } from '../authority/events.js'
 import type { IssueTokenInput } from '../authority/issue-token.js'
 import type { Release } from '../authority/release.js'
 import type { IssuedToken } from '../authority/rotate.js'
-import { type Clock, type ManualClock, manualClock } from '../domain/clock.js'
-import type { RandomSource } from '../domain/random.js'
-import { createDigester } from '../domain/secret.js'
-import { createHandler, type Handler } from '../http/create-handler.js'
+import { type ControllableClock, controllableClock } from '../control/controllable-clock.js'
+import { fakeAuthority } from '../control/fake-authority.js'
+import type { StateSnapshot } from '../control/fake-state.js'
+import type { Faults } from '../control/faults.js'
+import type { Journal } from '../control/journal.js'
+import { type Clock, type ManualClock, systemClock } from '../domain/clock.js'
+import { cryptoRandom, type RandomSource } from '../domain/random.js'
+import type { Handler } from '../http/create-handler.js'
 import { memoryStore } from '../memory/memory-store.js'
 import type { TokenStore } from '../store/token-store.js'
 import { DEMO_USERS, FAKE_GITLAB_START, INSECURE_DEVELOPMENT_PEPPER } from './demo-defaults.js'
-import { listen } from './listen.js'
-import { describeIssueFailure, loadSeed } from './load-seed.js'
-import type { SeedToken, SeedUser } from './seed-schema.js'
+import { listenNode } from './listen.js'
+import { describeIssueFailure } from './load-seed.js'
+import type { Seed, SeedProblem, SeedToken, SeedUser } from './seed-schema.js'
 import { validateSeed } from './seed-schema.js'
 
 /**
@@ -48,8 +54,12 @@ export interface FakeGitLabOptions<C extends Clock = ManualClock> {
   readonly pepper?: string
   /** The store; default a fresh `memoryStore()`. Seed users and tokens are added to it. */
   readonly store?: TokenStore
-  /** Randomness for generated secrets; default the operating system's. */
+  /** Randomness for generated secrets and fault probabilities; default the operating system's. */
   readonly random?: RandomSource
+  /** Receives every authority event (also recorded in `journal`), `token_expiring` included. */
+  readonly onEvent?: (event: AuthorityEvent) => void
+  /** When set, the control API (`/__patkit/...`) needs it in the `X-Patkit-Control-Token` header. */
+  readonly controlToken?: string
 }
 
 /**
@@ -81,14 +91,37 @@ export interface FakeGitLab<C extends Clock = ManualClock> {
    * its secret. Rejects with an `Error` naming the problem (unknown user, invalid scope, ...).
    */
   issueToken(input: IssueTokenInput): Promise<IssuedToken>
+  /** Every request and authority event since the start or the last clear (never a secret). */
+  readonly journal: Journal
+  /** Fault rules applied to GitLab's API on the socket (not to `handler`). */
+  readonly faults: Faults
+  /**
+   * Back to the start data (`users` and `tokens`, same secrets), with the journal and the faults
+   * cleared; the clock is left as it is. Only with the default memory store.
+   */
+  reset(): Promise<void>
+  /** Every user and token in the seed format (`token` where the secret is known, else `token_digest`). */
+  snapshot(): Promise<StateSnapshot>
+  /** Replaces the data with a snapshot (or any seed). Only with the default memory store. */
+  restore(snapshot: StateSnapshot | Seed): Promise<void>
   /** Stops the server (requests in flight finish first). Calling it again is harmless. */
   close(): Promise<void>
 }
 
-function resolveClock<C extends Clock>(clock: C | Date | undefined): C {
-  if (clock instanceof Date) return manualClock(clock) as Clock as C
-  // C defaults to ManualClock exactly when no clock object is passed, which is when we make one.
-  return clock ?? (manualClock(new Date(FAKE_GITLAB_START)) as Clock as C)
+function resolveClock<C extends Clock>(
+  clock: C | Date | undefined,
+): { own: C; controllable: ControllableClock } {
+  if (clock === undefined || clock instanceof Date) {
+    const at = clock ?? new Date(FAKE_GITLAB_START)
+    // C defaults to ManualClock exactly when no clock object is passed; a frozen controllable clock is one.
+    const controllable = controllableClock(systemClock, { at, frozen: true })
+    return { own: controllable as Clock as C, controllable }
+  }
+  return { own: clock, controllable: controllableClock(clock) }
+}
+
+function problemsText(problems: readonly SeedProblem[]): string {
+  return problems.map((p) => `${p.path}: ${p.message}`).join('; ')
 }
 
 /**
@@ -122,31 +155,48 @@ export async function createFakeGitLab<C extends Clock = ManualClock>(
     throw new TypeError(`createFakeGitLab: ${lines.join('; ')}`)
   }
   const pepper = options.pepper ?? INSECURE_DEVELOPMENT_PEPPER
-  const store = options.store ?? memoryStore()
+  const replaceable = options.store === undefined
   const clock = resolveClock(options.clock)
-  const authority = createAuthority({
-    store,
+  const fake = await fakeAuthority({
+    store: options.store ?? memoryStore(),
+    ...(replaceable ? { freshStore: () => memoryStore() } : {}),
     pepper,
-    clock,
-    ...(options.random === undefined ? {} : { random: options.random }),
+    clock: clock.controllable,
+    random: options.random ?? cryptoRandom,
+    seed: validated.seed,
     ...(options.release === undefined ? {} : { release: options.release }),
+    ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
+    ...(options.controlToken === undefined ? {} : { controlToken: options.controlToken }),
+    ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
   })
-  const loaded = await loadSeed({ authority, store, digest: createDigester(pepper) }, validated.seed)
-  if (loaded.isErr()) {
-    throw new TypeError(`createFakeGitLab: ${loaded.error.path}: ${loaded.error.message}`)
+  if (fake.isErr()) throw new TypeError(`createFakeGitLab: ${problemsText(fake.error)}`)
+  const { authority, state, journal, faults, handler } = fake.value
+  const server = await listenNode(fake.value.listener, { host: options.host ?? '127.0.0.1', port: 0 })
+  const settle = async (outcome: Promise<Result<unknown, readonly SeedProblem[]>>, what: string) => {
+    const result = await outcome
+    if (result.isErr()) throw new TypeError(`createFakeGitLab: ${what}: ${problemsText(result.error)}`)
   }
-  const handler = createHandler(
-    authority,
-    options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl },
-  )
-  const server = await listen(handler, { host: options.host ?? '127.0.0.1', port: 0 })
   return Object.freeze({
     url: server.url,
     apiUrl: `${server.url}/api/v4`,
     handler,
     authority,
-    store,
-    clock,
+    store: fake.value.store,
+    clock: clock.own,
+    journal,
+    faults,
+    reset: async () => {
+      await settle(state.reset(), 'reset')
+      journal.clear()
+      faults.clear()
+    },
+    snapshot: async () => {
+      const snapshot = await state.snapshot()
+      if (snapshot.isErr())
+        throw new Error('createFakeGitLab: snapshot: the store failed', { cause: snapshot.error.cause })
+      return snapshot.value
+    },
+    restore: (snapshot: StateSnapshot | Seed) => settle(state.restore(snapshot), 'restore'),
     issueToken: async (input: IssueTokenInput) => {
       const result = await authority.issueToken(input)
       if (result.isErr()) {

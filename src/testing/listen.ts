@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Handler } from '../http/create-handler.js'
 import { toNodeListener } from '../http/node-listener.js'
@@ -79,6 +79,16 @@ function closeGracefully(server: Server, closing: { value: boolean }, graceMs: n
 }
 
 /**
+ * A `node:http` request listener.
+ *
+ * @example
+ * ```ts
+ * const listener: NodeListener = (req, res) => res.end('ok')
+ * ```
+ */
+export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void
+
+/**
  * Serves a web-standard handler with `node:http` on `host:port` and resolves once it is listening;
  * rejects with the listen error (for example `EADDRINUSE`).
  *
@@ -90,8 +100,19 @@ function closeGracefully(server: Server, closing: { value: boolean }, graceMs: n
  * ```
  */
 export function listen(handler: Handler, options: ListenOptions): Promise<ListeningServer> {
+  return listenNode(toNodeListener(handler), options)
+}
+
+/**
+ * {@link listen} for a `node:http` listener (the fake authority's, which can drop a connection).
+ *
+ * @example
+ * ```ts
+ * const server = await listenNode((req, res) => res.end('ok'), { host: '127.0.0.1', port: 0 })
+ * ```
+ */
+export function listenNode(nodeListener: NodeListener, options: ListenOptions): Promise<ListeningServer> {
   const closing = { value: false }
-  const nodeListener = toNodeListener(handler)
   const server = createServer((req, res) => {
     res.on('finish', () => {
       // The server marks the socket idle in its own 'finish' listener; ours runs after it.

@@ -2,8 +2,10 @@ import { err, ok, type Result, ResultAsync } from 'neverthrow'
 import type { Authority } from '../authority/create-authority.js'
 import type { IssueTokenInput } from '../authority/issue-token.js'
 import type { IssuedToken } from '../authority/rotate.js'
+import type { CalendarDate } from '../domain/calendar.js'
 import type { PatkitError } from '../domain/errors.js'
 import type { Digester } from '../domain/secret.js'
+import type { Token } from '../domain/token.js'
 import type { TokenStore } from '../store/token-store.js'
 import type { SeedProblem, ValidSeed } from './seed-schema.js'
 
@@ -29,12 +31,14 @@ export interface SeedTarget {
  *
  * @example
  * ```ts
- * const report: SeedReport = { users: 2, issued: [], skipped: [0] }
+ * const report: SeedReport = { users: 2, issued: [], restored: [], skipped: [0] }
  * ```
  */
 export interface SeedReport {
   readonly users: number
   readonly issued: readonly IssuedToken[]
+  /** Tokens given by `token_digest` (a snapshot's), stored as they were. */
+  readonly restored: readonly Token[]
   readonly skipped: readonly number[]
 }
 
@@ -80,13 +84,15 @@ function issueProblem(index: number, input: IssueTokenInput, error: PatkitError)
   return { path: field === null ? `tokens[${index}]` : `tokens[${index}].${field}`, message }
 }
 
-function toInput(token: NonNullable<ValidSeed['tokens']>[number]): IssueTokenInput {
+type ValidSeedToken = NonNullable<ValidSeed['tokens']>[number]
+
+function toInput(token: ValidSeedToken, secret: string): IssueTokenInput {
   // exactOptionalPropertyTypes: an absent seed field must stay absent, not become `undefined`.
   return {
     userId: token.user_id,
     name: token.name,
     scopes: token.scopes,
-    secret: token.token,
+    secret,
     ...(token.id === undefined ? {} : { id: token.id }),
     ...(token.description === undefined ? {} : { description: token.description }),
     ...(token.expires_at === undefined ? {} : { expiresAt: token.expires_at }),
@@ -100,12 +106,61 @@ function toInput(token: NonNullable<ValidSeed['tokens']>[number]): IssueTokenInp
   }
 }
 
+// The digest a seed token is stored under: its secret's, or the one it gives.
+function seedDigest(target: SeedTarget, token: ValidSeedToken): string {
+  return token.token_digest ?? target.digest(token.token ?? '')
+}
+
+// A token known only by its digest (a snapshot's): stored exactly as given, through the store, since
+// there is no secret to issue. The owner must exist and a predecessor must come first, as for issue.
+async function restoreByDigest(
+  target: SeedTarget,
+  token: ValidSeedToken,
+  digest: string,
+): Promise<Result<Token, { field: string; message: string }>> {
+  const id = token.id ?? 0
+  const owner = await target.store.findUser(token.user_id)
+  if (owner.isErr() || owner.value === null)
+    return err({ field: '.user_id', message: `No user with id ${token.user_id}` })
+  let familyId = id
+  if (token.previous_id !== undefined && token.previous_id !== null) {
+    const previous = await target.store.findById(token.previous_id)
+    if (previous.isErr() || previous.value === null) {
+      return err({
+        field: '.previous_id',
+        message: `No token with id ${token.previous_id} (a token must come after the token it was rotated from)`,
+      })
+    }
+    familyId = previous.value.familyId
+  }
+  const at = (value: string | null | undefined) =>
+    value === undefined || value === null ? null : new Date(value)
+  const imported = await target.store.importToken({
+    id,
+    userId: token.user_id,
+    name: token.name,
+    description: token.description ?? null,
+    scopes: token.scopes,
+    createdAt: at(token.created_at) ?? target.authority.now(),
+    lastUsedAt: at(token.last_used_at),
+    expiresAt: (token.expires_at ?? null) as CalendarDate | null,
+    revoked: token.revoked ?? false,
+    impersonation: token.impersonation ?? false,
+    previousId: token.previous_id ?? null,
+    familyId,
+    digest,
+  })
+  return imported.isErr()
+    ? err({ field: '', message: `Could not be stored: ${describe(imported.error.cause)}` })
+    : ok(imported.value)
+}
+
 // Whether the seed token's secret is now stored, under the seed's id when it names one.
 async function storedAs(
   target: SeedTarget,
   token: NonNullable<ValidSeed['tokens']>[number],
 ): Promise<'same' | 'other'> {
-  const found = await target.store.findByDigest(target.digest(token.token))
+  const found = await target.store.findByDigest(seedDigest(target, token))
   if (found.isErr() || found.value === null) return 'other'
   return token.id === undefined || token.id === found.value.id ? 'same' : 'other'
 }
@@ -124,11 +179,12 @@ async function load(target: SeedTarget, seed: ValidSeed): Promise<Result<SeedRep
     }
   }
   const issued: IssuedToken[] = []
+  const restoredTokens: Token[] = []
   const skipped: number[] = []
   for (const [index, token] of (seed.tokens ?? []).entries()) {
     // A persistent store keeps what an earlier run seeded: a secret already stored is left as it is,
     // so restarting `patkit serve --database ... --seed ...` is harmless.
-    const digest = target.digest(token.token)
+    const digest = seedDigest(target, token)
     const existing = await target.store.findByDigest(digest)
     if (existing.isErr()) {
       return err({
@@ -157,7 +213,14 @@ async function load(target: SeedTarget, seed: ValidSeed): Promise<Result<SeedRep
         return err({ path: `tokens[${index}].id`, message: `Token id ${token.id} is taken by another token` })
       }
     }
-    const input = toInput(token)
+    if (token.token === undefined) {
+      const restored = await restoreByDigest(target, token, digest)
+      if (restored.isErr())
+        return err({ path: `tokens[${index}]${restored.error.field}`, message: restored.error.message })
+      restoredTokens.push(restored.value)
+      continue
+    }
+    const input = toInput(token, token.token)
     const result = await target.authority.issueToken(input)
     if (result.isErr()) {
       // Another process loading the same seed at the same moment may have stored this very token
@@ -170,7 +233,7 @@ async function load(target: SeedTarget, seed: ValidSeed): Promise<Result<SeedRep
     }
     issued.push(result.value)
   }
-  return ok({ users: users.length, issued, skipped })
+  return ok({ users: users.length, issued, restored: restoredTokens, skipped })
 }
 
 /**

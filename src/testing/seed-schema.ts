@@ -28,7 +28,8 @@ const calendarDate = z
 
 /**
  * One token of a seed, in GitLab's JSON field names. Only `user_id`, `name`, `scopes` and `token` (the
- * plaintext secret, at least 8 characters) are required; `id` defaults to the next free one,
+ * plaintext secret, at least 8 characters; or `token_digest` with `id`, as a snapshot writes a token
+ * whose secret is unknown) are required; `id` defaults to the next free one,
  * `created_at` to the authority's now, `expires_at` to now + the maximum lifetime (`null`: never).
  *
  * @example
@@ -42,7 +43,12 @@ export const seedTokenSchema = z.strictObject({
   user_id: z.number().int().positive(),
   name: z.string().trim().min(1).max(255),
   scopes: z.array(scopeSchema).min(1),
-  token: z.string().min(8),
+  token: z.string().min(8).optional(),
+  /**
+   * Instead of `token`: the stored digest of a secret nobody knows any more (a snapshot of tokens the
+   * API minted). Valid only under the pepper that computed it; needs `id`.
+   */
+  token_digest: z.string().min(16).max(128).optional(),
   description: z.string().max(255).nullable().optional(),
   created_at: instant.optional(),
   last_used_at: instant.nullable().optional(),
@@ -99,8 +105,18 @@ export const seedSchema = z
     for (const [id, index] of duplicates(tokens.map((t) => t.id))) {
       if (id !== undefined) report(['tokens', index, 'id'], `Duplicate token id ${id}`)
     }
-    for (const [, index] of duplicates(tokens.map((t) => t.token))) {
-      report(['tokens', index, 'token'], 'Duplicate token secret')
+    for (const [secret, index] of duplicates(tokens.map((t) => t.token))) {
+      if (secret !== undefined) report(['tokens', index, 'token'], 'Duplicate token secret')
+    }
+    for (const [digest, index] of duplicates(tokens.map((t) => t.token_digest))) {
+      if (digest !== undefined) report(['tokens', index, 'token_digest'], 'Duplicate token digest')
+    }
+    for (const [index, token] of tokens.entries()) {
+      if ((token.token === undefined) === (token.token_digest === undefined)) {
+        report(['tokens', index, 'token'], 'Give exactly one of token and token_digest')
+      } else if (token.token_digest !== undefined && token.id === undefined) {
+        report(['tokens', index, 'id'], 'A token given by token_digest needs its id')
+      }
     }
   })
 

@@ -1,0 +1,142 @@
+import { err, ok, type Result } from 'neverthrow'
+import { type Authority, createAuthority } from '../authority/create-authority.js'
+import type { AuthorityEvent } from '../authority/events.js'
+import type { Release } from '../authority/release.js'
+import type { RandomSource } from '../domain/random.js'
+import { createDigester } from '../domain/secret.js'
+import { createHandler, type Handler } from '../http/create-handler.js'
+import { toNodeListener } from '../http/node-listener.js'
+import type { TokenStore } from '../store/token-store.js'
+import type { NodeListener } from '../testing/listen.js'
+import type { SeedReport } from '../testing/load-seed.js'
+import type { SeedProblem, ValidSeed } from '../testing/seed-schema.js'
+import { controlHandler } from './control-api.js'
+import type { ControllableClock } from './controllable-clock.js'
+import { fakeListener } from './fake-listener.js'
+import { type FakeState, fakeState } from './fake-state.js'
+import { createFaults, type Faults } from './faults.js'
+import { createJournal, type Journal } from './journal.js'
+import { type SwappableStore, swappableStore } from './swappable-store.js'
+
+/**
+ * How to build a fake authority with its control plane.
+ *
+ * @example
+ * ```ts
+ * const options: FakeAuthorityOptions = {
+ *   store: memoryStore(), freshStore: () => memoryStore(), pepper, clock, random: cryptoRandom, seed,
+ * }
+ * ```
+ */
+export interface FakeAuthorityOptions {
+  /** Where the data starts; the seed is added to it. */
+  readonly store: TokenStore
+  /** A new empty store for reset and restore; absent when the data must never be replaced (a database). */
+  readonly freshStore?: () => TokenStore
+  readonly pepper: string
+  readonly clock: ControllableClock
+  readonly random: RandomSource
+  readonly seed: ValidSeed
+  readonly release?: Release
+  readonly publicUrl?: string
+  readonly controlToken?: string
+  /** Also receives every authority event (after the journal). */
+  readonly onEvent?: (event: AuthorityEvent) => void
+}
+
+/**
+ * A fake authority's parts: the authority over a swappable store, the GitLab handler, the control
+ * plane (clock, state, journal, faults) and the `node:http` listener serving both.
+ *
+ * @example
+ * ```ts
+ * const fake = await fakeAuthority(options)
+ * if (fake.isOk()) await listenNode(fake.value.listener, { host: '127.0.0.1', port: 0 })
+ * ```
+ */
+export interface FakeAuthority {
+  readonly authority: Authority
+  readonly store: SwappableStore
+  readonly clock: ControllableClock
+  readonly journal: Journal
+  readonly faults: Faults
+  readonly state: FakeState
+  /** GitLab's API alone, as a web-standard handler (no control plane, no faults). */
+  readonly handler: Handler
+  /** The control API as a web-standard handler. */
+  readonly control: Handler
+  readonly listener: NodeListener
+  /** What loading the start seed did. */
+  readonly seeded: SeedReport
+}
+
+/**
+ * Builds a {@link FakeAuthority} and loads its start seed (the data a reset goes back to).
+ *
+ * @example
+ * ```ts
+ * const fake = await fakeAuthority({ store, freshStore: () => memoryStore(), pepper, clock, random, seed })
+ * ```
+ */
+export async function fakeAuthority(
+  options: FakeAuthorityOptions,
+): Promise<Result<FakeAuthority, readonly SeedProblem[]>> {
+  const store = swappableStore(options.store)
+  const journal = createJournal()
+  const faults = createFaults(options.random)
+  const digest = createDigester(options.pepper)
+  const { clock } = options
+  const authority = createAuthority({
+    store,
+    pepper: options.pepper,
+    clock,
+    random: options.random,
+    ...(options.release === undefined ? {} : { release: options.release }),
+    onEvent: (event) => {
+      journal.recordEvent(event)
+      options.onEvent?.(event)
+    },
+  })
+  const state = fakeState({
+    authority,
+    store,
+    digest,
+    seed: options.seed,
+    ...(options.freshStore === undefined ? {} : { freshStore: options.freshStore }),
+  })
+  const seeded = await state.add(options.seed)
+  if (seeded.isErr()) return err(seeded.error)
+  const handler = createHandler(
+    authority,
+    options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl },
+  )
+  const control = controlHandler({
+    clock,
+    state,
+    journal,
+    faults,
+    random: options.random,
+    controlToken: options.controlToken,
+  })
+  const listener = fakeListener({
+    gitlab: toNodeListener(handler),
+    control: toNodeListener(control),
+    journal,
+    faults,
+    clock,
+    store,
+    digest,
+  })
+  return ok({
+    authority,
+    store,
+    clock,
+    journal,
+    faults,
+    state,
+    handler,
+    control,
+    listener,
+    seeded: seeded.value,
+  })
+}

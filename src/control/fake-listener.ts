@@ -1,0 +1,134 @@
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http'
+import type { Clock } from '../domain/clock.js'
+import type { Digester } from '../domain/secret.js'
+import type { TokenStore } from '../store/token-store.js'
+import type { NodeListener } from '../testing/listen.js'
+import { CONTROL_PREFIX } from './control-api.js'
+import type { Faults } from './faults.js'
+import type { Journal } from './journal.js'
+
+/**
+ * What {@link fakeListener} puts together.
+ *
+ * @example
+ * ```ts
+ * const parts: FakeListenerParts = { gitlab, control, journal, faults, clock, store, digest }
+ * ```
+ */
+export interface FakeListenerParts {
+  /** GitLab's API (`toNodeListener(createHandler(authority))`). */
+  readonly gitlab: NodeListener
+  /** The control API, for paths under `/__patkit`. */
+  readonly control: NodeListener
+  readonly journal: Journal
+  readonly faults: Faults
+  readonly clock: Clock
+  /** Where the presented token is looked up, for the journal and token-bound faults. */
+  readonly store: TokenStore
+  readonly digest: Digester
+}
+
+// The secret a GitLab client presents, where GitLab reads it (a body's private_token is not read here:
+// the journal and the faults see the request before its body).
+function presented(req: IncomingMessage, url: URL | null): string | null {
+  const fromQuery = url?.searchParams.get('private_token')
+  if (fromQuery) return fromQuery
+  const header = req.headers['private-token']
+  if (typeof header === 'string' && header !== '') return header
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')
+  return bearer?.[1] ?? null
+}
+
+function parse(target: string | undefined): URL | null {
+  try {
+    return new URL(target ?? '/', 'http://patkit.invalid')
+  } catch {
+    return null
+  }
+}
+
+// The path and query as the journal shows them: `private_token` filtered, as GitLab's logs do.
+function journalPath(url: URL | null, raw: string | undefined): string {
+  if (url === null) return raw ?? ''
+  if (!url.searchParams.has('private_token')) return `${url.pathname}${url.search}`
+  const params = new URLSearchParams(url.searchParams)
+  params.set('private_token', '[FILTERED]')
+  return `${url.pathname}?${params.toString()}`
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+async function serveApi(
+  parts: FakeListenerParts,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL | null,
+) {
+  const at = parts.clock.now().toISOString()
+  const secret = presented(req, url)
+  const found = secret === null ? null : await parts.store.findByDigest(parts.digest(secret))
+  const token = found?.isOk() === true ? found.value : null
+  const fault = parts.faults.take({
+    method: (req.method ?? 'GET').toUpperCase(),
+    path: url?.pathname ?? '',
+    tokenId: token?.id ?? null,
+  })
+  let recorded = false
+  const record = (status: number) => {
+    if (recorded) return
+    recorded = true
+    parts.journal.recordRequest({
+      at,
+      method: (req.method ?? 'GET').toUpperCase(),
+      path: journalPath(url, req.url),
+      status,
+      tokenId: token?.id ?? null,
+      userId: token?.userId ?? null,
+      fault: fault?.id ?? null,
+    })
+  }
+  // Recorded as the answer is handed to node, so a client holding the answer finds it in the journal.
+  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse
+  res.end = ((...args: unknown[]) => {
+    record(res.statusCode)
+    return end(...args)
+  }) as ServerResponse['end']
+  res.once('close', () => record(0))
+  if (fault?.delayMs !== undefined) await sleep(fault.delayMs)
+  if (fault?.drop === true) {
+    req.socket.destroy()
+    return
+  }
+  if (fault?.status !== undefined) {
+    const body = fault.body ?? { message: `${fault.status} ${STATUS_CODES[fault.status] ?? ''}`.trim() }
+    res.writeHead(fault.status, { 'content-type': 'application/json' })
+    res.end(JSON.stringify(body))
+    return
+  }
+  parts.gitlab(req, res)
+}
+
+/**
+ * The fake authority's `node:http` listener: the control API under `/__patkit`, and GitLab's API
+ * behind the fault rules (answer, delay, drop) with every request recorded in the journal (method, path
+ * with `private_token` filtered, status, the presented token and its owner; never a secret).
+ *
+ * @example
+ * ```ts
+ * const server = await listenNode(fakeListener(parts), { host: '127.0.0.1', port: 0 })
+ * ```
+ */
+export function fakeListener(parts: FakeListenerParts): NodeListener {
+  return (req, res) => {
+    const url = parse(req.url)
+    const path = url?.pathname ?? ''
+    if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) {
+      parts.control(req, res)
+      return
+    }
+    serveApi(parts, req, res, url).catch(() => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' })
+      res.end('{"message":"500 Internal Server Error"}')
+    })
+  }
+}

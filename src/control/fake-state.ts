@@ -1,0 +1,175 @@
+import { err, ok, type Result } from 'neverthrow'
+import type { Authority } from '../authority/create-authority.js'
+import type { Digester } from '../domain/secret.js'
+import type { Token } from '../domain/token.js'
+import type { TokenStore } from '../store/token-store.js'
+import type { StoreFailure, User } from '../store/user.js'
+import { loadSeed, type SeedReport } from '../testing/load-seed.js'
+import {
+  type SeedProblem,
+  type SeedToken,
+  type SeedUser,
+  type ValidSeed,
+  validateSeed,
+} from '../testing/seed-schema.js'
+import type { SwappableStore } from './swappable-store.js'
+
+/**
+ * A snapshot of a fake authority's data in the seed format: every user and token, a token with its
+ * plaintext `token` when the secret is known (it came from the seed or the control API), otherwise with
+ * its `token_digest` (a secret the API minted and showed once). `PUT /__patkit/state` and
+ * `patkit serve --seed` take it back, under the same pepper.
+ *
+ * @example
+ * ```ts
+ * const snapshot: StateSnapshot = { users: [{ id: 1, username: 'root', admin: true, blocked: false }], tokens: [] }
+ * ```
+ */
+export interface StateSnapshot {
+  readonly users: readonly SeedUser[]
+  readonly tokens: readonly SeedToken[]
+}
+
+/**
+ * The data side of the control plane: reset to the start seed, snapshot, restore, and adding users and
+ * tokens with known secrets. Reset and restore swap in a fresh store, so they are as fast as loading
+ * the seed.
+ *
+ * @example
+ * ```ts
+ * const state = fakeState({ authority, store, digest, seed, freshStore: () => memoryStore() })
+ * await state.reset()
+ * ```
+ */
+export interface FakeState {
+  /** Whether reset and restore can replace the data (the in-memory store; not a user's database). */
+  readonly replaceable: boolean
+  reset(): Promise<Result<SeedReport, readonly SeedProblem[]>>
+  restore(input: unknown): Promise<Result<SeedReport, readonly SeedProblem[]>>
+  /** Adds (or replaces, by id) users and adds tokens, in the seed format, to the data in place. */
+  add(input: unknown): Promise<Result<SeedReport, readonly SeedProblem[]>>
+  snapshot(): Promise<Result<StateSnapshot, StoreFailure>>
+}
+
+/**
+ * What {@link fakeState} works on.
+ *
+ * @example
+ * ```ts
+ * const options: FakeStateOptions = { authority, store, digest, seed, freshStore: () => memoryStore() }
+ * ```
+ */
+export interface FakeStateOptions {
+  readonly authority: Authority
+  readonly store: SwappableStore
+  readonly digest: Digester
+  /** The data a reset goes back to. */
+  readonly seed: ValidSeed
+  /** A new empty store for reset and restore; absent when the data must never be replaced. */
+  readonly freshStore?: () => TokenStore
+}
+
+const PAGE = 100
+
+function isoOrNull(at: Date | null): string | null {
+  return at === null ? null : at.toISOString()
+}
+
+function seedToken(token: Token, secret: string | undefined): SeedToken {
+  return {
+    id: token.id,
+    user_id: token.userId,
+    name: token.name,
+    scopes: [...token.scopes],
+    ...(secret === undefined ? { token_digest: token.digest } : { token: secret }),
+    description: token.description,
+    created_at: token.createdAt.toISOString(),
+    last_used_at: isoOrNull(token.lastUsedAt),
+    expires_at: token.expiresAt,
+    revoked: token.revoked,
+    impersonation: token.impersonation,
+    previous_id: token.previousId,
+  }
+}
+
+function seedUser(user: User): SeedUser {
+  return { id: user.id, username: user.username, admin: user.admin, blocked: user.blocked }
+}
+
+/**
+ * Creates the {@link FakeState} of a fake authority.
+ *
+ * @example
+ * ```ts
+ * const state = fakeState({ authority, store, digest, seed, freshStore: () => memoryStore() })
+ * const snapshot = await state.snapshot()
+ * ```
+ */
+export function fakeState(options: FakeStateOptions): FakeState {
+  const { authority, store, digest, freshStore } = options
+  // Secrets the test author gave in plain text (seed, control API), by digest: a snapshot carries them
+  // back. Secrets the API minted are never kept: a snapshot has their digest instead.
+  const secrets = new Map<string, string>()
+  const userIds = new Set<number>()
+  const remember = (seed: ValidSeed) => {
+    for (const user of seed.users ?? []) userIds.add(user.id)
+    for (const token of seed.tokens ?? []) {
+      if (token.token !== undefined) secrets.set(digest(token.token), token.token)
+      userIds.add(token.user_id)
+    }
+  }
+
+  const load = async (seed: ValidSeed): Promise<Result<SeedReport, readonly SeedProblem[]>> => {
+    remember(seed)
+    const loaded = await loadSeed({ authority, store, digest }, seed)
+    if (loaded.isErr()) return err([loaded.error])
+    for (const { token } of loaded.value.issued) userIds.add(token.userId)
+    return ok(loaded.value)
+  }
+  const validated = (input: unknown): Result<ValidSeed, readonly SeedProblem[]> => {
+    const result = validateSeed(input)
+    return result.success ? ok(result.seed) : err(result.problems)
+  }
+  const replace = async (seed: ValidSeed): Promise<Result<SeedReport, readonly SeedProblem[]>> => {
+    if (freshStore === undefined) {
+      return err([{ path: '(root)', message: 'the data is in a database of its own: it is never replaced' }])
+    }
+    store.replace(freshStore())
+    secrets.clear()
+    userIds.clear()
+    return load(seed)
+  }
+
+  return {
+    replaceable: freshStore !== undefined,
+    reset: () => replace(options.seed),
+    restore: async (input) => {
+      const seed = validated(input)
+      return seed.isErr() ? err(seed.error) : replace(seed.value)
+    },
+    add: async (input) => {
+      const seed = validated(input)
+      return seed.isErr() ? err(seed.error) : load(seed.value)
+    },
+    snapshot: async () => {
+      const tokens: SeedToken[] = []
+      const now = authority.now()
+      for (let page = 1; ; page++) {
+        const listed = await store.list({ filter: {}, sort: 'id_asc', page: { page, perPage: PAGE }, now })
+        if (listed.isErr()) return err(listed.error)
+        for (const token of listed.value.items) {
+          tokens.push(seedToken(token, secrets.get(token.digest)))
+          userIds.add(token.userId)
+        }
+        if (page * PAGE >= listed.value.total) break
+      }
+      const users: SeedUser[] = []
+      for (const id of [...userIds].sort((a, b) => a - b)) {
+        const found = await store.findUser(id)
+        if (found.isErr()) return err(found.error)
+        if (found.value !== null) users.push(seedUser(found.value))
+      }
+      return ok({ users, tokens })
+    },
+  }
+}

@@ -1,0 +1,51 @@
+import type { TokenStore } from '../store/token-store.js'
+
+/**
+ * A store whose contents can be replaced wholesale while the authority keeps its reference: what a
+ * reset or a restore swaps in.
+ *
+ * @example
+ * ```ts
+ * const store = swappableStore(memoryStore())
+ * store.replace(memoryStore()) // every later call goes to the new store
+ * ```
+ */
+export interface SwappableStore extends TokenStore {
+  /** The store calls go to now. */
+  readonly current: TokenStore
+  replace(next: TokenStore): void
+}
+
+/**
+ * Wraps `initial` in a {@link SwappableStore}. Every method, the optional joined lookup included when
+ * the current store has it, forwards to the store in place at the time of the call.
+ *
+ * @example
+ * ```ts
+ * const store = swappableStore(memoryStore())
+ * createAuthority({ store, pepper })
+ * ```
+ */
+export function swappableStore(initial: TokenStore): SwappableStore {
+  let current = initial
+  const store: SwappableStore = {
+    get current() {
+      return current
+    },
+    replace: (next) => {
+      current = next
+    },
+    findByDigest: (digest) => current.findByDigest(digest),
+    findById: (id) => current.findById(id),
+    list: (query) => current.list(query),
+    insert: (draft) => current.insert(draft),
+    importToken: (token) => current.importToken(token),
+    revoke: (id) => current.revoke(id),
+    rotate: (oldId, successor) => current.rotate(oldId, successor),
+    revokeDescendants: (tokenId, now) => current.revokeDescendants(tokenId, now),
+    touchLastUsed: (id, at, throttleMs) => current.touchLastUsed(id, at, throttleMs),
+    putUser: (user) => current.putUser(user),
+    findUser: (ref) => current.findUser(ref),
+  }
+  return store
+}
