@@ -1,3 +1,5 @@
+import { errAsync } from 'neverthrow'
+import { supportsRotationReceipts } from '../store/rotation-receipts.js'
 import type { TokenStore } from '../store/token-store.js'
 
 /**
@@ -46,6 +48,26 @@ export function swappableStore(initial: TokenStore): SwappableStore {
     touchLastUsed: (id, at, throttleMs) => current.touchLastUsed(id, at, throttleMs),
     putUser: (user) => current.putUser(user),
     findUser: (ref) => current.findUser(ref),
+  }
+  // The optional capability is offered when the first store has it (stores swapped in later are
+  // memory stores, which have it too); a store without it answers as a failure, never a throw.
+  if (supportsRotationReceipts(initial)) {
+    const missing = (operation: string) =>
+      errAsync({
+        type: 'store_failure',
+        operation,
+        cause: new Error('the store in place has no rotation receipts'),
+      } as const)
+    Object.assign(store, {
+      rotateWithReceipt: (oldId, successor, receipt) =>
+        supportsRotationReceipts(current)
+          ? current.rotateWithReceipt(oldId, successor, receipt)
+          : missing('rotateWithReceipt'),
+      consumeRotationReceipt: (tokenId, keyDigest, now) =>
+        supportsRotationReceipts(current)
+          ? current.consumeRotationReceipt(tokenId, keyDigest, now)
+          : missing('consumeRotationReceipt'),
+    } satisfies Pick<TokenStore, 'rotateWithReceipt' | 'consumeRotationReceipt'>)
   }
   return store
 }
