@@ -4,6 +4,7 @@ import type { StoreFailure } from '../store/user.js'
 import type { SqlDialect } from './dialect/sql-dialect.js'
 import { tokensAndUsers } from './migrations/0001-tokens-and-users.js'
 import { settings } from './migrations/0002-settings.js'
+import { rotationReceipts } from './migrations/0003-rotation-receipts.js'
 import { resolveOptions, type SqlStoreOptions } from './options.js'
 import { retrying, toStoreFailure } from './store-failure.js'
 
@@ -13,8 +14,8 @@ import { retrying, toStoreFailure } from './store-failure.js'
  * @example
  * ```ts
  * import type { MigrationReport } from 'patkit/sql'
- * const first: MigrationReport = { applied: ['0001_tokens_and_users', '0002_settings'], version: '0002_settings' }
- * const again: MigrationReport = { applied: [], version: '0002_settings' }
+ * const first: MigrationReport = { applied: ['0001_tokens_and_users', '0002_settings', '0003_rotation_receipts'], version: '0003_rotation_receipts' }
+ * const again: MigrationReport = { applied: [], version: '0003_rotation_receipts' }
  * ```
  */
 export interface MigrationReport {
@@ -29,13 +30,15 @@ export interface MigrationReport {
  *
  * @example
  * ```ts
- * Object.keys(schemaMigrations(postgresDialect, 'patkit_')) // ['0001_tokens_and_users', '0002_settings']
+ * Object.keys(schemaMigrations(postgresDialect, 'patkit_'))
+ * // ['0001_tokens_and_users', '0002_settings', '0003_rotation_receipts']
  * ```
  */
 export function schemaMigrations(dialect: SqlDialect, prefix: string): Readonly<Record<string, Migration>> {
   return {
     '0001_tokens_and_users': tokensAndUsers(dialect, prefix),
     '0002_settings': settings(dialect),
+    '0003_rotation_receipts': rotationReceipts(dialect, prefix),
   }
 }
 

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely'
+import type { RotationReceiptDraft } from '../domain/rotation-receipt.js'
 import type { Token, TokenDraft } from '../domain/token.js'
 import type { SqlContext } from './options.js'
+import { insertReceipt } from './rotation-receipts.js'
 import type { PatkitDatabase } from './schema.js'
 import { insertColumns, type Statements } from './statements.js'
 import { insertDraft, storedToken } from './token-insert.js'
@@ -45,6 +47,7 @@ function rotateOnce(
   oldId: number,
   successor: TokenDraft,
   familyId: number | null,
+  receipt: RotationReceiptDraft | undefined,
 ) {
   return writeTransaction(context, async (trx): Promise<RotateOutcome> => {
     // The family is the unit of locking: reuse detection takes the same root lock first, so it either
@@ -64,7 +67,10 @@ function rotateOnce(
         .executeTakeFirst()
       return row === undefined ? { kind: 'not_found' } : { kind: 'already_revoked' }
     }
-    return { kind: 'rotated', token: await insertSuccessor(trx, context, statements, successor) }
+    const token = await insertSuccessor(trx, context, statements, successor)
+    // In the same transaction: a rotation never commits without the receipt its client asked for.
+    if (receipt !== undefined) await insertReceipt(trx, context.dialect, oldId, token.id, receipt)
+    return { kind: 'rotated', token }
   })
 }
 
@@ -85,7 +91,8 @@ async function familyOf(
 
 /**
  * Rotates in one transaction: revoke `oldId` only if it is not revoked (checking the affected row
- * count, as MySQL has no RETURNING), then insert the successor. Either both writes persist or neither.
+ * count, as MySQL has no RETURNING), then insert the successor, and with a `receipt` the rotation
+ * receipt (`rotateWithReceipt`). Either every write persists or none does.
  *
  * The UNIQUE index on `previous_id` is the backstop: should an isolation level or a driver let two
  * rotations both pass the conditional write, the second successor's insert violates it, its transaction
@@ -103,6 +110,7 @@ export async function rotateToken(
   statements: Statements,
   oldId: number,
   successor: TokenDraft,
+  receipt?: RotationReceiptDraft,
 ): Promise<RotateOutcome> {
   try {
     return await rotateOnce(
@@ -111,6 +119,7 @@ export async function rotateToken(
       oldId,
       successor,
       await familyOf(context, statements, oldId, successor),
+      receipt,
     )
   } catch (error) {
     if (!context.dialect.isUniqueViolation(error)) throw error

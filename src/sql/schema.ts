@@ -63,6 +63,23 @@ export interface SettingsTable {
 }
 
 /**
+ * Rotation receipts (schema version 0003): one per token rotated with an `Idempotency-Key`, keyed by
+ * the rotated token. The successor's secret is kept only sealed, and the key only as a digest.
+ *
+ * @example
+ * ```ts
+ * db.selectFrom('rotation_receipts').select('rotation_receipts.successor_id').where('rotation_receipts.token_id', '=', 7)
+ * ```
+ */
+export interface RotationReceiptsTable {
+  token_id: Column<Id>
+  successor_id: Column<Id>
+  key_digest: Column<string>
+  sealed_secret: Column<string>
+  expires_at: Column<string>
+}
+
+/**
  * The store's tables, by their unprefixed names.
  *
  * @example
@@ -74,6 +91,7 @@ export interface PatkitDatabase {
   tokens: TokensTable
   users: UsersTable
   settings: SettingsTable
+  rotation_receipts: RotationReceiptsTable
 }
 
 /**
@@ -84,4 +102,9 @@ export interface PatkitDatabase {
  * PATKIT_TABLES.includes('tokens') // true
  * ```
  */
-export const PATKIT_TABLES: readonly (keyof PatkitDatabase)[] = ['tokens', 'users', 'settings']
+export const PATKIT_TABLES: readonly (keyof PatkitDatabase)[] = [
+  'tokens',
+  'users',
+  'settings',
+  'rotation_receipts',
+]

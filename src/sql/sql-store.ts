@@ -4,7 +4,8 @@ import type { TokenStore } from '../store/token-store.js'
 import type { StoreFailure } from '../store/user.js'
 import { resolveOptions, type SqlStoreOptions } from './options.js'
 import { revokeDescendants } from './revoke-descendants.js'
-import { rotateToken } from './rotate.js'
+import { type RotateOutcome, rotateToken } from './rotate.js'
+import { consumeReceipt, pruneReceipts } from './rotation-receipts.js'
 import { prepareStatements } from './statements.js'
 import { toStoreFailure } from './store-failure.js'
 import { findTokenBy, findTokenWithUser, listTokens } from './token-reads.js'
@@ -25,7 +26,12 @@ import { findUser, putUser } from './users.js'
  * on `previous_id` guarantees no token ever has two successors, whatever the isolation level.
  *
  * The dialect is recognized from the SQL the instance's query compiler writes, or given as
- * `options.dialect`; the tables are `<tablePrefix>tokens` and `<tablePrefix>users` (default `patkit_`).
+ * `options.dialect`; the tables are `<tablePrefix>tokens`, `<tablePrefix>users`, `<tablePrefix>settings` and
+ * `<tablePrefix>rotation_receipts` (default `patkit_`).
+ *
+ * It has the optional `rotationReceipts` capability (`rotateWithReceipt`, `consumeRotationReceipt`)
+ * behind the `Idempotency-Key` header on rotate: the receipt is written in the rotation's transaction,
+ * and consumed under the family's lock, so of N concurrent replays exactly one gets the successor.
  *
  * @throws {TypeError} for a malformed `tablePrefix`, or when no dialect is given and none is recognized:
  * configuration mistakes, reported where they are made.
@@ -47,6 +53,16 @@ export function sqlStore<DB>(db: Kysely<DB>, options: SqlStoreOptions = {}): Tok
   // Async wrappers so a synchronous throw (a bad value the query builder rejects) is a rejection too.
   const run = <T>(operation: string, work: () => Promise<T>): ResultAsync<T, StoreFailure> =>
     ResultAsync.fromPromise((async () => work())(), toStoreFailure(operation))
+  const rotated = (oldId: number, outcome: RotateOutcome) => {
+    switch (outcome.kind) {
+      case 'rotated':
+        return ok(outcome.token)
+      case 'not_found':
+        return err({ type: 'not_found', entity: 'token' } as const)
+      case 'already_revoked':
+        return err({ type: 'already_revoked', tokenId: oldId } as const)
+    }
+  }
   return Object.freeze({
     findByDigest: (digest) => run('findByDigest', () => findTokenBy(context, statements, 'digest', digest)),
     findByDigestWithUser: (digest) =>
@@ -57,16 +73,16 @@ export function sqlStore<DB>(db: Kysely<DB>, options: SqlStoreOptions = {}): Tok
     importToken: (token) => run('importToken', () => importStoredToken(context, token)),
     revoke: (id) => run('revoke', () => revokeToken(context, id)),
     rotate: (oldId, successor) =>
-      run('rotate', () => rotateToken(context, statements, oldId, successor)).andThen((outcome) => {
-        switch (outcome.kind) {
-          case 'rotated':
-            return ok(outcome.token)
-          case 'not_found':
-            return err({ type: 'not_found', entity: 'token' } as const)
-          case 'already_revoked':
-            return err({ type: 'already_revoked', tokenId: oldId } as const)
-        }
-      }),
+      run('rotate', () => rotateToken(context, statements, oldId, successor)).andThen((outcome) =>
+        rotated(oldId, outcome),
+      ),
+    rotateWithReceipt: (oldId, successor, receipt) =>
+      run('rotateWithReceipt', async () => {
+        await pruneReceipts(context, successor.createdAt)
+        return rotateToken(context, statements, oldId, successor, receipt)
+      }).andThen((outcome) => rotated(oldId, outcome)),
+    consumeRotationReceipt: (tokenId, keyDigest, now) =>
+      run('consumeRotationReceipt', () => consumeReceipt(context, statements, tokenId, keyDigest, now)),
     revokeDescendants: (tokenId, now) =>
       run('revokeDescendants', () => revokeDescendants(context, statements, tokenId, now)),
     touchLastUsed: (id, at, throttleMs) =>

@@ -3,6 +3,7 @@ import type { Result } from 'neverthrow'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Token, TokenDraft } from '../../src/domain/token.js'
 import { sqlStore } from '../../src/sql/index.js'
+import { type RotationReceiptStore, supportsRotationReceipts } from '../../src/store/rotation-receipts.js'
 import type { TokenStore } from '../../src/store/token-store.js'
 import { draftFactory } from '../../src/testing/index.js'
 import { migratedStore } from './support/conformance.js'
@@ -38,6 +39,12 @@ function successorOf(old: Token, draft: (o: Partial<TokenDraft>) => TokenDraft):
     familyId: old.familyId,
     expiresAt: null,
   })
+}
+
+/** The store as one with rotation receipts; the SQL store always is (test/sql/migrate.test.ts). */
+function keeping(store: TokenStore): RotationReceiptStore {
+  if (!supportsRotationReceipts(store)) throw new Error('the SQL store keeps no rotation receipts')
+  return store
 }
 
 async function unwrap<T, E>(result: PromiseLike<Result<T, E>>): Promise<T> {
@@ -115,6 +122,52 @@ function describeRaces(target: DatabaseTarget, tag: string): Promise<void> {
       }
       // Every round ended in one of the two orders (which ones occur is the databases' choice).
       expect(outcomes.rotatedFirst + outcomes.detectedFirst).toBe(RACE_ROUNDS)
+    })
+
+    it(`replays of one rotation racing its first use, a rotation of the successor and reuse detection on two pools, ${RACE_ROUNDS} rounds: one replay at most, no failure`, {
+      timeout: 60_000,
+    }, async () => {
+      const draft = draftFactory(`${tag}-replay-race`)
+      const keyDigest = 'replay-race-key-digest'
+      let replays = 0
+      for (let round = 0; round < RACE_ROUNDS; round++) {
+        const first = await unwrap(store.insert(draft({ expiresAt: null })))
+        const receipt = {
+          keyDigest,
+          sealedSecret: `v1.sealed-${round}`,
+          expiresAt: new Date(NOW.getTime() + 600_000),
+        }
+        const successor = await unwrap(
+          keeping(store).rotateWithReceipt(first.id, successorOf(first, draft), receipt),
+        )
+        const pool = (k: number) => ((round + k) % 2 === 0 ? store : other)
+        // Each round a different rival of the replays: the successor's first use, its rotation, or
+        // reuse detection (the old token presented without the key). The store decides the order.
+        const rival = (): Promise<unknown> => {
+          switch (round % 3) {
+            case 0:
+              return unwrap(pool(1).touchLastUsed(successor.id, NOW, 600_000))
+            case 1:
+              return unwrap(pool(1).rotate(successor.id, successorOf(successor, draft)))
+            default:
+              return unwrap(pool(1).revokeDescendants(first.id, NOW))
+          }
+        }
+        const consumers = Array.from({ length: 4 }, (_, k) =>
+          unwrap(keeping(pool(k)).consumeRotationReceipt(first.id, keyDigest, NOW)),
+        )
+        const [, ...consumed] = await Promise.all([rival(), ...consumers])
+        const winners = consumed.filter((c) => c !== null)
+        expect(winners.length, `round ${round}`).toBeLessThanOrEqual(1)
+        if (winners[0] !== undefined) {
+          replays++
+          expect(winners[0], `round ${round}`).toEqual({ successor, sealedSecret: receipt.sealedSecret })
+        }
+        const counts = await familyCounts(db, prefix, first.familyId)
+        expect(counts.active, `round ${round}`).toBe(round % 3 === 2 ? 0 : 1)
+      }
+      // Some rounds the replay came first (which ones is the databases' choice).
+      expect(replays).toBeGreaterThan(0)
     })
 
     it(`${ROTATORS} concurrent rotations of one token, ${REPEAT} times: one successor, one active token`, {

@@ -16,7 +16,9 @@ import {
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_TABLE_PREFIX, migrate, type SqlDialectName, sqlStore } from '../../src/sql/index.js'
 import { indexes } from '../../src/sql/migrations/0001-tokens-and-users.js'
+import { receiptIndexes } from '../../src/sql/migrations/0003-rotation-receipts.js'
 import { resolveOptions } from '../../src/sql/options.js'
+import { supportsRotationReceipts } from '../../src/store/rotation-receipts.js'
 import { okValue } from '../../src/testing/conformance/results.js'
 import {
   type DatabaseTarget,
@@ -29,8 +31,8 @@ import {
 } from './support/databases.js'
 import { describeDatabase } from './support/describe-database.js'
 
-const VERSIONS = ['0001_tokens_and_users', '0002_settings']
-const VERSION = '0002_settings'
+const VERSIONS = ['0001_tokens_and_users', '0002_settings', '0003_rotation_receipts']
+const VERSION = '0003_rotation_receipts'
 
 /** A Kysely instance that compiles with `compiler` and never connects. */
 function offline(compiler: () => QueryCompiler, adapter = new SqliteAdapter()): Kysely<unknown> {
@@ -82,6 +84,10 @@ describe('dialect detection (compiling only, no database)', () => {
         { tablePrefix: prefix },
       ),
     ).toThrow(TypeError)
+  })
+
+  it('the SQL store keeps rotation receipts (the Idempotency-Key capability)', () => {
+    expect(supportsRotationReceipts(sqlStore(offline(() => new SqliteQueryCompiler())))).toBe(true)
   })
 
   it('the default prefix is patkit_, and an empty one is allowed', () => {
@@ -148,6 +154,7 @@ function describeMigrations(target: DatabaseTarget, dialect: SqlDialectName, tag
           `${prefix}tokens`,
           `${prefix}users`,
           `${prefix}settings`,
+          `${prefix}rotation_receipts`,
           `${prefix}migrations`,
         ]),
       )
@@ -155,7 +162,9 @@ function describeMigrations(target: DatabaseTarget, dialect: SqlDialectName, tag
 
     it('creates every index of the schema', async () => {
       const names = await indexNames(db, dialect, prefix)
-      expect(names).toEqual(expect.arrayContaining(indexes(prefix).map((index) => index.name)))
+      expect(names).toEqual(
+        expect.arrayContaining([...indexes(prefix), ...receiptIndexes(prefix)].map((index) => index.name)),
+      )
     })
 
     it('concurrent migrate calls on a fresh prefix all succeed and apply each version once', async () => {

@@ -155,7 +155,9 @@ export function uniquePrefix(tag: string): string {
 
 /** Every table the store and its migrations create under a prefix. */
 export function storeTables(prefix: string): string[] {
-  return ['tokens', 'users', 'settings', 'migrations', 'migrations_lock'].map((t) => prefix + t)
+  return ['tokens', 'users', 'settings', 'rotation_receipts', 'migrations', 'migrations_lock'].map(
+    (t) => prefix + t,
+  )
 }
 
 /** Drops every table of a prefix (after a test file). */
@@ -168,6 +170,7 @@ export async function emptyTables(db: Kysely<unknown>, prefix: string): Promise<
   await sql`delete from ${sql.table(`${prefix}tokens`)}`.execute(db)
   await sql`delete from ${sql.table(`${prefix}users`)}`.execute(db)
   await sql`delete from ${sql.table(`${prefix}settings`)}`.execute(db)
+  await sql`delete from ${sql.table(`${prefix}rotation_receipts`)}`.execute(db)
 }
 
 /** Why a database is unreachable, in one line. */
