@@ -12,6 +12,8 @@ export default defineConfig([
       memory: 'src/memory/index.ts',
       sql: 'src/sql/index.ts',
       http: 'src/http/index.ts',
+      // The fake authority without the conformance suite: no vitest, so ESM and CJS.
+      fake: 'src/control/index.ts',
       // ESM only in the export map (it imports vitest, which cannot be required); built here so its
       // chunks are shared with `patkit` and `instanceof` works across the two entry points.
       testing: 'src/testing/index.ts',

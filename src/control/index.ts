@@ -1,0 +1,36 @@
+/**
+ * patkit/fake: the fake GitLab token authority in process, with its control plane (clock, reset,
+ * snapshot and restore, journal, faults), and the seed format it shares with `patkit serve`. Needs no
+ * test framework: use it from vitest, jest, node:test or a plain script. (`patkit/testing` exports the
+ * same and adds the store conformance suite, which needs vitest.)
+ *
+ * @example
+ * ```ts
+ * import { createFakeGitLab } from 'patkit/fake'
+ * const gitlab = await createFakeGitLab()
+ * gitlab.clock.advance(7 * 86_400_000)
+ * gitlab.journal.query({ kind: 'request' }).count
+ * await gitlab.close()
+ * ```
+ * @packageDocumentation
+ */
+
+export { DEMO_USERS, FAKE_GITLAB_START, INSECURE_DEVELOPMENT_PEPPER } from '../testing/demo-defaults.js'
+export { createFakeGitLab, type FakeGitLab, type FakeGitLabOptions } from '../testing/fake-gitlab.js'
+export { loadSeed, type SeedReport, type SeedTarget } from '../testing/load-seed.js'
+export {
+  type Seed,
+  type SeedProblem,
+  type SeedToken,
+  type SeedUser,
+  seedSchema,
+  seedTokenSchema,
+  seedUserSchema,
+  type ValidSeed,
+  validateSeed,
+} from '../testing/seed-schema.js'
+export { CONTROL_PREFIX } from './control-api.js'
+export type { ClockStart, ControllableClock } from './controllable-clock.js'
+export type { StateSnapshot } from './fake-state.js'
+export type { FaultAction, FaultRule, FaultRuleInput, Faults } from './faults.js'
+export type { EventEntry, Journal, JournalEntry, JournalQuery, RequestEntry } from './journal.js'
