@@ -1,5 +1,6 @@
 import type { ResultAsync } from 'neverthrow'
 import { systemClock } from '../domain/clock.js'
+import type { ErrorOf } from '../domain/errors.js'
 import { DEFAULT_MAX_LIFETIME_DAYS } from '../domain/expiry.js'
 import { cryptoRandom } from '../domain/random.js'
 import { createDigester, DEFAULT_TOKEN_PREFIX } from '../domain/secret.js'
@@ -8,9 +9,13 @@ import type { StoreFailure, User } from '../store/user.js'
 import { type AuthenticateError, type AuthenticateOptions, authenticate } from './authenticate.js'
 import { type AuthorityConfig, authorityOptionsSchema } from './config.js'
 import { type CreateError, type CreateRequest, create } from './create.js'
+import { type CurrentUserError, currentUser } from './current-user.js'
 import type { AuthorityDeps } from './deps.js'
 import type { AuthorityEvent } from './events.js'
+import { type FindUserError, findUser } from './find-user.js'
+import { type FindUsersError, findUsers, type UsersQuery } from './find-users.js'
 import { type GetError, getToken } from './get-token.js'
+import { type InstanceMetadata, readInstanceMetadata } from './instance-metadata.js'
 import { type IssueError, type IssueTokenInput, issueToken } from './issue-token.js'
 import { type ListError, type ListRequest, listTokens, type TokenPage } from './list-tokens.js'
 import type { Principal, TokenRef } from './principal.js'
@@ -52,6 +57,14 @@ export interface Authority {
     target: number | 'self',
     request: CreateRequest,
   ): ResultAsync<IssuedToken, CreateError>
+  /** The caller (GitLab's `GET /user`). */
+  currentUser(principal: Principal): ResultAsync<User, CurrentUserError>
+  /** One user by id (`GET /users/:id`); `null` for an anonymous caller. */
+  findUser(principal: Principal | null, id: number): ResultAsync<User, FindUserError>
+  /** The users a `GET /users` query finds; `null` for an anonymous caller. */
+  findUsers(principal: Principal | null, query: UsersQuery): ResultAsync<readonly User[], FindUsersError>
+  /** The emulated release's `GET /metadata`. */
+  metadata(principal: Principal): ResultAsync<InstanceMetadata, ErrorOf<'insufficient_scope'>>
   /** Puts a token in place without authorization (seeds, fixtures, migrations). */
   issueToken(input: IssueTokenInput): ResultAsync<IssuedToken, IssueError>
   /** Adds or replaces a user in the store. */
@@ -134,6 +147,10 @@ export function createAuthority(config: AuthorityConfig): Authority {
     rotate: (principal, ref, opts = {}) => rotate(deps, principal, ref, opts),
     revoke: (principal, ref) => revoke(deps, principal, ref),
     create: (principal, target, request) => create(deps, principal, target, request),
+    currentUser: (principal) => currentUser(principal),
+    findUser: (principal, id) => findUser(deps, principal, id),
+    findUsers: (principal, query) => findUsers(deps, principal, query),
+    metadata: (principal) => readInstanceMetadata(deps.release, principal),
     issueToken: (input) => issueToken(deps, input),
     putUser: (user) => deps.store.putUser(user),
   }

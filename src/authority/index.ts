@@ -7,6 +7,7 @@ export {
   createAuthority,
   DEFAULT_LAST_USED_THROTTLE_MS,
 } from './create-authority.js'
+export type { CurrentUserError } from './current-user.js'
 export {
   DEPRECATIONS,
   type Deprecation,
@@ -15,7 +16,15 @@ export {
   removedBy,
 } from './deprecations.js'
 export { type AuthorityEvent, type TokenInfo, toTokenInfo } from './events.js'
+export type { FindUserError } from './find-user.js'
+export {
+  type FindUsersError,
+  USERS_FILTER_FLAGS,
+  type UsersFilterFlag,
+  type UsersQuery,
+} from './find-users.js'
 export type { GetError } from './get-token.js'
+export { type InstanceMetadata, instanceMetadata, PATKIT_REVISION } from './instance-metadata.js'
 export type { IssueError, IssueTokenInput } from './issue-token.js'
 export type { ListError, ListRequest, TokenPage } from './list-tokens.js'
 export type { Principal, TokenRef } from './principal.js'

@@ -44,9 +44,10 @@ export function compareReleases(a: Release, b: Release): number {
 }
 
 /**
- * The features the specification dates, each with the first release that has it. Before that
- * release the feature is absent: its route answers 404, its parameter is ignored, its rule is the
- * older one.
+ * The features the specification dates, and those of the routes patkit serves beyond it that
+ * GitLab's documentation dates, each with the first release that has it. Before that release the
+ * feature is absent: its route answers 404, its parameter or field is absent, its rule is the older
+ * one.
  *
  * @example
  * ```ts
@@ -68,6 +69,17 @@ export const FEATURES = {
   },
   rotate_expires_at: { since: '16.6', description: 'the expires_at parameter of rotation' },
   self_rotate: { since: '16.10', description: 'POST /personal_access_tokens/self/rotate' },
+  // Beyond the specification: routes and fields patkit serves around tokens, dated by GitLab's docs.
+  metadata: { since: '15.2', description: 'GET /metadata' },
+  version_mirrors_metadata: {
+    since: '15.5',
+    description: 'GET /version answers what GET /metadata does (before: version and revision only)',
+  },
+  metadata_enterprise: { since: '15.6', description: 'the enterprise field of GET /metadata' },
+  metadata_kas_k8s_proxy_url: {
+    since: '17.6',
+    description: 'the kas.externalK8sProxyUrl field of GET /metadata',
+  },
 } as const satisfies Record<string, { readonly since: Release; readonly description: string }>
 
 /**

@@ -10,6 +10,10 @@ import type { Principal } from './principal.js'
 export const READ_SCOPES: readonly Scope[] = ['api', 'read_api']
 export const WRITE_SCOPES: readonly Scope[] = ['api']
 export const SELF_ROTATE_SCOPES: readonly Scope[] = ['api', 'self_rotate']
+/** GitLab's users API (`GET /user`, `/users`, `/users/:id`) also lets `read_user` read. */
+export const USER_READ_SCOPES: readonly Scope[] = ['api', 'read_api', 'read_user']
+/** `GET /metadata` and `/version` also let `read_user` and `ai_features` read (lib/api/metadata.rb). */
+export const METADATA_SCOPES: readonly Scope[] = ['api', 'read_api', 'read_user', 'ai_features']
 
 /** Any scope at all: the `GET/DELETE /self` routes accept every token. */
 export const ANY_SCOPE = 'any'

@@ -74,9 +74,10 @@ export type PatkitError =
       readonly parameter: string
       /**
        * `missing`: absent; `invalid`: wrong type or format; `not_allowed_value`: not in the allowed
-       * set; `excluded_value`: a value explicitly refused (GitLab's `per_page=0`).
+       * set; `excluded_value`: a value explicitly refused (GitLab's `per_page=0`); `all_or_none`: some
+       * of parameters that go together are missing (`parameter` names them all, `a, b`).
        */
-      readonly reason: 'missing' | 'invalid' | 'not_allowed_value' | 'excluded_value'
+      readonly reason: 'missing' | 'invalid' | 'not_allowed_value' | 'excluded_value' | 'all_or_none'
     }
   | { readonly type: 'validation_failed'; readonly message: string }
   | { readonly type: 'unauthenticated' }
@@ -84,7 +85,8 @@ export type PatkitError =
   | { readonly type: 'token_revoked'; readonly tokenId: number }
   | { readonly type: 'insufficient_scope'; readonly required: readonly Scope[] }
   | { readonly type: 'unauthorized' }
-  | { readonly type: 'forbidden' }
+  /** `reason` is GitLab's text after `403 Forbidden - `, when it gives one. */
+  | { readonly type: 'forbidden'; readonly reason?: string }
   | { readonly type: 'not_found'; readonly entity: 'token' | 'user' }
   | { readonly type: 'bad_request'; readonly reason?: string }
   | { readonly type: 'feature_unavailable'; readonly feature: string; readonly release: string }

@@ -12,13 +12,15 @@ const PARAMETER_REASONS = {
   invalid: 'is invalid',
   not_allowed_value: 'does not have a valid value',
   excluded_value: 'has a value not allowed',
+  all_or_none: 'provide all or none of parameters',
 } as const
 
 /**
  * Where an error happened, when the same error has different bodies on different routes (GitLab's
- * revoke-by-id answers `404 Not found` through ActiveRecord, the users API `404 User Not Found`).
+ * revoke-by-id answers `404 Not found` through ActiveRecord, the users API `404 User Not Found`:
+ * `create` for token creation under `/users`, `users` for `GET /users` and `GET /users/:id`).
  */
-export type ErrorContext = 'default' | 'revoke_by_id' | 'create'
+export type ErrorContext = 'default' | 'revoke_by_id' | 'create' | 'users'
 
 function invalidToken(description: string): Reply {
   return json(
@@ -60,9 +62,11 @@ export function errorReply(e: PatkitError, context: ErrorContext = 'default'): R
         scope: e.required.join(' '),
       })
     case 'forbidden':
-      return message(403, '403 Forbidden')
+      return message(403, e.reason === undefined ? '403 Forbidden' : `403 Forbidden - ${e.reason}`)
     case 'not_found':
-      if (e.entity === 'user' && context === 'create') return message(404, '404 User Not Found')
+      if (e.entity === 'user' && (context === 'create' || context === 'users')) {
+        return message(404, '404 User Not Found')
+      }
       return message(404, context === 'revoke_by_id' ? '404 Not found' : '404 Not Found')
     case 'feature_unavailable':
       return error(404, '404 Not Found')

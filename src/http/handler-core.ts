@@ -8,6 +8,7 @@ import { type ErrorContext, errorReply } from './error-response.js'
 import { parseForm } from './form-params.js'
 import type { IncomingRequest } from './incoming.js'
 import { isMalformedAuthorization, isMalformedUrl, MALFORMED } from './malformed-strings.js'
+import { isMetadataRoute, type MetadataRouteName, serveMetadataRoute } from './metadata-routes.js'
 import { paginationHeaders } from './pagination-headers.js'
 import { type BodyParams, DEFAULT_BODY_LIMIT, readBodyParams } from './request-body.js'
 import {
@@ -20,6 +21,7 @@ import {
 import { error, json, message, noContent, type Reply } from './responses.js'
 import { matchRoute, type RouteName } from './routes.js'
 import { tokenJson } from './token-json.js'
+import { isUserRoute, serveUserRoute, type UserRouteName } from './user-routes.js'
 
 /**
  * The handler's logic, between a request view and a {@link Reply}: `createHandler` wraps it into a
@@ -78,6 +80,11 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
     if (match.kind === 'method_not_allowed') {
       return error(405, '405 Method Not Allowed', { allow: match.allow.join(', ') })
     }
+    // GET-only routes that authenticate on their own (some answer anonymous callers).
+    if (isUserRoute(match.name)) {
+      return serveUserRoute(authority, match.name, match.segment, request, url, publicUrl)
+    }
+    if (isMetadataRoute(match.name)) return serveMetadataRoute(authority, match.name, request, url)
     let body: BodyParams = {}
     let params: BodyParams = {}
     if (method === 'POST' || method === 'DELETE') {
@@ -97,7 +104,7 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
   }
 
   async function serve(
-    name: RouteName,
+    name: Exclude<RouteName, UserRouteName | MetadataRouteName>,
     segment: string | undefined,
     principal: Principal,
     url: URL,

@@ -1,5 +1,16 @@
+import type { MetadataRouteName } from './metadata-routes.js'
+import type { UserRouteName } from './user-routes.js'
+
 /** The operations the handler serves. */
-export type RouteName = 'list' | 'get' | 'revoke' | 'rotate' | 'create_for_user' | 'create_self'
+export type RouteName =
+  | 'list'
+  | 'get'
+  | 'revoke'
+  | 'rotate'
+  | 'create_for_user'
+  | 'create_self'
+  | UserRouteName
+  | MetadataRouteName
 
 interface RouteShape {
   readonly pattern: RegExp
@@ -33,6 +44,13 @@ const ROUTES: readonly RouteShape[] = [
     methods: { POST: 'create_self' },
     bodyParams: { create_self: CREATE_PARAMS },
   },
+  // GitLab's users API and instance metadata, which clients call around tokens (user-routes.ts,
+  // metadata-routes.ts). `:id` is digits only, as GitLab's route requirement: `/users/1ASDF` is 404.
+  { pattern: /^\/user$/, methods: { GET: 'current_user', HEAD: 'current_user' }, bodyParams: {} },
+  { pattern: /^\/users$/, methods: { GET: 'users', HEAD: 'users' }, bodyParams: {} },
+  { pattern: /^\/users\/(\d+)$/, methods: { GET: 'user', HEAD: 'user' }, bodyParams: {} },
+  { pattern: /^\/version$/, methods: { GET: 'version', HEAD: 'version' }, bodyParams: {} },
+  { pattern: /^\/metadata$/, methods: { GET: 'metadata', HEAD: 'metadata' }, bodyParams: {} },
 ]
 
 /** What the path and method resolve to. */

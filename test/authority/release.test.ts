@@ -32,6 +32,10 @@ describe('release emulation', () => {
       reuse_detection: '16.3',
       rotate_expires_at: '16.6',
       self_rotate: '16.10',
+      metadata: '15.2',
+      version_mirrors_metadata: '15.5',
+      metadata_enterprise: '15.6',
+      metadata_kas_k8s_proxy_url: '17.6',
     })
   })
 

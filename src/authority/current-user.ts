@@ -1,0 +1,31 @@
+import { errAsync, okAsync, type ResultAsync } from 'neverthrow'
+import type { ErrorOf } from '../domain/errors.js'
+import type { User } from '../store/user.js'
+import type { Principal } from './principal.js'
+import { requireScope, USER_READ_SCOPES } from './scope-policy.js'
+
+/**
+ * Every way `currentUser` can fail.
+ *
+ * @example
+ * ```ts
+ * import type { CurrentUserError } from 'patkit'
+ * const e: CurrentUserError = { type: 'insufficient_scope', required: ['api', 'read_api', 'read_user'] }
+ * ```
+ */
+export type CurrentUserError = ErrorOf<'insufficient_scope'>
+
+/**
+ * The caller, as GitLab's `GET /user` answers it: any token with `api`, `read_api` or `read_user`
+ * (what python-gitlab's `auth()`, glab and secret scanners call to verify a token).
+ *
+ * @example
+ * ```ts
+ * const me = await authority.currentUser(principal)
+ * if (me.isOk()) me.value.username
+ * ```
+ */
+export function currentUser(principal: Principal): ResultAsync<User, CurrentUserError> {
+  const allowed = requireScope(principal, USER_READ_SCOPES)
+  return allowed.isErr() ? errAsync(allowed.error) : okAsync(principal.user)
+}

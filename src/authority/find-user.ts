@@ -1,0 +1,45 @@
+import { errAsync, okAsync, type ResultAsync } from 'neverthrow'
+import type { ErrorOf } from '../domain/errors.js'
+import type { User } from '../store/user.js'
+import type { AuthorityDeps } from './deps.js'
+import type { Principal } from './principal.js'
+import { requireScope, USER_READ_SCOPES } from './scope-policy.js'
+
+/**
+ * Every way `findUser` can fail.
+ *
+ * @example
+ * ```ts
+ * import type { FindUserError } from 'patkit'
+ * const e: FindUserError = { type: 'not_found', entity: 'user' }
+ * ```
+ */
+export type FindUserError = ErrorOf<'forbidden' | 'insufficient_scope' | 'not_found' | 'store_failure'>
+
+/**
+ * One user by id, as GitLab's `GET /users/:id` finds them: an anonymous caller is refused
+ * (`403 Forbidden - Not authorized!`), any authenticated one may read any user, blocked ones
+ * included (GitLab's UserPolicy enables `read_user` for every signed-in user); an unknown id is
+ * `not_found`. Which fields the caller sees is the HTTP layer's concern.
+ *
+ * @example
+ * ```ts
+ * const alice = await authority.findUser(principal, 2)
+ * ```
+ */
+export function findUser(
+  deps: AuthorityDeps,
+  principal: Principal | null,
+  id: number,
+): ResultAsync<User, FindUserError> {
+  if (principal === null) return errAsync({ type: 'forbidden', reason: 'Not authorized!' })
+  const allowed = requireScope(principal, USER_READ_SCOPES)
+  if (allowed.isErr()) return errAsync(allowed.error)
+  // Ids past the safe integer range, and 0, name no user: no store is asked about them.
+  if (!Number.isSafeInteger(id) || id < 1) return errAsync({ type: 'not_found', entity: 'user' })
+  return deps.users
+    .findUser(id)
+    .andThen((user) =>
+      user === null ? errAsync({ type: 'not_found' as const, entity: 'user' as const }) : okAsync(user),
+    )
+}
