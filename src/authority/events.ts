@@ -47,6 +47,13 @@ export type AuthorityEvent =
       readonly revoked: readonly TokenInfo[]
     }
   | { readonly type: 'used'; readonly at: Date; readonly token: TokenInfo }
+  | {
+      readonly type: 'token_expiring'
+      readonly at: Date
+      readonly token: TokenInfo
+      /** The threshold passed: the token expires within this many days (GitLab's 60/30/7-day notices). */
+      readonly days: 60 | 30 | 7
+    }
 
 /**
  * Strips the digest from a token, for events and logs.

@@ -1,7 +1,9 @@
 import { err, ok, type Result } from 'neverthrow'
 import { type Authority, createAuthority } from '../authority/create-authority.js'
 import type { AuthorityEvent } from '../authority/events.js'
+import { expiryNotices } from '../authority/expiry-notices.js'
 import type { Release } from '../authority/release.js'
+import { utcDay } from '../domain/calendar.js'
 import type { RandomSource } from '../domain/random.js'
 import { createDigester } from '../domain/secret.js'
 import { createHandler, type Handler } from '../http/create-handler.js'
@@ -86,23 +88,38 @@ export async function fakeAuthority(
   const faults = createFaults(options.random)
   const digest = createDigester(options.pepper)
   const { clock } = options
+  const onEvent = (event: AuthorityEvent) => {
+    journal.recordEvent(event)
+    options.onEvent?.(event)
+  }
   const authority = createAuthority({
     store,
     pepper: options.pepper,
     clock,
     random: options.random,
     ...(options.release === undefined ? {} : { release: options.release }),
-    onEvent: (event) => {
-      journal.recordEvent(event)
-      options.onEvent?.(event)
-    },
+    onEvent,
   })
+  // Expiry notices are day-based: checked on the first request of each new (clock) day, and at once
+  // when the control API moves the clock, so a test sees them right after moving it.
+  const notices = expiryNotices({ store, clock, onEvent })
+  let checkedDay: string | null = null
+  const checkExpiring = async () => {
+    const day = utcDay(clock.now())
+    if (day === checkedDay) return
+    checkedDay = day
+    await notices.check()
+  }
   const state = fakeState({
     authority,
     store,
     digest,
     seed: options.seed,
     ...(options.freshStore === undefined ? {} : { freshStore: options.freshStore }),
+    onReplace: () => {
+      notices.forget()
+      checkedDay = null
+    },
   })
   const seeded = await state.add(options.seed)
   if (seeded.isErr()) return err(seeded.error)
@@ -117,6 +134,7 @@ export async function fakeAuthority(
     faults,
     random: options.random,
     controlToken: options.controlToken,
+    onClockChange: checkExpiring,
   })
   const listener = fakeListener({
     gitlab: toNodeListener(handler),
@@ -126,6 +144,7 @@ export async function fakeAuthority(
     clock,
     store,
     digest,
+    beforeRequest: checkExpiring,
   })
   return ok({
     authority,

@@ -26,6 +26,8 @@ export interface FakeListenerParts {
   /** Where the presented token is looked up, for the journal and token-bound faults. */
   readonly store: TokenStore
   readonly digest: Digester
+  /** Runs before each GitLab API request (the expiry notices of a new day). */
+  readonly beforeRequest?: () => Promise<void>
 }
 
 // The secret a GitLab client presents, where GitLab reads it (a body's private_token is not read here:

@@ -67,6 +67,8 @@ export interface FakeStateOptions {
   readonly seed: ValidSeed
   /** A new empty store for reset and restore; absent when the data must never be replaced. */
   readonly freshStore?: () => TokenStore
+  /** Called once the data was replaced, before the new data is loaded. */
+  readonly onReplace?: () => void
 }
 
 const PAGE = 100
@@ -137,6 +139,7 @@ export function fakeState(options: FakeStateOptions): FakeState {
     store.replace(freshStore())
     secrets.clear()
     userIds.clear()
+    options.onReplace?.()
     return load(seed)
   }
 
