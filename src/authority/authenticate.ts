@@ -79,8 +79,13 @@ async function principalFor(
 /**
  * The token with a digest and its owner in two store calls, `findByDigest` then `findUser`: for a
  * store without `findByDigestWithUser`, or a separate user directory.
+ *
+ * @example
+ * ```ts
+ * const found = await tokenThenOwner(deps, deps.digest(secret)) // ok({ token, user }) or ok(null)
+ * ```
  */
-async function tokenThenOwner(
+export async function tokenThenOwner(
   deps: AuthorityDeps,
   digest: string,
 ): Promise<Result<TokenWithUser | null, StoreFailure>> {

@@ -36,6 +36,14 @@ export interface AuthorityConfig {
   readonly maxLifetimeDays?: number
   /** `last_used_at` is written at most once per window; defaults to 10 minutes. */
   readonly lastUsedThrottleMs?: number
+  /**
+   * How long a rotation sent with an `Idempotency-Key` header can be replayed (the same old token and
+   * the same key get the same successor, once), in milliseconds; defaults to 10 minutes, at most a
+   * day. It only matters when a client sends the header: without it every rotation is GitLab's. `0`
+   * turns the header off (ignored, as GitLab ignores it). Setting it above 0 on a store without the
+   * `rotationReceipts` capability throws {@link AuthorityConfigError}. See docs/rotation.md.
+   */
+  readonly rotationReplayWindowMs?: number
   /** Receives the audit trail. A listener that throws does not affect the operation. */
   readonly onEvent?: (event: AuthorityEvent) => void
 }
@@ -53,4 +61,7 @@ export const authorityOptionsSchema = z.object({
   requireExpiry: z.boolean().optional(),
   maxLifetimeDays: z.number().int().min(1).max(36_500).optional(),
   lastUsedThrottleMs: z.number().int().min(0).optional(),
+  // A day at most: a receipt holds a sealed live secret, and the window is how long a stolen old
+  // token and key could still obtain it.
+  rotationReplayWindowMs: z.number().int().min(0).max(86_400_000).optional(),
 })

@@ -20,6 +20,8 @@ import { type IssueError, type IssueTokenInput, issueToken } from './issue-token
 import { type ListError, type ListRequest, listTokens, type TokenPage } from './list-tokens.js'
 import type { Principal, TokenRef } from './principal.js'
 import { LATEST_RELEASE, type Release } from './release.js'
+import { type ReplayError, replayRotation } from './replay-rotation.js'
+import { resolveReplay } from './replay-window.js'
 import { type RevokeError, revoke } from './revoke.js'
 import { type IssuedToken, type RotateError, type RotateOptions, rotate } from './rotate.js'
 
@@ -51,6 +53,15 @@ export interface Authority {
   list(principal: Principal, request?: ListRequest): ResultAsync<TokenPage, ListError>
   get(principal: Principal, ref: TokenRef): ResultAsync<Token, GetError>
   rotate(principal: Principal, ref: TokenRef, options?: RotateOptions): ResultAsync<IssuedToken, RotateError>
+  /**
+   * A retried rotation (`Idempotency-Key`): the successor a `rotate` with the same old secret and key
+   * stored, once, while redeemable; else `null`, and the request goes on through `authenticate`.
+   */
+  replayRotation(
+    secret: string | null | undefined,
+    ref: TokenRef,
+    idempotencyKey: string,
+  ): ResultAsync<IssuedToken | null, ReplayError>
   revoke(principal: Principal, ref: TokenRef): ResultAsync<void, RevokeError>
   create(
     principal: Principal,
@@ -114,6 +125,7 @@ export function createAuthority(config: AuthorityConfig): Authority {
     requireExpiry: config.requireExpiry,
     maxLifetimeDays: config.maxLifetimeDays,
     lastUsedThrottleMs: config.lastUsedThrottleMs,
+    rotationReplayWindowMs: config.rotationReplayWindowMs,
   })
   if (!options.success) {
     const issue = options.error.issues[0]
@@ -122,6 +134,8 @@ export function createAuthority(config: AuthorityConfig): Authority {
     )
   }
   if (config.pepper.length === 0) throw new AuthorityConfigError('invalid option pepper: must not be empty')
+  const replay = resolveReplay(config)
+  if (replay.isErr()) throw new AuthorityConfigError(replay.error)
   const deps: AuthorityDeps = Object.freeze({
     store: config.store,
     users: config.users ?? config.store,
@@ -136,6 +150,7 @@ export function createAuthority(config: AuthorityConfig): Authority {
       maxLifetimeDays: config.maxLifetimeDays ?? DEFAULT_MAX_LIFETIME_DAYS,
     }),
     lastUsedThrottleMs: config.lastUsedThrottleMs ?? DEFAULT_LAST_USED_THROTTLE_MS,
+    replay: replay.value,
     emit: isolate(config.onEvent),
   })
   const authority: Authority = {
@@ -145,6 +160,7 @@ export function createAuthority(config: AuthorityConfig): Authority {
     list: (principal, request = {}) => listTokens(deps, principal, request),
     get: (principal, ref) => getToken(deps, principal, ref),
     rotate: (principal, ref, opts = {}) => rotate(deps, principal, ref, opts),
+    replayRotation: (secret, ref, idempotencyKey) => replayRotation(deps, secret, ref, idempotencyKey),
     revoke: (principal, ref) => revoke(deps, principal, ref),
     create: (principal, target, request) => create(deps, principal, target, request),
     currentUser: (principal) => currentUser(principal),

@@ -2,11 +2,24 @@ import type { Clock } from '../domain/clock.js'
 import type { MintContext } from '../domain/context.js'
 import type { ExpiryPolicy } from '../domain/expiry.js'
 import type { RandomSource } from '../domain/random.js'
+import type { ReceiptSealer } from '../domain/receipt-seal.js'
 import type { Digester } from '../domain/secret.js'
+import type { RotationReceiptStore } from '../store/rotation-receipts.js'
 import type { TokenStore } from '../store/token-store.js'
 import type { UserDirectory } from '../store/user.js'
 import type { AuthorityEvent } from './events.js'
 import type { Release } from './release.js'
+
+/**
+ * The `Idempotency-Key` support of an authority whose replay window is above 0: the window, the
+ * sealer of its pepper, and the store's receipt methods (`null` when the store has none, and the
+ * header is refused).
+ */
+export interface ReplayDeps {
+  readonly windowMs: number
+  readonly sealer: ReceiptSealer
+  readonly store: RotationReceiptStore | null
+}
 
 /** What every use case receives: the resolved configuration, frozen at construction. */
 export interface AuthorityDeps {
@@ -24,6 +37,8 @@ export interface AuthorityDeps {
   readonly release: Release
   readonly expiry: ExpiryPolicy
   readonly lastUsedThrottleMs: number
+  /** `null` when `rotationReplayWindowMs` is 0: the header is ignored. */
+  readonly replay: ReplayDeps | null
   readonly emit: (event: AuthorityEvent) => void
 }
 

@@ -48,6 +48,18 @@ export type AuthorityEvent =
     }
   | { readonly type: 'used'; readonly at: Date; readonly token: TokenInfo }
   | {
+      /**
+       * A retried rotation (`Idempotency-Key`) was answered with the successor a rotation had already
+       * stored: its secret left the library a second time, and for the last time.
+       */
+      readonly type: 'rotation_replayed'
+      readonly at: Date
+      readonly actorUserId: number
+      /** The rotated token, presented again. */
+      readonly previous: TokenInfo
+      readonly token: TokenInfo
+    }
+  | {
       readonly type: 'token_expiring'
       readonly at: Date
       readonly token: TokenInfo

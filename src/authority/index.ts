@@ -37,5 +37,7 @@ export {
   parseRelease,
   type Release,
 } from './release.js'
+export type { ReplayError } from './replay-rotation.js'
+export { DEFAULT_ROTATION_REPLAY_WINDOW_MS } from './replay-window.js'
 export type { RevokeError } from './revoke.js'
-export type { IssuedToken, RotateError, RotateOptions } from './rotate.js'
+export type { IssuedToken, RotateError, RotateOptions, RotationIdempotency } from './rotate.js'

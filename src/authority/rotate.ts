@@ -1,9 +1,12 @@
 import { type Err, err, ok, type Result, ResultAsync } from 'neverthrow'
 import type { ErrorOf } from '../domain/errors.js'
+import { parseIdempotencyKey } from '../domain/idempotency-key.js'
 import { rotateToken } from '../domain/rotate-token.js'
+import { receiptExpiry } from '../domain/rotation-receipt.js'
 import type { Token } from '../domain/token.js'
+import type { RotationReceiptStore } from '../store/rotation-receipts.js'
 import { parseDateParameter } from './date-parameter.js'
-import { type AuthorityDeps, mintContext } from './deps.js'
+import { type AuthorityDeps, mintContext, type ReplayDeps } from './deps.js'
 import { toTokenInfo } from './events.js'
 import type { Principal, TokenRef } from './principal.js'
 import { type Feature, hasFeature } from './release.js'
@@ -26,16 +29,34 @@ export interface IssuedToken {
 }
 
 /**
- * Options of a rotation: `expiresAt` as `YYYY-MM-DD` (from release 16.6; ignored before).
+ * The `Idempotency-Key` of a rotation and the secret that authenticated the request (the sealing key
+ * of the receipt is derived from both, so only the same request can open it again).
+ *
+ * @example
+ * ```ts
+ * import type { RotationIdempotency } from 'patkit'
+ * const idempotency: RotationIdempotency = { key: crypto.randomUUID(), presentedSecret: secret }
+ * ```
+ */
+export interface RotationIdempotency {
+  readonly key: string
+  readonly presentedSecret: string
+}
+
+/**
+ * Options of a rotation: `expiresAt` as `YYYY-MM-DD` (from release 16.6; ignored before), and an
+ * optional `idempotency` for a token rotating itself: the rotation then keeps a receipt, so that
+ * `replayRotation` with the same old secret and key returns the same successor once (docs/rotation.md).
  *
  * @example
  * ```ts
  * import type { RotateOptions } from 'patkit'
- * const options: RotateOptions = { expiresAt: '2030-01-31' }
+ * const options: RotateOptions = { expiresAt: '2030-01-31', idempotency: { key, presentedSecret: secret } }
  * ```
  */
 export interface RotateOptions {
   readonly expiresAt?: string
+  readonly idempotency?: RotationIdempotency
 }
 
 /**
@@ -56,6 +77,7 @@ export type RotateError = ErrorOf<
   | 'invalid_expiry'
   | 'invalid_parameter'
   | 'feature_unavailable'
+  | 'bad_request'
   | 'store_failure'
 >
 
@@ -63,6 +85,11 @@ export type RotateError = ErrorOf<
  * Rotates a token by id (own, or any for an administrator; `api` scope) or `self` (`api` or
  * `self_rotate`): the old token is revoked and its successor stored in one atomic store call. Of
  * concurrent rotations of one token exactly one wins; the others fail with `already_revoked`.
+ *
+ * With `options.idempotency` (and a replay window above 0), a token rotating itself (`self`, or its
+ * own id) also stores a receipt in the same store call: the successor's secret sealed under a key of
+ * the pepper, the presented secret and the key. Rotating another token by id keeps no receipt: the
+ * caller's own token still works, so a lost answer costs it nothing it cannot redo.
  */
 export function rotate(
   deps: AuthorityDeps,
@@ -103,6 +130,8 @@ async function rotateFor(
     if (found.isErr()) return err(found.error)
     target = found.value
   }
+  const idempotency = idempotencyFor(deps, principal, target, options.idempotency)
+  if (idempotency.isErr()) return err(idempotency.error)
   // Before 16.6 the parameter does not exist, so it is ignored like any unknown parameter.
   const requested = hasFeature('rotate_expires_at', deps.release) ? options.expiresAt : undefined
   const expiresAt = parseDateParameter(requested, 'expires_at')
@@ -114,7 +143,19 @@ async function rotateFor(
     mintContext(deps, now),
   )
   if (rotation.isErr()) return err(rotation.error)
-  const successor = await deps.store.rotate(target.id, rotation.value.successor)
+  const keyed = idempotency.value
+  const successor =
+    keyed === null
+      ? await deps.store.rotate(target.id, rotation.value.successor)
+      : await keyed.store.rotateWithReceipt(target.id, rotation.value.successor, {
+          keyDigest: keyed.sealer.keyDigest(keyed.presentedSecret, keyed.key),
+          sealedSecret: keyed.sealer.seal(
+            { presentedSecret: keyed.presentedSecret, idempotencyKey: keyed.key, tokenId: target.id },
+            rotation.value.secret,
+            deps.random,
+          ),
+          expiresAt: receiptExpiry(now, keyed.windowMs),
+        })
   if (successor.isErr()) return err(successor.error)
   deps.emit({
     type: 'rotated',
@@ -124,4 +165,36 @@ async function rotateFor(
     token: toTokenInfo(successor.value),
   })
   return ok({ token: successor.value, secret: rotation.value.secret })
+}
+
+/** A rotation that keeps a receipt: the checked key, the presented secret, and where the receipt goes. */
+interface KeyedRotation extends ReplayDeps {
+  readonly store: RotationReceiptStore
+  readonly key: string
+  readonly presentedSecret: string
+}
+
+/**
+ * Whether this rotation keeps a receipt: null for none (no key, the header turned off, or another
+ * token rotated by id); an error for an invalid key, a store without receipts, or a presented secret
+ * that did not authenticate the principal (a caller's mistake that would make the receipt useless).
+ */
+function idempotencyFor(
+  deps: AuthorityDeps,
+  principal: Principal,
+  target: Token,
+  requested: RotationIdempotency | undefined,
+): Result<KeyedRotation | null, ErrorOf<'invalid_parameter' | 'bad_request'>> {
+  const replay = deps.replay
+  if (requested === undefined || replay === null) return ok(null)
+  const key = parseIdempotencyKey(requested.key)
+  if (key.isErr()) return err(key.error)
+  if (replay.store === null) {
+    return err({ type: 'bad_request', reason: 'Idempotency-Key is not supported by this token store' })
+  }
+  if (deps.digest(requested.presentedSecret) !== principal.token.digest) {
+    return err({ type: 'bad_request', reason: 'the presented secret is not the principal’s token' })
+  }
+  if (target.id !== principal.token.id) return ok(null)
+  return ok({ ...replay, store: replay.store, key: key.value, presentedSecret: requested.presentedSecret })
 }

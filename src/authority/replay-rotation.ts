@@ -1,0 +1,103 @@
+import { err, ok, type Result, ResultAsync } from 'neverthrow'
+import { parseIdempotencyKey } from '../domain/idempotency-key.js'
+import { isExpired } from '../domain/token.js'
+import type { StoreFailure } from '../store/user.js'
+import { tokenThenOwner } from './authenticate.js'
+import type { AuthorityDeps } from './deps.js'
+import { toTokenInfo } from './events.js'
+import type { Principal, TokenRef } from './principal.js'
+import { hasFeature } from './release.js'
+import type { IssuedToken } from './rotate.js'
+import { requireScope, SELF_ROTATE_SCOPES, WRITE_SCOPES } from './scope-policy.js'
+
+/**
+ * Every way `replayRotation` can fail: only the store. Everything else is `null`, "no replay".
+ *
+ * @example
+ * ```ts
+ * import type { ReplayError } from 'patkit'
+ * declare const e: ReplayError
+ * e.type // 'store_failure'
+ * ```
+ */
+export type ReplayError = StoreFailure
+
+/**
+ * Answers a retried rotation: when `secret` is a token that was rotated with this `Idempotency-Key`
+ * (through `rotate` with `idempotency`), and the receipt is redeemable (inside the replay window,
+ * the successor still active and never used), returns the same successor with the same secret, and
+ * spends the receipt: of concurrent replays exactly one gets it. Otherwise `null`: the caller goes on
+ * as without a key (`authenticate` with `rotateRequest`), so reuse detection runs exactly as before.
+ *
+ * A replay happens only where the request would otherwise reach reuse detection: the token is known,
+ * its owner exists and is not blocked, it is revoked but not expired, the route exists in the emulated
+ * release, its scopes allow the route, and `ref` is `self` or the token's own id. An invalid key, a
+ * replay window of 0 and a store without receipts all give `null` (`rotate` reports them).
+ */
+export function replayRotation(
+  deps: AuthorityDeps,
+  secret: string | null | undefined,
+  ref: TokenRef,
+  idempotencyKey: string,
+): ResultAsync<IssuedToken | null, ReplayError> {
+  return new ResultAsync(replayFor(deps, secret, ref, idempotencyKey))
+}
+
+async function replayFor(
+  deps: AuthorityDeps,
+  secret: string | null | undefined,
+  ref: TokenRef,
+  idempotencyKey: string,
+): Promise<Result<IssuedToken | null, ReplayError>> {
+  const replay = deps.replay
+  if (replay === null || replay.store === null) return ok(null)
+  if (secret === null || secret === undefined || secret === '') return ok(null)
+  const key = parseIdempotencyKey(idempotencyKey)
+  if (key.isErr()) return ok(null)
+  const now = deps.clock.now()
+  const digest = deps.digest(secret)
+  const found =
+    deps.usersFromStore && deps.store.findByDigestWithUser !== undefined
+      ? await deps.store.findByDigestWithUser(digest)
+      : await tokenThenOwner(deps, digest)
+  if (found.isErr()) return err(found.error)
+  if (found.value === null) return ok(null)
+  const { token, user } = found.value
+  if (user === null || user.blocked || isExpired(token, now) || !token.revoked) return ok(null)
+  if (!routeAllows({ user, token }, ref, deps)) return ok(null)
+  const consumed = await replay.store.consumeRotationReceipt(
+    token.id,
+    replay.sealer.keyDigest(secret, key.value),
+    now,
+  )
+  if (consumed.isErr()) return err(consumed.error)
+  if (consumed.value === null) return ok(null)
+  const { successor, sealedSecret } = consumed.value
+  const opened = replay.sealer.open(
+    { presentedSecret: secret, idempotencyKey: key.value, tokenId: token.id },
+    sealedSecret,
+  )
+  // Only a changed row gets here (the digest found the receipt, so the binding is right). The receipt
+  // is spent; answering "no replay" sends the request on to reuse detection, the safe side.
+  if (opened.isErr() || deps.digest(opened.value) !== successor.digest) return ok(null)
+  deps.emit({
+    type: 'rotation_replayed',
+    at: now,
+    actorUserId: user.id,
+    previous: toTokenInfo(token),
+    token: toTokenInfo(successor),
+  })
+  return ok({ token: successor, secret: opened.value })
+}
+
+/** Whether the rotate route addressed by `ref` is one the presented token could have rotated itself on. */
+function routeAllows(principal: Principal, ref: TokenRef, deps: AuthorityDeps): boolean {
+  if (ref === 'self') {
+    return hasFeature('self_rotate', deps.release) && requireScope(principal, SELF_ROTATE_SCOPES).isOk()
+  }
+  return (
+    ref === principal.token.id &&
+    hasFeature('rotate_by_id', deps.release) &&
+    requireScope(principal, WRITE_SCOPES).isOk()
+  )
+}
