@@ -40,6 +40,10 @@ afterAll(stopAll)
 
 interface Report {
   python_gitlab: string
+  auth: { id: number; username: string; is_admin: boolean; web_url: string; warnings: string[] }
+  version: [string, string]
+  users_by_username: number[]
+  user_by_id: Record<string, unknown>
   list_ids: number[]
   list_pages: string[]
   alice_ids: number[]
@@ -52,7 +56,7 @@ interface Report {
 }
 
 describe('python-gitlab against patkit serve', () => {
-  it('lists across pages, gets by id and self, deletes, and reports our error bodies', async (ctx) => {
+  it('verifies the token with auth(), reads the version and users, lists across pages, gets by id and self, deletes, and reports our error bodies', async (ctx) => {
     if ('reason' in found) {
       if (required) throw new Error(`PATKIT_REQUIRE_E2E=1 but ${found.reason}`)
       console.warn(`skipped: ${found.reason}`)
@@ -66,6 +70,23 @@ describe('python-gitlab against patkit serve', () => {
         encoding: 'utf8',
       })
       const report = JSON.parse(stdout) as Report
+
+      // gl.auth() verified the token with GET /user; web_url matched the client's URL (no warning).
+      expect(report.auth).toEqual({
+        id: 1,
+        username: 'root',
+        is_admin: true,
+        web_url: `${server.url}/root`,
+        warnings: [],
+      })
+      expect(report.version).toEqual(['18.6.0', 'patkit'])
+      expect(report.users_by_username).toEqual([2])
+      expect(report.user_by_id).toEqual({
+        id: 2,
+        username: 'alice',
+        state: 'active',
+        web_url: `${server.url}/alice`,
+      })
 
       // get_all with per_page=2 walked five pages by following Link rel="next".
       expect(report.list_ids).toEqual(ALL_IDS)
@@ -89,6 +110,7 @@ describe('python-gitlab against patkit serve', () => {
         revoked_token_list: { type: 'GitlabAuthenticationError', code: 401, message: 'invalid_token' },
         missing_get: { type: 'GitlabHttpError', code: 404, message: '404 Not Found' },
         missing_delete: { type: 'GitlabDeleteError', code: 404, message: '404 Not found' },
+        missing_user: { type: 'GitlabGetError', code: 404, message: '404 User Not Found' },
         bad_filter: { type: 'GitlabListError', code: 400, message: 'state does not have a valid value' },
       })
       console.info(`python-gitlab ${report.python_gitlab}, get by id through ${report.get_method}`)

@@ -9,6 +9,7 @@ id falls back to the client's own http_get, which is what newer releases' get() 
 
 import json
 import sys
+import warnings
 
 import gitlab
 from gitlab.exceptions import GitlabError
@@ -36,6 +37,20 @@ def main():
     manager = gl.personal_access_tokens
     listed = manager.list(get_all=True, per_page=2)
     list_pages = list(requested)
+    # auth() reads GET /user and warns when the user's web_url does not start with the client's URL.
+    with warnings.catch_warnings(record=True) as auth_warnings:
+        warnings.simplefilter("always")
+        gl.auth()
+    auth = {
+        "id": gl.user.id,
+        "username": gl.user.username,
+        "is_admin": gl.user.is_admin,
+        "web_url": gl.user.web_url,
+        "warnings": [str(w.message) for w in auth_warnings],
+    }
+    version = list(gl.version())
+    found = [u.id for u in bob.users.list(username="alice")]
+    alice_user = bob.users.get(2).attributes
     alice = manager.list(user_id=2, get_all=True, per_page=2)
 
     if hasattr(manager, "get"):
@@ -63,6 +78,7 @@ def main():
         "revoked_token_list": failure(lambda: bob.personal_access_tokens.list(get_all=True)),
         "missing_get": failure(lambda: gl.http_get("/personal_access_tokens/999")),
         "missing_delete": failure(lambda: manager.delete(999)),
+        "missing_user": failure(lambda: gl.users.get(999)),
         "bad_filter": failure(lambda: manager.list(state="sleeping", get_all=True)),
     }
 
@@ -70,6 +86,10 @@ def main():
         json.dumps(
             {
                 "python_gitlab": gitlab.__version__,
+                "auth": auth,
+                "version": version,
+                "users_by_username": found,
+                "user_by_id": {k: alice_user[k] for k in ("id", "username", "state", "web_url")},
                 "list_ids": [t.id for t in listed],
                 "list_pages": list_pages,
                 "alice_ids": [t.id for t in alice],
