@@ -31,7 +31,15 @@ export interface InstanceMetadata {
   readonly enterprise?: boolean
 }
 
-/** GitLab's revision is a commit id; patkit's names the build it is. */
+/**
+ * The `revision` patkit reports: GitLab's is a commit id; patkit's names the build it is.
+ *
+ * @example
+ * ```ts
+ * import { PATKIT_REVISION } from 'patkit'
+ * PATKIT_REVISION // 'patkit'
+ * ```
+ */
 export const PATKIT_REVISION = 'patkit'
 
 /**

@@ -10,9 +10,23 @@ import type { Principal } from './principal.js'
 export const READ_SCOPES: readonly Scope[] = ['api', 'read_api']
 export const WRITE_SCOPES: readonly Scope[] = ['api']
 export const SELF_ROTATE_SCOPES: readonly Scope[] = ['api', 'self_rotate']
-/** GitLab's users API (`GET /user`, `/users`, `/users/:id`) also lets `read_user` read. */
+/**
+ * GitLab's users API (`GET /user`, `/users`, `/users/:id`) also lets `read_user` read.
+ *
+ * @example
+ * ```ts
+ * requireScope(principal, USER_READ_SCOPES)
+ * ```
+ */
 export const USER_READ_SCOPES: readonly Scope[] = ['api', 'read_api', 'read_user']
-/** `GET /metadata` and `/version` also let `read_user` and `ai_features` read (lib/api/metadata.rb). */
+/**
+ * `GET /metadata` and `/version` also let `read_user` and `ai_features` read (lib/api/metadata.rb).
+ *
+ * @example
+ * ```ts
+ * requireScope(principal, METADATA_SCOPES)
+ * ```
+ */
 export const METADATA_SCOPES: readonly Scope[] = ['api', 'read_api', 'read_user', 'ai_features']
 
 /** Any scope at all: the `GET/DELETE /self` routes accept every token. */

@@ -33,7 +33,16 @@ function typed(params: URLSearchParams, name: string): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value
 }
 
-/** Grape's Boolean coercion: its true and false words in any case, else `<name> is invalid`. */
+/**
+ * Grape's Boolean coercion of one query parameter: its true and false words in any case, undefined
+ * when absent or blank, else `<name> is invalid`.
+ *
+ * @example
+ * ```ts
+ * grapeBoolean(new URLSearchParams('active=Yes'), 'active') // ok(true)
+ * grapeBoolean(new URLSearchParams('active=maybe'), 'active') // err: active is invalid
+ * ```
+ */
 export function grapeBoolean(
   params: URLSearchParams,
   name: string,

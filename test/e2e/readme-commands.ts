@@ -45,7 +45,8 @@ export const README_COMMANDS: readonly ReadmeCommand[] = [
   {
     title: 'Verify a token as python-gitlab (`auth()`), glab and secret scanners do: GET /user',
     command: 'curl -s -H "PRIVATE-TOKEN: glpat-bob-e2e-secret-0008" http://127.0.0.1:3000/api/v4/user',
-    output: '{"id":3,"username":"bob","public_email":null,"name":"bob","state":"active","locked":false,"avatar_url":null,"web_url":"http://127.0.0.1:3000/bob","created_at":null,"bio":"","location":"","linkedin":"","twitter":"","discord":"","website_url":"","github":"","job_title":"","pronouns":null,"organization":"","bot":false,"work_information":null,"followers":0,"following":0,"is_followed":false,"local_time":null,"last_sign_in_at":null,"confirmed_at":null,"last_activity_on":null,"email":null,"theme_id":null,"color_scheme_id":null,"projects_limit":null,"current_sign_in_at":null,"identities":[],"can_create_group":null,"can_create_project":null,"two_factor_enabled":false,"external":false,"private_profile":false,"commit_email":null,"preferred_language":null}',
+    output:
+      '{"id":3,"username":"bob","public_email":null,"name":"bob","state":"active","locked":false,"avatar_url":null,"web_url":"http://127.0.0.1:3000/bob","created_at":null,"bio":"","location":"","linkedin":"","twitter":"","discord":"","website_url":"","github":"","job_title":"","pronouns":null,"organization":"","bot":false,"work_information":null,"followers":0,"following":0,"is_followed":false,"local_time":null,"last_sign_in_at":null,"confirmed_at":null,"last_activity_on":null,"email":null,"theme_id":null,"color_scheme_id":null,"projects_limit":null,"current_sign_in_at":null,"identities":[],"can_create_group":null,"can_create_project":null,"two_factor_enabled":false,"external":false,"private_profile":false,"commit_email":null,"preferred_language":null}',
   },
   {
     title: "An admin lists alice's tokens, two per page: X-Total and Link tell the rest",
