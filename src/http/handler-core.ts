@@ -1,11 +1,13 @@
 import type { Authority } from '../authority/create-authority.js'
 import type { Principal } from '../authority/principal.js'
+import type { RotationIdempotency } from '../authority/rotate.js'
 import type { PatkitError } from '../domain/errors.js'
 import { parseListParams } from '../query/params.js'
 import type { Handler, HandlerOptions } from './create-handler.js'
 import { presentedSecret } from './credentials.js'
 import { type ErrorContext, errorReply } from './error-response.js'
 import { parseForm } from './form-params.js'
+import { idempotencyKeyOf, replayedRotation, rotationIdempotency } from './idempotency.js'
 import type { IncomingRequest } from './incoming.js'
 import { isMalformedAuthorization, isMalformedUrl, MALFORMED } from './malformed-strings.js'
 import { isMetadataRoute, type MetadataRouteName, serveMetadataRoute } from './metadata-routes.js'
@@ -93,14 +95,29 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
       body = read.value
       params = withQuery(url, body)
     }
-    const authenticated = await authority.authenticate(presentedSecret(request, url, body), {
+    const secret = presentedSecret(request, url, body)
+    // Only body names are checked: an unknown query parameter is ignored on every route, as on GET.
+    const unknown = match.bodyParams === undefined ? undefined : unknownParameter(body, match.bodyParams)
+    // A retried rotation (docs/rotation.md) is answered before authentication, which would take the
+    // rotated token for reuse. Only a request the first one could have been: no unknown parameter.
+    const idempotencyKey = idempotencyKeyOf(request, match.name === 'rotate')
+    if (idempotencyKey !== null && unknown === undefined) {
+      const replayed = await replayedRotation(authority, secret, match.segment, idempotencyKey)
+      if (replayed !== null) return replayed
+    }
+    const authenticated = await authority.authenticate(secret, {
       rotateRequest: match.name === 'rotate',
     })
     if (authenticated.isErr()) return errorReply(authenticated.error)
-    // Only body names are checked: an unknown query parameter is ignored on every route, as on GET.
-    const unknown = match.bodyParams === undefined ? undefined : unknownParameter(body, match.bodyParams)
     if (unknown !== undefined) return error(400, `${printable(unknown)} is not a known parameter`)
-    return serve(match.name, match.segment, authenticated.value, url, params)
+    return serve(
+      match.name,
+      match.segment,
+      authenticated.value,
+      url,
+      params,
+      rotationIdempotency(idempotencyKey, secret),
+    )
   }
 
   async function serve(
@@ -109,6 +126,7 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
     principal: Principal,
     url: URL,
     body: BodyParams,
+    idempotency: RotationIdempotency | undefined,
   ): Promise<Reply> {
     const fail = (e: PatkitError, context: ErrorContext = 'default') => errorReply(e, context)
     switch (name) {
@@ -150,11 +168,10 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
         if (ref.isErr()) return fail(ref.error)
         const expiresAt = optionalString(body, 'expires_at')
         if (expiresAt.isErr()) return fail(expiresAt.error)
-        const result = await authority.rotate(
-          principal,
-          ref.value,
-          expiresAt.value === undefined ? {} : { expiresAt: expiresAt.value },
-        )
+        const result = await authority.rotate(principal, ref.value, {
+          ...(expiresAt.value === undefined ? {} : { expiresAt: expiresAt.value }),
+          ...(idempotency === undefined ? {} : { idempotency }),
+        })
         if (result.isErr()) return fail(result.error)
         return json(200, { ...tokenJson(result.value.token, authority.now()), token: result.value.secret })
       }

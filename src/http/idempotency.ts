@@ -1,0 +1,65 @@
+import type { Authority } from '../authority/create-authority.js'
+import type { RotationIdempotency } from '../authority/rotate.js'
+import { errorReply } from './error-response.js'
+import type { IncomingRequest } from './incoming.js'
+import { parseTokenRef } from './request-params.js'
+import { json, type Reply } from './responses.js'
+import { tokenJson } from './token-json.js'
+
+/**
+ * The `Idempotency-Key` header of a rotate request as sent (`null` when absent, or on another route,
+ * where it is ignored as GitLab ignores any unknown header). Its validity is the authority's to judge.
+ *
+ * @example
+ * ```ts
+ * idempotencyKeyOf(request, match.name === 'rotate') // 'retry-1' or null
+ * ```
+ */
+export function idempotencyKeyOf(request: IncomingRequest, isRotate: boolean): string | null {
+  return isRotate ? request.headers.get('idempotency-key') : null
+}
+
+/**
+ * What `rotate` is given for a request with the header: the key, and the secret that authenticated it.
+ *
+ * @example
+ * ```ts
+ * rotationIdempotency('retry-1', 'glpat-...') // { key: 'retry-1', presentedSecret: 'glpat-...' }
+ * ```
+ */
+export function rotationIdempotency(
+  key: string | null,
+  secret: string | null,
+): RotationIdempotency | undefined {
+  return key === null || secret === null ? undefined : { key, presentedSecret: secret }
+}
+
+/**
+ * The answer to a retried rotation: the same 200 and body as the first answer (the successor as it is
+ * now, with its secret), plus `Idempotent-Replayed: true`, so a client can tell. `null` when there is
+ * nothing to replay: the request then goes on exactly as one without the header.
+ *
+ * @example
+ * ```ts
+ * const replayed = await replayedRotation(authority, secret, 'self', 'retry-1')
+ * if (replayed !== null) return replayed
+ * ```
+ */
+export async function replayedRotation(
+  authority: Authority,
+  secret: string | null,
+  segment: string | undefined,
+  key: string,
+): Promise<Reply | null> {
+  const ref = parseTokenRef(segment)
+  if (ref.isErr()) return null
+  const replayed = await authority.replayRotation(secret, ref.value, key)
+  if (replayed.isErr()) return errorReply(replayed.error)
+  if (replayed.value === null) return null
+  const { token, secret: successorSecret } = replayed.value
+  return json(
+    200,
+    { ...tokenJson(token, authority.now()), token: successorSecret },
+    { 'idempotent-replayed': 'true' },
+  )
+}
