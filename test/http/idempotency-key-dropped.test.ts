@@ -110,6 +110,20 @@ function describeDroppedConnection(fresh: () => Promise<TokenStore>): void {
     expect((await store.findById(lost.id))._unsafeUnwrap()?.revoked).toBe(true)
   })
 
+  it('16 concurrent retries with the key: exactly one gets the successor, the rest are reuse', async () => {
+    const store = await fresh()
+    const { authority } = await authorityOver(store)
+    const handler = createHandler(authority)
+    const lost = (await (await handler(rotateRequest(KEY))).json()) as Rotated
+    const answers = await Promise.all(Array.from({ length: 16 }, () => handler(rotateRequest(KEY))))
+    const statuses = answers.map((a) => a.status).sort()
+    expect(statuses).toEqual([200, ...Array.from({ length: 15 }, () => 401)])
+    const winner = answers.find((a) => a.status === 200)
+    expect(((await winner?.json()) as Rotated).token).toBe(lost.token)
+    // The losers presented a revoked token without a receipt left: reuse detection revoked the family.
+    expect((await store.findById(lost.id))._unsafeUnwrap()?.revoked).toBe(true)
+  })
+
   it('over a socket that dies once the rotation committed: the retry with the key gets the successor', async () => {
     let client: Socket | undefined
     const store = withCommitHook(await fresh(), () => client?.destroy())
