@@ -1,7 +1,8 @@
-import { execFile, spawnSync } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
+import { findPython } from './support/python.js'
 import { ALL_IDS, SECRETS, SEED } from './support/seed.js'
 import { serve, stopAll } from './support/serve.js'
 
@@ -13,27 +14,7 @@ import { serve, stopAll } from './support/serve.js'
 const SCRIPT = join(import.meta.dirname, 'python_gitlab_check.py')
 const run = promisify(execFile)
 
-/**
- * The first interpreter that can `import gitlab`: $PATKIT_PYTHON, the `python3` on PATH, then the
- * system one. Debian installs python3-gitlab for /usr/bin/python3, which a pyenv or venv `python3`
- * earlier on PATH does not see.
- */
-function findPython(): { python: string } | { reason: string } {
-  const candidates = [process.env['PATKIT_PYTHON'], 'python3', '/usr/bin/python3'].filter(
-    (c): c is string => c !== undefined && c !== '',
-  )
-  const tried: string[] = []
-  for (const candidate of candidates) {
-    const probe = spawnSync(candidate, ['-c', 'import gitlab'], { encoding: 'utf8', timeout: 30_000 })
-    if (probe.status === 0) return { python: candidate }
-    tried.push(`${candidate}: ${probe.error?.message ?? probe.stderr.trim().split('\n').at(-1) ?? 'failed'}`)
-  }
-  return {
-    reason: `no python3 with the gitlab module (apt-get install python3-gitlab); tried ${tried.join('; ')}`,
-  }
-}
-
-const found = findPython()
+const found = findPython(['gitlab'], 'python3-gitlab')
 const required = process.env['PATKIT_REQUIRE_E2E'] === '1'
 
 afterAll(stopAll)
