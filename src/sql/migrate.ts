@@ -73,13 +73,16 @@ export function migrate<DB>(
   })
   const run = async (): Promise<MigrationReport> => {
     // SQLite has no migration lock across processes (Kysely's lock is per connection): a second
-    // process starting at the same moment loses the write lock with SQLITE_BUSY, and its next attempt
-    // finds the versions applied. Other dialects lock, and a lost race is rolled back, so a retry is safe.
+    // process starting at the same moment loses the write lock with SQLITE_BUSY, or finds the version
+    // recorded by the first, and its next attempt finds the versions applied. Other dialects lock, and a lost race is rolled back, so a retry is safe.
+    // A unique violation on the versions table means the other process recorded the version first.
+    const lostRace = (error: unknown) =>
+      context.dialect.isRetryable(error) || context.dialect.isUniqueViolation(error)
     const { error, results = [] } = await retrying(async () => {
       const outcome = await migrator.migrateToLatest()
-      if (outcome.error !== undefined && context.dialect.isRetryable(outcome.error)) throw outcome.error
+      if (outcome.error !== undefined && lostRace(outcome.error)) throw outcome.error
       return outcome
-    }, context.dialect.isRetryable)
+    }, lostRace)
     if (error !== undefined) throw error
     const names = Object.keys(migrations).sort()
     return {

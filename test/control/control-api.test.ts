@@ -46,6 +46,12 @@ async function control(
   return { status: response.status, body: text === '' ? null : (JSON.parse(text) as Record<string, unknown>) }
 }
 
+/** An array field of a control answer; fails the test when it is not one. */
+function list<T>(value: unknown): T[] {
+  if (!Array.isArray(value)) throw new Error(`expected an array, got ${JSON.stringify(value)}`)
+  return value as T[]
+}
+
 const api = (gitlab: FakeGitLab, path: string, secret: string | null, init: RequestInit = {}) =>
   fetch(`${gitlab.apiUrl}${path}`, {
     ...init,
@@ -233,7 +239,7 @@ describe('state', () => {
     const gitlab = await start()
     const { status, body: answer } = await control(gitlab, 'POST', path, body)
     expect(status).toBe(400)
-    expect((answer?.['problems'] as { path: string }[]).map((p) => p.path)).toEqual([field])
+    expect(list<{ path: string }>(answer?.['problems']).map((p) => p.path)).toEqual([field])
   })
 
   it('reset and restore are refused (409) when the data is a store of the caller', async () => {
@@ -259,7 +265,7 @@ describe('journal', () => {
     expect(JSON.stringify(all.body)).not.toContain(ROOT)
     const requests = await control(gitlab, 'GET', '/journal?kind=request')
     expect(
-      (requests.body?.['entries'] as Record<string, unknown>[]).map((e) => [
+      list<Record<string, unknown>>(requests.body?.['entries']).map((e) => [
         e['method'],
         e['path'],
         e['status'],
@@ -276,7 +282,7 @@ describe('journal', () => {
     expect((await control(gitlab, 'GET', '/journal?method=post&status=401')).body?.['count']).toBe(1)
     const reuse = await control(gitlab, 'GET', '/journal?type=reuse_detected')
     expect(reuse.body?.['count']).toBe(1)
-    const [event] = reuse.body?.['entries'] as Record<string, unknown>[]
+    const [event] = list<Record<string, unknown>>(reuse.body?.['entries'])
     expect(event).toMatchObject({
       kind: 'event',
       type: 'reuse_detected',
@@ -284,7 +290,7 @@ describe('journal', () => {
     })
     expect((await control(gitlab, 'GET', '/journal?token_id=3&kind=event')).body?.['count']).toBe(2) // rotated, reuse
     const last = await control(gitlab, 'GET', '/journal?limit=1')
-    const seq = (last.body?.['entries'] as { seq: number }[])[0]?.seq ?? 0
+    const seq = list<{ seq: number }>(last.body?.['entries'])[0]?.seq ?? 0
     await api(gitlab, '/personal_access_tokens/self', ROOT)
     expect((await control(gitlab, 'GET', `/journal?after=${seq}&kind=request`)).body?.['count']).toBe(1)
     expect(await control(gitlab, 'GET', '/journal?status=abc')).toEqual({
