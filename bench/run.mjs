@@ -3,7 +3,8 @@
  * builds dist/ first), runs every suite in its own child process, one after the other, prints the
  * table and writes bench/results/latest.json (a full run also refreshes the table in
  * docs/benchmarks.md). `--quick` runs smaller sizes and shorter rounds and writes
- * bench/results/quick.json instead.
+ * bench/results/quick.json instead; `--only` writes bench/results/partial.json, so a run of some
+ * suites never replaces the committed full run.
  */
 import { execFileSync, fork } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -35,6 +36,7 @@ const SUITES = [
   { name: 'postgres', file: 'postgres.mjs' },
   { name: 'sqlite', file: 'sqlite.mjs' },
   { name: 'memory', file: 'memory.mjs' },
+  { name: 'reset', file: 'reset.mjs' },
 ]
 
 /**
@@ -113,7 +115,7 @@ const report = {
 
 console.log('')
 console.log(renderText(report))
-const out = join(here, 'results', quick ? 'quick.json' : 'latest.json')
+const out = join(here, 'results', quick ? 'quick.json' : only === undefined ? 'latest.json' : 'partial.json')
 writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`)
 console.log(`\nwrote ${out.slice(root.length + 1)} (${report.seconds} s)`)
 
