@@ -132,6 +132,12 @@ def test_keeps_a_token_with_more_than_7_days_left(patkit, bot, secret_file):
 
 def test_rotates_inside_the_7_day_window_and_the_old_token_is_refused(patkit, bot, secret_file):
     patkit.control("POST", "/clock/advance", {"days": 12})  # 2026-01-13: 7 days left
+    # The notices GitLab mails: 30 days ahead (given when the fixture set the clock), then 7.
+    notices = patkit.journal(kind="event", type="token_expiring", token_id=BOT_TOKEN_ID)["entries"]
+    assert [(e["at"], e["event"]["days"]) for e in notices] == [
+        ("2026-01-01T00:00:00.000Z", 30),
+        ("2026-01-13T00:00:00.000Z", 7),
+    ]
     outcome = bot.run()
     new_secret = stored(secret_file)
     assert new_secret != BOT_SECRET and new_secret.startswith("glpat-")
