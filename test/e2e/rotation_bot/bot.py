@@ -14,8 +14,9 @@ Usage: python3 bot.py GITLAB_URL SECRET_FILE [--today YYYY-MM-DD]
 Prints one JSON line of what it did and exits 0, or prints one line to stderr and exits 1.
 
 Works with python-gitlab 3.x as Debian ships it (no get or rotate on PersonalAccessTokenManager:
-the client's http_get/http_post on the same paths) and with newer releases (manager.get('self'),
-manager.rotate('self', ...)).
+the client's http_get/http_post on the same paths) and with releases that have them (4.x:
+manager.get('self'), manager.rotate('self', expires_at=...)), which request the same paths; only the
+first path runs in this repository's tests.
 """
 
 import argparse
