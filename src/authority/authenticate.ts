@@ -1,5 +1,6 @@
 import { err, errAsync, ok, type Result, ResultAsync } from 'neverthrow'
 import type { ErrorOf } from '../domain/errors.js'
+import { checkRoutableSecret } from '../domain/routable-token.js'
 import { isExpired } from '../domain/token.js'
 import type { TokenWithUser } from '../store/token-store.js'
 import type { StoreFailure } from '../store/user.js'
@@ -32,6 +33,9 @@ export function authenticate(
   options: AuthenticateOptions,
 ): ResultAsync<Principal, AuthenticateError> {
   if (secret === null || secret === undefined || secret === '') return errAsync({ type: 'unauthenticated' })
+  // A secret with a routable token's tail but a wrong checksum (a typo, a truncation, a forgery) is
+  // refused before any store lookup; secrets of other formats (seeds, legacy) are looked up as usual.
+  if (checkRoutableSecret(secret, deps.prefix) === 'malformed') return errAsync({ type: 'unauthenticated' })
   return new ResultAsync(principalFor(deps, secret, options))
 }
 

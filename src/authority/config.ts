@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { Clock } from '../domain/clock.js'
+import type { TokenFormat } from '../domain/mint-secret.js'
 import type { RandomSource } from '../domain/random.js'
 import type { TokenStore } from '../store/token-store.js'
 import type { UserDirectory } from '../store/user.js'
@@ -26,8 +27,13 @@ export interface AuthorityConfig {
   readonly clock?: Clock
   /** Defaults to `cryptoRandom`. */
   readonly random?: RandomSource
-  /** Prefix of new secrets; defaults to `glpat-`. */
+  /** Prefix of new secrets (GitLab's instance token prefix); defaults to `glpat-`. */
   readonly tokenPrefix?: string
+  /**
+   * Format of new secrets: `routable` (GitLab's since 18.3, with a CRC-32 check) or `legacy` (20
+   * characters). Defaults to the emulated release's. Secrets of any format (seeds) always work.
+   */
+  readonly tokenFormat?: TokenFormat
   /** The GitLab release to emulate; defaults to {@link LATEST_RELEASE}. */
   readonly release?: Release
   /** GitLab's `require_personal_access_token_expiry`; defaults to true. */
@@ -54,6 +60,7 @@ export const authorityOptionsSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{0,20}$/, 'letters, digits, - and _, at most 20')
     .optional(),
+  tokenFormat: z.enum(['routable', 'legacy']).optional(),
   release: z
     .string()
     .regex(/^\d{1,3}\.\d{1,3}$/, 'a GitLab release such as 16.10')

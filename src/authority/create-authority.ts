@@ -19,7 +19,7 @@ import { type InstanceMetadata, readInstanceMetadata } from './instance-metadata
 import { type IssueError, type IssueTokenInput, issueToken } from './issue-token.js'
 import { type ListError, type ListRequest, listTokens, type TokenPage } from './list-tokens.js'
 import type { Principal, TokenRef } from './principal.js'
-import { LATEST_RELEASE, type Release } from './release.js'
+import { defaultTokenFormat, LATEST_RELEASE, type Release } from './release.js'
 import { type ReplayError, replayRotation } from './replay-rotation.js'
 import { resolveReplay } from './replay-window.js'
 import { type RevokeError, revoke } from './revoke.js'
@@ -121,6 +121,7 @@ function isolate(listener: ((event: AuthorityEvent) => void) | undefined): (even
 export function createAuthority(config: AuthorityConfig): Authority {
   const options = authorityOptionsSchema.safeParse({
     tokenPrefix: config.tokenPrefix,
+    tokenFormat: config.tokenFormat,
     release: config.release,
     requireExpiry: config.requireExpiry,
     maxLifetimeDays: config.maxLifetimeDays,
@@ -143,6 +144,7 @@ export function createAuthority(config: AuthorityConfig): Authority {
     clock: config.clock ?? systemClock,
     random: config.random ?? cryptoRandom,
     prefix: config.tokenPrefix ?? DEFAULT_TOKEN_PREFIX,
+    format: config.tokenFormat ?? defaultTokenFormat(config.release ?? LATEST_RELEASE),
     digest: createDigester(config.pepper),
     release: config.release ?? LATEST_RELEASE,
     expiry: Object.freeze({

@@ -1,6 +1,7 @@
 import type { Clock } from '../domain/clock.js'
 import type { MintContext } from '../domain/context.js'
 import type { ExpiryPolicy } from '../domain/expiry.js'
+import type { TokenFormat } from '../domain/mint-secret.js'
 import type { RandomSource } from '../domain/random.js'
 import type { ReceiptSealer } from '../domain/receipt-seal.js'
 import type { Digester } from '../domain/secret.js'
@@ -33,6 +34,7 @@ export interface AuthorityDeps {
   readonly clock: Clock
   readonly random: RandomSource
   readonly prefix: string
+  readonly format: TokenFormat
   readonly digest: Digester
   readonly release: Release
   readonly expiry: ExpiryPolicy
@@ -44,5 +46,12 @@ export interface AuthorityDeps {
 
 /** The context the pure transitions need at one instant. */
 export function mintContext(deps: AuthorityDeps, now: Date): MintContext {
-  return { now, random: deps.random, prefix: deps.prefix, digest: deps.digest, expiry: deps.expiry }
+  return {
+    now,
+    random: deps.random,
+    prefix: deps.prefix,
+    format: deps.format,
+    digest: deps.digest,
+    expiry: deps.expiry,
+  }
 }

@@ -16,6 +16,7 @@ export {
   removedBy,
 } from './deprecations.js'
 export { type AuthorityEvent, type TokenInfo, toTokenInfo } from './events.js'
+export { type ExpiryNotices, type ExpiryNoticesOptions, expiryNotices } from './expiry-notices.js'
 export type { FindUserError } from './find-user.js'
 export {
   type FindUsersError,

@@ -1,8 +1,8 @@
 import { err, errAsync, ok, okAsync, type Result, type ResultAsync, safeTry } from 'neverthrow'
 import { addCalendarDays, type CalendarDate, utcDay } from '../domain/calendar.js'
 import type { ErrorOf } from '../domain/errors.js'
+import { mintSecret } from '../domain/mint-secret.js'
 import { isScope, type Scope } from '../domain/scopes.js'
-import { generateSecret } from '../domain/secret.js'
 import type { TokenDraft } from '../domain/token.js'
 import { parseDateParameter } from './date-parameter.js'
 import type { AuthorityDeps } from './deps.js'
@@ -83,7 +83,7 @@ export function issueToken(
       if (previous === null) return errAsync({ type: 'not_found' as const, entity: 'token' as const })
       familyId = previous.familyId
     }
-    const secret = input.secret ?? generateSecret(deps.random, deps.prefix)
+    const secret = input.secret ?? mintSecret(deps, owner.id)
     const draft: TokenDraft = {
       userId: owner.id,
       name: input.name.trim(),

@@ -1,4 +1,5 @@
 import { err, ok, type Result } from 'neverthrow'
+import type { TokenFormat } from '../domain/mint-secret.js'
 
 /**
  * A GitLab release, `MAJOR.MINOR`.
@@ -69,6 +70,10 @@ export const FEATURES = {
   },
   rotate_expires_at: { since: '16.6', description: 'the expires_at parameter of rotation' },
   self_rotate: { since: '16.10', description: 'POST /personal_access_tokens/self/rotate' },
+  routable_tokens: {
+    since: '18.3',
+    description: "new secrets in GitLab's routable format (routable_pat's flag was removed in 18.3)",
+  },
   // Beyond the specification: routes and fields patkit serves around tokens, dated by GitLab's docs.
   metadata: { since: '15.2', description: 'GET /metadata' },
   version_mirrors_metadata: {
@@ -105,4 +110,16 @@ export type Feature = keyof typeof FEATURES
  */
 export function hasFeature(feature: Feature, release: Release): boolean {
   return compareReleases(release, FEATURES[feature].since) >= 0
+}
+
+/**
+ * The format of new secrets in an emulated release: routable from 18.3, legacy before.
+ *
+ * @example
+ * ```ts
+ * defaultTokenFormat('16.9') // 'legacy'
+ * ```
+ */
+export function defaultTokenFormat(release: Release): TokenFormat {
+  return hasFeature('routable_tokens', release) ? 'routable' : 'legacy'
 }

@@ -1,9 +1,11 @@
 import { ResultAsync } from 'neverthrow'
+import { defaultTokenFormat, LATEST_RELEASE } from '../authority/release.js'
 import { controllableClock } from '../control/controllable-clock.js'
 import { fakeAuthority } from '../control/fake-authority.js'
 import { systemClock } from '../domain/clock.js'
+import { mintSecret } from '../domain/mint-secret.js'
 import { cryptoRandom, type RandomSource, seededRandom } from '../domain/random.js'
-import { generateSecret } from '../domain/secret.js'
+import { DEFAULT_TOKEN_PREFIX } from '../domain/secret.js'
 import { memoryStore } from '../memory/memory-store.js'
 import type { TokenStore } from '../store/token-store.js'
 import type { StoreFailure } from '../store/user.js'
@@ -87,7 +89,10 @@ async function startSeed(
       ],
     }
   }
-  const secrets = DEMO_USERS.map(() => generateSecret(random))
+  const format = defaultTokenFormat(options.release ?? LATEST_RELEASE)
+  const secrets = DEMO_USERS.map((user) =>
+    mintSecret({ random, prefix: DEFAULT_TOKEN_PREFIX, format }, user.id),
+  )
   const seed: ValidSeed = {
     users: DEMO_USERS.map((user) => ({ ...user })),
     tokens: DEMO_USERS.map((user, i) => ({

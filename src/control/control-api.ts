@@ -1,5 +1,3 @@
-import type { RandomSource } from '../domain/random.js'
-import { generateSecret } from '../domain/secret.js'
 import type { ControllableClock } from './controllable-clock.js'
 import type { FakeState } from './fake-state.js'
 import type { Faults } from './faults.js'
@@ -21,7 +19,7 @@ export const CONTROL_PREFIX = '/__patkit'
  *
  * @example
  * ```ts
- * const parts: ControlParts = { clock, state, journal, faults, random: cryptoRandom }
+ * const parts: ControlParts = { clock, state, journal, faults, mint: (userId) => newSecret(userId) }
  * ```
  */
 export interface ControlParts {
@@ -29,8 +27,8 @@ export interface ControlParts {
   readonly state: FakeState
   readonly journal: Journal
   readonly faults: Faults
-  /** Where the secrets of tokens added without one come from. */
-  readonly random: RandomSource
+  /** A fresh secret for a token of a user (the authority's format), for tokens added without one. */
+  readonly mint: (userId: number) => string
   /** When set, every control request must carry it in `X-Patkit-Control-Token`. */
   readonly controlToken?: string | undefined
   /** Called after the clock moved (expiry notices are emitted then). */
@@ -125,7 +123,7 @@ function journalQuery(params: URLSearchParams): JournalQuery | string {
  *
  * @example
  * ```ts
- * const control = controlHandler({ clock, state, journal, faults, random: cryptoRandom })
+ * const control = controlHandler({ clock, state, journal, faults, mint })
  * await control(new Request('http://fake/__patkit/clock/advance', { method: 'POST', body: '{"days":7}' }))
  * ```
  */
@@ -219,7 +217,8 @@ export function controlHandler(parts: ControlParts): (request: Request) => Promi
           return problem(400, 'the body must be a JSON object: a token in the seed format')
         }
         // A token without a secret gets a fresh one, returned here and kept for snapshots like a given one.
-        const token = { token: generateSecret(parts.random), ...body.value }
+        const userId = (body.value as { user_id?: unknown }).user_id
+        const token = { token: parts.mint(typeof userId === 'number' ? userId : 0), ...body.value }
         const added = await state.add({ tokens: [token] })
         if (added.isErr()) return reply(400, { error: 'invalid token', problems: added.error })
         const issued = added.value.issued[0]

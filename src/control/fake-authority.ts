@@ -2,10 +2,11 @@ import { err, ok, type Result } from 'neverthrow'
 import { type Authority, createAuthority } from '../authority/create-authority.js'
 import type { AuthorityEvent } from '../authority/events.js'
 import { expiryNotices } from '../authority/expiry-notices.js'
-import type { Release } from '../authority/release.js'
+import { defaultTokenFormat, LATEST_RELEASE, type Release } from '../authority/release.js'
 import { utcDay } from '../domain/calendar.js'
+import { mintSecret } from '../domain/mint-secret.js'
 import type { RandomSource } from '../domain/random.js'
-import { createDigester } from '../domain/secret.js'
+import { createDigester, DEFAULT_TOKEN_PREFIX } from '../domain/secret.js'
 import { createHandler, type Handler } from '../http/create-handler.js'
 import { toNodeListener } from '../http/node-listener.js'
 import type { TokenStore } from '../store/token-store.js'
@@ -88,6 +89,7 @@ export async function fakeAuthority(
   const faults = createFaults(options.random)
   const digest = createDigester(options.pepper)
   const { clock } = options
+  const format = defaultTokenFormat(options.release ?? LATEST_RELEASE)
   const onEvent = (event: AuthorityEvent) => {
     journal.recordEvent(event)
     options.onEvent?.(event)
@@ -132,7 +134,7 @@ export async function fakeAuthority(
     state,
     journal,
     faults,
-    random: options.random,
+    mint: (userId) => mintSecret({ random: options.random, prefix: DEFAULT_TOKEN_PREFIX, format }, userId),
     controlToken: options.controlToken,
     onClockChange: checkExpiring,
   })

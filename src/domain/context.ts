@@ -1,4 +1,5 @@
 import type { ExpiryPolicy } from './expiry.js'
+import type { TokenFormat } from './mint-secret.js'
 import type { RandomSource } from './random.js'
 import type { Digester } from './secret.js'
 
@@ -19,6 +20,8 @@ export interface MintContext {
   readonly now: Date
   readonly random: RandomSource
   readonly prefix: string
+  /** The format of new secrets; `routable` when absent. */
+  readonly format?: TokenFormat
   readonly digest: Digester
   readonly expiry: ExpiryPolicy
 }

@@ -3,8 +3,8 @@ import type { CalendarDate } from './calendar.js'
 import type { MintContext } from './context.js'
 import type { ErrorOf } from './errors.js'
 import { resolveExpiry } from './expiry.js'
+import { mintSecret } from './mint-secret.js'
 import { isScope, type Scope } from './scopes.js'
-import { generateSecret } from './secret.js'
 import type { TokenDraft } from './token.js'
 
 /** GitLab's column limit for `name` and `description`. */
@@ -80,7 +80,7 @@ export function createToken(
   }
   const scopes: Scope[] = [...new Set(input.scopes as readonly Scope[])]
   return resolveExpiry(input.expiresAt, ctx.now, ctx.expiry, ctx.expiry.maxLifetimeDays).map((expiresAt) => {
-    const secret = generateSecret(ctx.random, ctx.prefix)
+    const secret = mintSecret(ctx, input.userId)
     const draft: TokenDraft = {
       userId: input.userId,
       name,

@@ -3,7 +3,7 @@ import type { CalendarDate } from './calendar.js'
 import type { MintContext } from './context.js'
 import type { ErrorOf } from './errors.js'
 import { ROTATION_DEFAULT_DAYS, resolveExpiry } from './expiry.js'
-import { generateSecret } from './secret.js'
+import { mintSecret } from './mint-secret.js'
 import type { Token, TokenDraft } from './token.js'
 
 /**
@@ -42,7 +42,7 @@ export function rotateToken(
 ): Result<Rotation, ErrorOf<'already_revoked' | 'invalid_expiry'>> {
   if (token.revoked) return err({ type: 'already_revoked', tokenId: token.id })
   return resolveExpiry(request.expiresAt, ctx.now, ctx.expiry, ROTATION_DEFAULT_DAYS).map((expiresAt) => {
-    const secret = generateSecret(ctx.random, ctx.prefix)
+    const secret = mintSecret(ctx, token.userId)
     const successor: TokenDraft = {
       userId: token.userId,
       name: token.name,

@@ -30,7 +30,9 @@ describe('authority configuration', () => {
   it('a custom token prefix is used for new secrets', async () => {
     const { authority, login } = await world({ tokenPrefix: 'acme-' })
     const alice = await login(ALICE.id)
-    expect((await authority.rotate(alice, 'self'))._unsafeUnwrap().secret).toMatch(/^acme-[0-9A-Za-z]{27}$/)
+    expect((await authority.rotate(alice, 'self'))._unsafeUnwrap().secret).toMatch(
+      /^acme-[A-Za-z0-9_-]{32,}\.01\.[0-9a-z]{9}$/,
+    )
   })
 
   it('a different pepper cannot authenticate tokens stored under another', async () => {

@@ -31,6 +31,7 @@ describe('release emulation', () => {
       rotate_by_id: '16.0',
       reuse_detection: '16.3',
       rotate_expires_at: '16.6',
+      routable_tokens: '18.3',
       self_rotate: '16.10',
       metadata: '15.2',
       version_mirrors_metadata: '15.5',

@@ -36,8 +36,10 @@ describe('patkit serve: listening and demo data', () => {
   it('creates root (admin) and alice with one api token each, prints them and a curl line', async () => {
     const server = await startServe([], { extraLines: 3 })
     const [, rootLine, aliceLine, curlLine] = server.lines
-    const rootSecret = /^root \(admin\): (glpat-[0-9A-Za-z]{20,})$/.exec(rootLine ?? '')?.[1]
-    const aliceSecret = /^alice: (glpat-[0-9A-Za-z]{20,})$/.exec(aliceLine ?? '')?.[1]
+    const rootSecret = /^root \(admin\): (glpat-[A-Za-z0-9_-]{32,}\.01\.[0-9a-z]{9})$/.exec(
+      rootLine ?? '',
+    )?.[1]
+    const aliceSecret = /^alice: (glpat-[A-Za-z0-9_-]{32,}\.01\.[0-9a-z]{9})$/.exec(aliceLine ?? '')?.[1]
     expect(rootSecret).toBeDefined()
     expect(aliceSecret).toBeDefined()
     expect(curlLine).toBe(

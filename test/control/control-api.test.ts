@@ -216,7 +216,11 @@ describe('state', () => {
     expect(known).toEqual({ status: 201, body: { id: 3, user_id: 3, token: 'glpat-bob-known-secret-1' } })
     const fresh = await control(gitlab, 'POST', '/tokens', { user_id: 3, name: 'bob-cron', scopes: ['api'] })
     expect(fresh.status).toBe(201)
-    expect(fresh.body).toMatchObject({ id: 4, user_id: 3, token: expect.stringMatching(/^glpat-\w{27}$/) })
+    expect(fresh.body).toMatchObject({
+      id: 4,
+      user_id: 3,
+      token: expect.stringMatching(/^glpat-[A-Za-z0-9_-]{32,}\.01\.[0-9a-z]{9}$/),
+    })
     const self = await api(gitlab, '/personal_access_tokens/self', String(fresh.body?.['token']))
     expect(await self.json()).toMatchObject({ id: 4, name: 'bob-cron', user_id: 3 })
     // Both secrets were given to the test, so a snapshot carries them.

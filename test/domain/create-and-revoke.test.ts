@@ -19,7 +19,7 @@ describe('create', () => {
       familyId: null,
       lastUsedAt: null,
     })
-    expect(secret).toMatch(/^glpat-[0-9A-Za-z]{27}$/)
+    expect(secret).toMatch(/^glpat-[A-Za-z0-9_-]{32,}\.01\.[0-9a-z]{9}$/)
   })
 
   it('the default expiry of a created token is today + the maximum lifetime when expiry is required', () => {

@@ -178,7 +178,7 @@ describe('gitbeaker: rotating and revoking (a fresh server per test)', () => {
     const alice = client(server.url, SECRETS.alice)
     const rotated = await alice.PersonalAccessTokens.rotate(6)
     expect(rotated).toMatchObject({ id: 11, name: 'alice-backup', user_id: 2, revoked: false, active: true })
-    expect(rotated.token).toMatch(/^glpat-[A-Za-z0-9]{20,}$/)
+    expect(rotated.token).toMatch(/^glpat-[A-Za-z0-9_-]{32,}\.01\.[0-9a-z]{9}$/)
     expect(await alice.PersonalAccessTokens.show({ tokenId: 6 })).toMatchObject({
       revoked: true,
       active: false,

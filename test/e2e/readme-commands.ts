@@ -78,7 +78,7 @@ export const README_COMMANDS: readonly ReadmeCommand[] = [
     output:
       '{"id":11,"name":"bob-cron","revoked":false,"created_at":"2026-03-10T12:00:00.000Z","description":null,"scopes":["api"],"user_id":3,"last_used_at":null,"active":true,"expires_at":"2026-03-17","token":"glpat-6TqYy3zdLbVGuJ2nRqpSLxEtE1W"}',
     // Created now, expiring a week from today, with a fresh random secret.
-    varying: [TIMESTAMP, /(?<="expires_at":")\d{4}-\d{2}-\d{2}/g, /(?<="token":")glpat-[A-Za-z0-9]+/g],
+    varying: [TIMESTAMP, /(?<="expires_at":")\d{4}-\d{2}-\d{2}/g, /(?<="token":")glpat-[A-Za-z0-9_.-]+/g],
   },
   {
     title: 'Revoke token 6: 204 No Content',

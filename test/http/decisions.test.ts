@@ -211,7 +211,7 @@ describe('design decisions over HTTP', () => {
       active: true,
       expires_at: '2026-04-01',
     })
-    expect(body['token']).toMatch(/^glpat-[0-9A-Za-z]{27}$/)
+    expect(body['token']).toMatch(/^glpat-[A-Za-z0-9_-]{32,}\.01\.[0-9a-z]{9}$/)
   })
 
   it('GET answers never carry a token value', async () => {
