@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { err, ok, type Result } from 'neverthrow'
 import { parseRelease, type Release } from '../authority/release.js'
+import { parseZonedInstant } from '../control/instant.js'
 import { INSECURE_DEVELOPMENT_PEPPER } from '../testing/demo-defaults.js'
 import { type DatabaseUrl, parseDatabaseUrl } from './database-url.js'
 
@@ -88,11 +89,10 @@ function parseShutdownGrace(value: string | undefined): Result<number, string> {
     : err(`--shutdown-grace must be a whole number of seconds from 0 to 3600, got ${JSON.stringify(value)}`)
 }
 
-// An instant with its zone (`Z` or an offset), so `--clock` means the same instant on every machine.
 function parseClock(value: string | undefined): Result<Date | undefined, string> {
   if (value === undefined) return ok(undefined)
-  const at = new Date(value)
-  return /^\d{4}-\d\d-\d\dT[\d:.]+(?:Z|[+-]\d\d:?\d\d)$/i.test(value) && !Number.isNaN(at.getTime())
+  const at = parseZonedInstant(value)
+  return at !== null
     ? ok(at)
     : err(
         `--clock must be an ISO 8601 instant with Z or an offset, e.g. 2026-01-01T00:00:00Z, got ${JSON.stringify(value)}`,

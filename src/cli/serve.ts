@@ -113,6 +113,9 @@ async function startSeed(
   }
 }
 
+/** Tells the authority's seeded stream apart from the demo secrets' (any constant would do). */
+const AUTHORITY_STREAM = 0x5bd1e995
+
 /** A pepper shorter than this is guessable enough to warn about (32 random characters: ~190 bits). */
 const MIN_PEPPER_LENGTH = 32
 
@@ -138,7 +141,8 @@ function pepperWarnings({ pepper, pepperSource, database }: ServeOptions): strin
 }
 
 async function start(options: ServeOptions, io: CliOutput, opened: OpenedStore, file: ValidSeed | undefined) {
-  const random = options.randomSeed === undefined ? cryptoRandom : seededRandom(options.randomSeed)
+  const { randomSeed } = options
+  const random = randomSeed === undefined ? cryptoRandom : seededRandom(randomSeed)
   const initial = await startSeed(opened.store, options, file, random)
   if ('error' in initial) {
     io.err(`patkit serve: ${initial.error}`)
@@ -153,7 +157,9 @@ async function start(options: ServeOptions, io: CliOutput, opened: OpenedStore, 
     ...(opened.replaceable ? { freshStore: () => memoryStore() } : {}),
     pepper: options.pepper,
     clock,
-    random,
+    // Its own stream, apart from the demo secrets', started over on every reset: the n-th secret
+    // minted after a start or a reset is the same every time.
+    random: randomSeed === undefined ? cryptoRandom : () => seededRandom(randomSeed ^ AUTHORITY_STREAM),
     seed: initial.seed,
     ...(options.release === undefined ? {} : { release: options.release }),
     ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),

@@ -1,6 +1,7 @@
 import type { ControllableClock } from './controllable-clock.js'
 import type { FakeState } from './fake-state.js'
 import type { Faults } from './faults.js'
+import { canMove, parseZonedInstant } from './instant.js'
 import type { Journal, JournalQuery } from './journal.js'
 import { CONTROL_OPENAPI } from './openapi.js'
 
@@ -153,10 +154,8 @@ export function controlHandler(parts: ControlParts): (request: Request) => Promi
         const body = await readJson(request)
         if (!body.ok) return body.response
         const at = (body.value as { at?: unknown }).at
-        const instant = typeof at === 'string' ? new Date(at) : null
-        if (instant === null || Number.isNaN(instant.getTime()) || !/[zZ]|[+-]\d\d:?\d\d$/.test(String(at))) {
-          return problem(400, 'at must be an ISO 8601 instant with Z or an offset')
-        }
+        const instant = typeof at === 'string' ? parseZonedInstant(at) : null
+        if (instant === null) return problem(400, 'at must be an ISO 8601 instant with Z or an offset')
         clock.set(instant)
         return clockMoved()
       }
@@ -165,6 +164,8 @@ export function controlHandler(parts: ControlParts): (request: Request) => Promi
         if (!body.ok) return body.response
         const ms = durationMs(body.value)
         if (typeof ms === 'string') return problem(400, ms)
+        if (!canMove(clock.now(), ms))
+          return problem(400, 'the clock would leave the range of dates (about 275,000 years)')
         clock.advance(ms)
         return clockMoved()
       }

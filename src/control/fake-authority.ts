@@ -38,7 +38,11 @@ export interface FakeAuthorityOptions {
   readonly freshStore?: () => TokenStore
   readonly pepper: string
   readonly clock: ControllableClock
-  readonly random: RandomSource
+  /**
+   * Randomness for secrets and fault probabilities. A factory (`() => seededRandom(7)`) is called
+   * again on every reset and restore, so a test after a reset sees the same secrets as the first one.
+   */
+  readonly random: RandomSource | (() => RandomSource)
   readonly seed: ValidSeed
   readonly release?: Release
   readonly publicUrl?: string
@@ -73,6 +77,18 @@ export interface FakeAuthority {
   readonly seeded: SeedReport
 }
 
+// A random source that starts over from its factory's first value on `rewind` (a plain source never does).
+function rewindable(source: RandomSource | (() => RandomSource)): RandomSource & { rewind(): void } {
+  if (typeof source !== 'function') return { bytes: (length) => source.bytes(length), rewind: () => {} }
+  let current = source()
+  return {
+    bytes: (length) => current.bytes(length),
+    rewind: () => {
+      current = source()
+    },
+  }
+}
+
 /**
  * Builds a {@link FakeAuthority} and loads its start seed (the data a reset goes back to).
  *
@@ -85,8 +101,9 @@ export async function fakeAuthority(
   options: FakeAuthorityOptions,
 ): Promise<Result<FakeAuthority, readonly SeedProblem[]>> {
   const store = swappableStore(options.store)
+  const random = rewindable(options.random)
   const journal = createJournal()
-  const faults = createFaults(options.random)
+  const faults = createFaults(random)
   const digest = createDigester(options.pepper)
   const { clock } = options
   const format = defaultTokenFormat(options.release ?? LATEST_RELEASE)
@@ -98,7 +115,7 @@ export async function fakeAuthority(
     store,
     pepper: options.pepper,
     clock,
-    random: options.random,
+    random,
     ...(options.release === undefined ? {} : { release: options.release }),
     onEvent,
   })
@@ -119,6 +136,7 @@ export async function fakeAuthority(
     seed: options.seed,
     ...(options.freshStore === undefined ? {} : { freshStore: options.freshStore }),
     onReplace: () => {
+      random.rewind()
       notices.forget()
       checkedDay = null
     },
@@ -134,7 +152,7 @@ export async function fakeAuthority(
     state,
     journal,
     faults,
-    mint: (userId) => mintSecret({ random: options.random, prefix: DEFAULT_TOKEN_PREFIX, format }, userId),
+    mint: (userId) => mintSecret({ random, prefix: DEFAULT_TOKEN_PREFIX, format }, userId),
     controlToken: options.controlToken,
     onClockChange: checkExpiring,
   })

@@ -54,8 +54,12 @@ export interface FakeGitLabOptions<C extends Clock = ManualClock> {
   readonly pepper?: string
   /** The store; default a fresh `memoryStore()`. Seed users and tokens are added to it. */
   readonly store?: TokenStore
-  /** Randomness for generated secrets and fault probabilities; default the operating system's. */
-  readonly random?: RandomSource
+  /**
+   * Randomness for generated secrets and fault probabilities; default the operating system's. A
+   * factory (`() => seededRandom(7)`) starts over on every `reset()` and `restore()`, so each test
+   * after a reset sees the same secrets.
+   */
+  readonly random?: RandomSource | (() => RandomSource)
   /** Receives every authority event (also recorded in `journal`), `token_expiring` included. */
   readonly onEvent?: (event: AuthorityEvent) => void
   /** When set, the control API (`/__patkit/...`) needs it in the `X-Patkit-Control-Token` header. */

@@ -52,6 +52,21 @@ describe('patkit serve: control flags', () => {
     expect(self.status).toBe(200)
   })
 
+  it('with --random-seed, the secret a rotation mints after a reset is the one it minted after the start', async () => {
+    const server = await startServe(['--random-seed', '11'], { extraLines: 3 })
+    const [rootSecret] = secretsOf(server.lines)
+    const rotate = async () => {
+      const response = await fetch(`${server.apiUrl}/personal_access_tokens/self/rotate`, {
+        method: 'POST',
+        headers: { 'PRIVATE-TOKEN': rootSecret ?? '' },
+      })
+      return (await response.json()) as { id: number; token: string }
+    }
+    const first = await rotate()
+    expect((await fetch(`${server.url}/__patkit/reset`, { method: 'POST' })).status).toBe(200)
+    expect(await rotate()).toEqual(first)
+  })
+
   it('reset brings the printed demo secrets back', async () => {
     const server = await startServe([], { extraLines: 3 })
     const [rootSecret] = secretsOf(server.lines)

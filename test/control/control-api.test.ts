@@ -127,6 +127,9 @@ describe('clock', () => {
     ['/clock/advance', { days: '1' }, 'days must be a number'],
     ['/clock/advance', {}, 'give one or more of ms, seconds, minutes, hours, days'],
     ['/clock/advance', '{not json', 'the body must be JSON'],
+    ['/clock/advance', { days: 1e10 }, 'the clock would leave the range of dates (about 275,000 years)'],
+    ['/clock/set', { at: 'Jan 10 2026 00:00 (Z)' }, 'at must be an ISO 8601 instant with Z or an offset'],
+    ['/clock/set', { at: '+275760-09-14T00:00:00Z' }, 'at must be an ISO 8601 instant with Z or an offset'],
   ])('POST %s %j is 400: %s', async (path, body, message) => {
     const gitlab = await start()
     expect(await control(gitlab, 'POST', path, body)).toEqual({ status: 400, body: { error: message } })
@@ -252,6 +255,23 @@ describe('state', () => {
     expect((await control(gitlab, 'POST', '/reset')).status).toBe(409)
     expect((await control(gitlab, 'PUT', '/state', {})).status).toBe(409)
     expect((await control(gitlab, 'GET', '/state')).status).toBe(200)
+  })
+})
+
+describe('repeatable randomness', () => {
+  it('with a random factory, the secrets minted after a reset are the ones minted after the start', async () => {
+    const gitlab = await start({ random: () => seededRandom(5) })
+    const rotate = async () =>
+      (
+        (await (
+          await api(gitlab, '/personal_access_tokens/self/rotate', ALICE, { method: 'POST' })
+        ).json()) as {
+          token: string
+        }
+      ).token
+    const first = await rotate()
+    await control(gitlab, 'POST', '/reset')
+    expect(await rotate()).toBe(first)
   })
 })
 
