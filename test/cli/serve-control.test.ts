@@ -60,7 +60,8 @@ describe('patkit serve: control flags', () => {
         method: 'POST',
         headers: { 'PRIVATE-TOKEN': rootSecret ?? '' },
       })
-      return (await response.json()) as { id: number; token: string }
+      const { id, token } = (await response.json()) as { id: number; token: string }
+      return { id, token }
     }
     const first = await rotate()
     expect((await fetch(`${server.url}/__patkit/reset`, { method: 'POST' })).status).toBe(200)
