@@ -29,8 +29,9 @@ export {
   type ValidSeed,
   validateSeed,
 } from '../testing/seed-schema.js'
-export { CONTROL_PREFIX } from './control-api.js'
-export type { ClockStart, ControllableClock } from './controllable-clock.js'
+export { CONTROL_PREFIX, type ControlParts, controlHandler } from './control-api.js'
+export { type ClockStart, type ControllableClock, controllableClock } from './controllable-clock.js'
+export { type FakeAuthority, type FakeAuthorityOptions, fakeAuthority } from './fake-authority.js'
 export type { StateSnapshot } from './fake-state.js'
 export type { FaultAction, FaultRule, FaultRuleInput, Faults } from './faults.js'
 export type { EventEntry, Journal, JournalEntry, JournalQuery, RequestEntry } from './journal.js'

@@ -466,3 +466,31 @@ describe('the embeddable handler', () => {
     expect(response.status).toBe(404)
   })
 })
+
+describe('the control plane in an embedder’s own server (patkit/fake)', () => {
+  it('fakeAuthority gives the GitLab handler and the control handler to mount anywhere', async () => {
+    const { fakeAuthority, controllableClock } = await import('../../src/control/index.js')
+    const { memoryStore } = await import('../../src/memory/memory-store.js')
+    const fake = await fakeAuthority({
+      store: memoryStore(),
+      freshStore: () => memoryStore(),
+      pepper: 'an-embedders-pepper',
+      clock: controllableClock({ now: () => new Date('2026-05-01T00:00:00.000Z') }),
+      random: () => seededRandom(3),
+      seed: {
+        users: [{ id: 2, username: 'alice' }],
+        tokens: [{ user_id: 2, name: 'ci', scopes: ['api'], token: ALICE }],
+      },
+    })
+    if (fake.isErr()) throw new Error(JSON.stringify(fake.error))
+    const { control, handler } = fake.value
+    const advanced = await control(
+      new Request('http://app/__patkit/clock/advance', { method: 'POST', body: '{"days":1}' }),
+    )
+    expect(await advanced.json()).toEqual({ now: '2026-05-02T00:00:00.000Z', frozen: false })
+    const self = await handler(
+      new Request('http://app/api/v4/personal_access_tokens/self', { headers: { 'PRIVATE-TOKEN': ALICE } }),
+    )
+    expect(await self.json()).toMatchObject({ name: 'ci', last_used_at: '2026-05-02T00:00:00.000Z' })
+  })
+})
