@@ -1,9 +1,9 @@
-import { err, errAsync, ok, okAsync, type Result, type ResultAsync, safeTry } from 'neverthrow'
+import { err, errAsync, okAsync, type Result, type ResultAsync, safeTry } from 'neverthrow'
 import { addCalendarDays, type CalendarDate, utcDay } from '../domain/calendar.js'
 import type { ErrorOf } from '../domain/errors.js'
 import { mintSecret } from '../domain/mint-secret.js'
-import { isScope, type Scope } from '../domain/scopes.js'
 import type { TokenDraft } from '../domain/token.js'
+import { type TokenFields, validateTokenFields } from '../domain/token-fields.js'
 import { parseDateParameter } from './date-parameter.js'
 import type { AuthorityDeps } from './deps.js'
 import { toTokenInfo } from './events.js'
@@ -48,15 +48,15 @@ export interface IssueTokenInput {
  */
 export type IssueError = ErrorOf<'invalid_parameter' | 'validation_failed' | 'not_found' | 'store_failure'>
 
-function validate(input: IssueTokenInput): Result<readonly Scope[], IssueError> {
-  if (input.name.trim() === '') return err({ type: 'validation_failed', message: "Name can't be blank" })
-  if (input.scopes.length === 0) return err({ type: 'validation_failed', message: "Scopes can't be blank" })
-  if (!input.scopes.every(isScope))
-    return err({ type: 'invalid_parameter', parameter: 'scopes', reason: 'not_allowed_value' })
+// The fields every token has are checked by the domain's one rule, as `create` does; only the secret
+// is particular to a token put in place (a seed may name one, and a guessable one is refused).
+function validate(input: IssueTokenInput): Result<TokenFields, IssueError> {
+  const fields = validateTokenFields(input)
+  if (fields.isErr()) return err(fields.error)
   if (input.secret !== undefined && input.secret.length < 8) {
     return err({ type: 'validation_failed', message: 'Token is too short (minimum is 8 characters)' })
   }
-  return ok(input.scopes as readonly Scope[])
+  return fields
 }
 
 /** Stores a token as described, with a known or fresh secret. */
@@ -65,7 +65,7 @@ export function issueToken(
   input: IssueTokenInput,
 ): ResultAsync<IssuedToken, IssueError> {
   return safeTry(async function* () {
-    const scopes = yield* validate(input)
+    const { name, description, scopes } = yield* validate(input)
     const owner = yield* deps.users.findUser(input.userId)
     if (owner === null) return errAsync({ type: 'not_found' as const, entity: 'user' as const })
     const now = deps.clock.now()
@@ -86,8 +86,8 @@ export function issueToken(
     const secret = input.secret ?? mintSecret(deps, owner.id)
     const draft: TokenDraft = {
       userId: owner.id,
-      name: input.name.trim(),
-      description: input.description ?? null,
+      name,
+      description,
       scopes,
       createdAt: input.createdAt ?? now,
       lastUsedAt: input.lastUsedAt ?? null,

@@ -4,11 +4,11 @@ import type { MintContext } from './context.js'
 import type { ErrorOf } from './errors.js'
 import { resolveExpiry } from './expiry.js'
 import { mintSecret } from './mint-secret.js'
-import { isScope, type Scope } from './scopes.js'
 import type { TokenDraft } from './token.js'
+import { validateTokenFields } from './token-fields.js'
 
-/** GitLab's column limit for `name` and `description`. */
-export const MAX_TEXT_LENGTH = 255
+// Where it has always been imported from; the rule that reads it lives in token-fields.ts.
+export { MAX_TEXT_LENGTH } from './token-fields.js'
 
 /**
  * What a caller asks for when creating a token.
@@ -45,8 +45,9 @@ export interface Minted {
 }
 
 /**
- * Validates a creation request and mints the token: GitLab's model rules (name and scopes present,
- * known scopes, 255-character limits, expiry window), a fresh secret, and only its digest kept.
+ * Validates a creation request and mints the token: GitLab's model rules (`validateTokenFields`: name
+ * and scopes present, known scopes, 255-character limits), the expiry window, a fresh secret, and
+ * only its digest kept.
  *
  * @example
  * ```ts
@@ -59,26 +60,9 @@ export function createToken(
   input: CreateTokenInput,
   ctx: MintContext,
 ): Result<Minted, ErrorOf<'invalid_parameter' | 'validation_failed' | 'invalid_expiry'>> {
-  const name = input.name.trim()
-  if (name === '') return err({ type: 'validation_failed', message: "Name can't be blank" })
-  if (name.length > MAX_TEXT_LENGTH) {
-    return err({
-      type: 'validation_failed',
-      message: `Name is too long (maximum is ${MAX_TEXT_LENGTH} characters)`,
-    })
-  }
-  const description = input.description ?? null
-  if (description !== null && description.length > MAX_TEXT_LENGTH) {
-    return err({
-      type: 'validation_failed',
-      message: `Description is too long (maximum is ${MAX_TEXT_LENGTH} characters)`,
-    })
-  }
-  if (input.scopes.length === 0) return err({ type: 'validation_failed', message: "Scopes can't be blank" })
-  if (!input.scopes.every(isScope)) {
-    return err({ type: 'invalid_parameter', parameter: 'scopes', reason: 'not_allowed_value' })
-  }
-  const scopes: Scope[] = [...new Set(input.scopes as readonly Scope[])]
+  const fields = validateTokenFields(input)
+  if (fields.isErr()) return err(fields.error)
+  const { name, description, scopes } = fields.value
   return resolveExpiry(input.expiresAt, ctx.now, ctx.expiry, ctx.expiry.maxLifetimeDays).map((expiresAt) => {
     const secret = mintSecret(ctx, input.userId)
     const draft: TokenDraft = {
