@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util'
 import { err, ok, type Result } from 'neverthrow'
 import { parseRelease, type Release } from '../authority/release.js'
 import { parseZonedInstant } from '../control/instant.js'
+import { tablePrefixProblem } from '../sql/table-prefix-rule.js'
 import { INSECURE_DEVELOPMENT_PEPPER } from '../testing/demo-defaults.js'
 import { type DatabaseUrl, parseDatabaseUrl } from './database-url.js'
 
@@ -239,11 +240,10 @@ export function parseServeArgs(
   const tablePrefix = values['table-prefix']
   if (tablePrefix !== undefined) {
     if (database === undefined) return err('--table-prefix needs --database')
-    if (!/^[A-Za-z_][A-Za-z0-9_]{0,30}$/.test(tablePrefix)) {
-      return err(
-        `--table-prefix must be a letter or _ then up to 30 letters, digits or _, got ${JSON.stringify(tablePrefix)}`,
-      )
-    }
+    // The SQL store's own rule, from its Kysely-free module: the store itself is loaded only later,
+    // and a prefix it would refuse must be a usage error here, not a TypeError when it opens.
+    const problem = tablePrefixProblem(tablePrefix)
+    if (problem !== null) return err(`--table-prefix ${problem}, got ${JSON.stringify(tablePrefix)}`)
   }
   const pepper = choosePepper(pepperFlag.value, values['pepper-file'], env['PATKIT_PEPPER'], readFile)
   if (pepper.isErr()) return err(pepper.error)

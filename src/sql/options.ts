@@ -3,6 +3,7 @@ import { detectDialect, dialectNamed } from './dialect/detect.js'
 import type { SqlDialect, SqlDialectName } from './dialect/sql-dialect.js'
 import { PATKIT_TABLES, type PatkitDatabase } from './schema.js'
 import { TablePrefixPlugin } from './table-prefix.js'
+import { tablePrefixProblem } from './table-prefix-rule.js'
 
 /**
  * Options of `sqlStore` and `migrate`. Pass the same ones to both.
@@ -34,9 +35,6 @@ export interface SqlStoreOptions {
  */
 export const DEFAULT_TABLE_PREFIX = 'patkit_'
 
-// Lower case only: PostgreSQL folds unquoted names, and pg_get_serial_sequence takes an unquoted one.
-const PREFIX = /^(?:[a-z][a-z0-9_]{0,31})?$/
-
 /**
  * A store's resolved configuration: the host's Kysely instance seen through the prefix plugin and
  * typed with the store's tables, the dialect, and the prefix.
@@ -64,11 +62,9 @@ export interface SqlContext {
  */
 export function resolveOptions<DB>(db: Kysely<DB>, options: SqlStoreOptions): SqlContext {
   const prefix = options.tablePrefix ?? DEFAULT_TABLE_PREFIX
-  if (!PREFIX.test(prefix)) {
-    throw new TypeError(
-      `patkit/sql: tablePrefix ${JSON.stringify(prefix)} must be lower-case letters, digits and _, starting with a letter, at most 32 characters`,
-    )
-  }
+  const problem = tablePrefixProblem(prefix)
+  // A library user's mistake in code: thrown where it is made (the CLI reports the same rule as a sentence).
+  if (problem !== null) throw new TypeError(`patkit/sql: tablePrefix ${JSON.stringify(prefix)} ${problem}`)
   // The host's own tables are none of the store's business: the store queries only its tables, so it
   // views the instance with its own schema type.
   const scoped = db.withPlugin(
