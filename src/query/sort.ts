@@ -2,6 +2,7 @@ import type { Token } from '../domain/token.js'
 import { compareCodePoints } from './code-point-order.js'
 import { SORT_KEYS, type SortKey } from './filter.js'
 import { type InstantReader, TOKEN_INSTANTS } from './instants.js'
+import { SORT_ORDERS, type SortDirection, type SortField, type SortOrder } from './sort-order.js'
 
 /**
  * The order of a list without a (known) `sort`: GitLab adds `ORDER BY id` when none is given.
@@ -51,24 +52,33 @@ type Compare<T> = (a: T, b: T) => number
  */
 export type Comparators<T> = Readonly<Record<SortKey, Compare<T>>>
 
-// PostgreSQL treats NULL as larger than every value: last in ASC, first in DESC. Putting null at the
-// top of the ascending order and reversing it for DESC gives both.
-function nullsLargest<T, V>(get: (item: T) => V | null, compare: (x: V, y: V) => number): Compare<T> {
+// YYYY-MM-DD strings have a fixed width, so their text order is their date order.
+const compareDays = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0)
+const subtract = (x: number, y: number): number => x - y
+
+// One field in one direction, nulls where the order puts them. Descending swaps the operands rather
+// than negating, which would turn an equality into -0.
+function directed<T, V>(
+  get: (item: T) => V | null,
+  compare: (x: V, y: V) => number,
+  direction: SortDirection,
+  nulls: SortOrder['nulls'],
+): Compare<T> {
+  const nullSide = nulls === 'first' ? -1 : 1
+  const present: (x: V, y: V) => number = direction === 'asc' ? compare : (x, y) => compare(y, x)
   return (a, b) => {
     const x = get(a)
     const y = get(b)
-    if (x === null || y === null) return x === y ? 0 : x === null ? 1 : -1
-    return compare(x, y)
+    if (x === null || y === null) return x === y ? 0 : x === null ? nullSide : -nullSide
+    return present(x, y)
   }
 }
-
-// YYYY-MM-DD strings have a fixed width, so their text order is their date order.
-const compareDays = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0)
 
 /**
  * The comparator of every sort key over any holder of the sorted fields: a store that keeps rows of
  * its own (the memory store) sorts them without building a `Token` for each. {@link compareTokens} is
- * the same order over tokens.
+ * the same order over tokens. Each comparator is built from the key's declared meaning
+ * (`SORT_ORDERS`), the one the SQL store's `ORDER BY` is built from too.
  *
  * @example
  * ```ts
@@ -77,43 +87,38 @@ const compareDays = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 
  * ```
  */
 export function comparatorsOver<T extends Sortable>(instants: InstantReader<T>): Comparators<T> {
-  const ascending = {
-    id: (a: T, b: T) => a.id - b.id,
-    name: (a: T, b: T) => compareCodePoints(a.name, b.name),
-    createdAt: (a: T, b: T) => instants.createdAt(a) - instants.createdAt(b),
-    expiresAt: nullsLargest((t: T) => t.expiresAt, compareDays),
-    lastUsedAt: nullsLargest(instants.lastUsedAt, (x: number, y: number) => x - y),
+  const field = (name: SortField, direction: SortDirection, nulls: SortOrder['nulls']): Compare<T> => {
+    switch (name) {
+      case 'id':
+        return directed((t: T) => t.id, subtract, direction, nulls)
+      case 'name':
+        return directed((t: T) => t.name, compareCodePoints, direction, nulls)
+      case 'createdAt':
+        return directed(instants.createdAt, subtract, direction, nulls)
+      case 'expiresAt':
+        return directed((t: T) => t.expiresAt, compareDays, direction, nulls)
+      case 'lastUsedAt':
+        return directed(instants.lastUsedAt, subtract, direction, nulls)
+    }
   }
-  // Every key breaks ties on id in its own direction, so the order is total and pages never overlap.
-  // Descending swaps the operands rather than negating, which would turn an equality into -0.
-  const orderBy = (column: Compare<T>, direction: 'asc' | 'desc'): Compare<T> => {
-    const compare: Compare<T> = (a, b) => column(a, b) || ascending.id(a, b)
-    return direction === 'asc' ? compare : (a, b) => compare(b, a)
+  const comparatorOf = (order: SortOrder): Compare<T> => {
+    const primary = field(order.field, order.direction, order.nulls)
+    if (order.tieBreak === null) return primary
+    const tie = field(order.tieBreak.field, order.tieBreak.direction, null)
+    return (a, b) => primary(a, b) || tie(a, b)
   }
-  return Object.freeze({
-    id_asc: orderBy(ascending.id, 'asc'),
-    id_desc: orderBy(ascending.id, 'desc'),
-    name_asc: orderBy(ascending.name, 'asc'),
-    name_desc: orderBy(ascending.name, 'desc'),
-    created_asc: orderBy(ascending.createdAt, 'asc'),
-    created_at_asc: orderBy(ascending.createdAt, 'asc'),
-    created_desc: orderBy(ascending.createdAt, 'desc'),
-    created_at_desc: orderBy(ascending.createdAt, 'desc'),
-    created_date: orderBy(ascending.createdAt, 'desc'),
-    expires_asc: orderBy(ascending.expiresAt, 'asc'),
-    expires_desc: orderBy(ascending.expiresAt, 'desc'),
-    last_used_asc: orderBy(ascending.lastUsedAt, 'asc'),
-    last_used_desc: orderBy(ascending.lastUsedAt, 'desc'),
-  })
+  const comparators = {} as Record<SortKey, Compare<T>>
+  for (const key of SORT_KEYS) comparators[key] = comparatorOf(SORT_ORDERS[key])
+  return Object.freeze(comparators)
 }
 
 const COMPARATORS = comparatorsOver(TOKEN_INSTANTS)
 
 /**
- * The comparator of a sort key, for `Array.prototype.sort`. Each key orders by its column, then by id in
- * the same direction; `null` `expiresAt`/`lastUsedAt` come last ascending and first descending (as in
- * PostgreSQL); names compare by code point ({@link compareCodePoints}). `created_date` is
- * `created_desc`.
+ * The comparator of a sort key, for `Array.prototype.sort`, as `SORT_ORDERS` declares it: each key
+ * orders by its column, then by id in the same direction; `null` `expiresAt`/`lastUsedAt` come last
+ * ascending and first descending (as in PostgreSQL); names compare by code point
+ * ({@link compareCodePoints}). `created_date` is `created_desc`.
  *
  * @example
  * ```ts
