@@ -1,6 +1,7 @@
 import { tokensToRevokeOnReuse } from '../domain/reuse-detection.js'
 import type { Token } from '../domain/token.js'
 import type { SqlContext } from './options.js'
+import { revokeActive } from './revoke-active.js'
 import type { Statements } from './statements.js'
 import { findTokenBy } from './token-reads.js'
 import { decodeToken, tokenColumns } from './token-row.js'
@@ -50,16 +51,11 @@ export async function revokeDescendants(
     if (self === undefined) return []
     const doomed = tokensToRevokeOnReuse({ ...self, revoked: true }, family, now).unwrapOr([])
     if (doomed.length === 0) return []
-    await trx
-      .updateTable('tokens')
-      .set({ revoked: dialect.bool(true) })
-      .where(
-        'tokens.id',
-        'in',
-        doomed.map((token) => token.id),
-      )
-      .where('tokens.revoked', '=', dialect.bool(false))
-      .execute()
+    await revokeActive(
+      trx,
+      dialect,
+      doomed.map((token) => token.id),
+    ).execute()
     return doomed.map((token) => ({ ...token, revoked: true }))
   })
 }

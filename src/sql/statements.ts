@@ -2,6 +2,7 @@ import type { SortKey } from '../query/filter.js'
 import type { SqlContext } from './options.js'
 import { orderKeys } from './order.js'
 import { type Prepared, prepare, slot } from './prepared.js'
+import { revokeActive } from './revoke-active.js'
 import type { TokensTable } from './schema.js'
 import { type encodeToken, type TokenRow, tokenColumns } from './token-row.js'
 
@@ -43,7 +44,7 @@ export interface Statements {
    * transactions hold the whole database's write lock instead).
    */
   readonly lockFamily: Prepared<{ readonly id: unknown }> | null
-  /** Values: id. The conditional revoke (`revoked = false` to `true`). */
+  /** Values: id. The conditional revoke (`revokeActive`), compiled. */
   readonly revokeIfActive: Prepared<unknown>
   /** Values: the columns of {@link insertColumns}, in order. */
   readonly insert: Prepared<{ readonly id: unknown }>
@@ -127,14 +128,7 @@ export function prepareStatements({ db, dialect }: SqlContext): Statements {
     lockFamily: dialect.supportsForUpdate
       ? prepare(db.selectFrom('tokens').select('tokens.id').where('tokens.id', '=', id).forUpdate(), [id])
       : null,
-    revokeIfActive: prepare(
-      db
-        .updateTable('tokens')
-        .set({ revoked: dialect.bool(true) })
-        .where('tokens.id', '=', id)
-        .where('tokens.revoked', '=', dialect.bool(false)),
-      [id],
-    ),
+    revokeIfActive: prepare(revokeActive(db, dialect, id), [id]),
     // Without RETURNING the driver's insert id is read; the row type is then never looked at.
     insert: dialect.supportsReturning
       ? prepare(insert.returning('tokens.id'), values)

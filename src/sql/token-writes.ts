@@ -1,6 +1,7 @@
 import type { Token, TokenDraft } from '../domain/token.js'
 import type { RevokeOutcome } from '../store/token-store.js'
 import type { SqlContext } from './options.js'
+import { revokeActive } from './revoke-active.js'
 import type { Statements } from './statements.js'
 import { bumpSequence, insertDraft, insertRow, storedToken } from './token-insert.js'
 import { writeTransaction } from './transaction.js'
@@ -49,12 +50,7 @@ export async function importStoredToken(context: SqlContext, token: Token): Prom
  * ```
  */
 export async function revokeToken({ db, dialect }: SqlContext, id: number): Promise<RevokeOutcome> {
-  const result = await db
-    .updateTable('tokens')
-    .set({ revoked: dialect.bool(true) })
-    .where('tokens.id', '=', id)
-    .where('tokens.revoked', '=', dialect.bool(false))
-    .executeTakeFirst()
+  const result = await revokeActive(db, dialect, id).executeTakeFirst()
   if (result.numUpdatedRows > 0n) return 'revoked'
   const row = await db.selectFrom('tokens').select('tokens.id').where('tokens.id', '=', id).executeTakeFirst()
   return row === undefined ? 'missing' : 'already_revoked'
