@@ -17,13 +17,14 @@ import { type FindUsersError, findUsers, type UsersQuery } from './find-users.js
 import { type GetError, getToken } from './get-token.js'
 import { type InstanceMetadata, readInstanceMetadata } from './instance-metadata.js'
 import { type IssueError, type IssueTokenInput, issueToken } from './issue-token.js'
+import type { IssuedToken } from './issued-token.js'
 import { type ListError, type ListRequest, listTokens, type TokenPage } from './list-tokens.js'
 import type { Principal, TokenRef } from './principal.js'
 import { defaultTokenFormat, LATEST_RELEASE, type Release } from './release.js'
 import { type ReplayError, replayRotation } from './replay-rotation.js'
 import { resolveReplay } from './replay-window.js'
 import { type RevokeError, revoke } from './revoke.js'
-import { type IssuedToken, type RotateError, type RotateOptions, rotate } from './rotate.js'
+import { type RotateError, type RotateOptions, rotate } from './rotate.js'
 
 /** The default `last_used_at` throttle window: GitLab's 10 minutes. */
 export const DEFAULT_LAST_USED_THROTTLE_MS = 10 * 60 * 1000

@@ -6,8 +6,8 @@ import type { User } from '../store/user.js'
 import { parseDateParameter } from './date-parameter.js'
 import { type AuthorityDeps, mintContext } from './deps.js'
 import { toTokenInfo } from './events.js'
+import type { IssuedToken } from './issued-token.js'
 import type { Principal } from './principal.js'
-import type { IssuedToken } from './rotate.js'
 import { requireScope, WRITE_SCOPES } from './scope-policy.js'
 
 /**

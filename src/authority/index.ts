@@ -27,6 +27,7 @@ export {
 export type { GetError } from './get-token.js'
 export { type InstanceMetadata, instanceMetadata, PATKIT_REVISION } from './instance-metadata.js'
 export type { IssueError, IssueTokenInput } from './issue-token.js'
+export type { IssuedToken } from './issued-token.js'
 export type { ListError, ListRequest, TokenPage } from './list-tokens.js'
 export type { Principal, TokenRef } from './principal.js'
 export {
@@ -41,4 +42,4 @@ export {
 export type { ReplayError } from './replay-rotation.js'
 export { DEFAULT_ROTATION_REPLAY_WINDOW_MS } from './replay-window.js'
 export type { RevokeError } from './revoke.js'
-export type { IssuedToken, RotateError, RotateOptions, RotationIdempotency } from './rotate.js'
+export type { RotateError, RotateOptions, RotationIdempotency } from './rotate.js'

@@ -7,7 +7,7 @@ import { type TokenFields, validateTokenFields } from '../domain/token-fields.js
 import { parseDateParameter } from './date-parameter.js'
 import type { AuthorityDeps } from './deps.js'
 import { toTokenInfo } from './events.js'
-import type { IssuedToken } from './rotate.js'
+import type { IssuedToken } from './issued-token.js'
 
 /**
  * A token to put in place directly, bypassing authorization and the expiry window: for seed files,

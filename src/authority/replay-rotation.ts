@@ -5,9 +5,9 @@ import type { StoreFailure } from '../store/user.js'
 import { tokenThenOwner } from './authenticate.js'
 import type { AuthorityDeps } from './deps.js'
 import { toTokenInfo } from './events.js'
+import type { IssuedToken } from './issued-token.js'
 import type { Principal, TokenRef } from './principal.js'
 import { hasFeature } from './release.js'
-import type { IssuedToken } from './rotate.js'
 import { requireScope, SELF_ROTATE_SCOPES, WRITE_SCOPES } from './scope-policy.js'
 
 /**

@@ -8,25 +8,11 @@ import type { RotationReceiptStore } from '../store/rotation-receipts.js'
 import { parseDateParameter } from './date-parameter.js'
 import { type AuthorityDeps, mintContext, type ReplayDeps } from './deps.js'
 import { toTokenInfo } from './events.js'
+import type { IssuedToken } from './issued-token.js'
 import type { Principal, TokenRef } from './principal.js'
 import { type Feature, hasFeature } from './release.js'
 import { requireScope, SELF_ROTATE_SCOPES, WRITE_SCOPES } from './scope-policy.js'
 import { findAccessibleToken } from './token-access.js'
-
-/**
- * A token together with its secret: the only answers that ever carry a secret (create, rotate).
- *
- * @example
- * ```ts
- * import type { IssuedToken } from 'patkit'
- * declare const issued: IssuedToken
- * issued.secret // 'glpat-...', shown once
- * ```
- */
-export interface IssuedToken {
-  readonly token: Token
-  readonly secret: string
-}
 
 /**
  * The `Idempotency-Key` of a rotation and the secret that authenticated the request (the sealing key

@@ -1,7 +1,7 @@
 import { err, ok, type Result, ResultAsync } from 'neverthrow'
 import type { Authority } from '../authority/create-authority.js'
 import type { IssueTokenInput } from '../authority/issue-token.js'
-import type { IssuedToken } from '../authority/rotate.js'
+import type { IssuedToken } from '../authority/issued-token.js'
 import type { CalendarDate } from '../domain/calendar.js'
 import type { PatkitError } from '../domain/errors.js'
 import type { Digester } from '../domain/secret.js'
