@@ -1,9 +1,9 @@
 import { ResultAsync } from 'neverthrow'
 import { addCalendarDays, utcDay } from '../domain/calendar.js'
 import type { Clock } from '../domain/clock.js'
+import type { StoreFailure } from '../domain/errors.js'
 import { EXPIRY_NOTICE_DAYS, type ExpiryNoticeDays, expiryNoticeDue } from '../domain/expiry-notice.js'
 import type { TokenStore } from '../store/token-store.js'
-import type { StoreFailure } from '../store/user.js'
 import { type AuthorityEvent, toTokenInfo } from './events.js'
 
 /**

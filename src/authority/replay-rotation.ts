@@ -1,7 +1,7 @@
 import { err, ok, type Result, ResultAsync } from 'neverthrow'
+import type { StoreFailure } from '../domain/errors.js'
 import { parseIdempotencyKey } from '../domain/idempotency-key.js'
 import { isExpired } from '../domain/token.js'
-import type { StoreFailure } from '../store/user.js'
 import { tokenThenOwner } from './authenticate.js'
 import type { AuthorityDeps } from './deps.js'
 import { toTokenInfo } from './events.js'

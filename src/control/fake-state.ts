@@ -1,9 +1,10 @@
 import { err, ok, type Result } from 'neverthrow'
 import type { Authority } from '../authority/create-authority.js'
+import type { StoreFailure } from '../domain/errors.js'
 import type { Digester } from '../domain/secret.js'
 import type { Token } from '../domain/token.js'
 import type { TokenStore } from '../store/token-store.js'
-import type { StoreFailure, User } from '../store/user.js'
+import type { User } from '../store/user.js'
 import { loadSeed, type SeedReport } from '../testing/load-seed.js'
 import {
   type SeedProblem,

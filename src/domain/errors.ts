@@ -102,3 +102,16 @@ export type PatkitError =
  * ```
  */
 export type ErrorOf<T extends ErrorCode> = Extract<PatkitError, { type: T }>
+
+/**
+ * A storage failure: the driver threw, the connection dropped, a constraint was violated where none
+ * should be. The operation had no effect. The one definition every store, the store port and the
+ * authority use.
+ *
+ * @example
+ * ```ts
+ * import type { StoreFailure } from 'patkit'
+ * const e: StoreFailure = { type: 'store_failure', operation: 'insert', cause: new Error('ECONNRESET') }
+ * ```
+ */
+export type StoreFailure = ErrorOf<'store_failure'>

@@ -1,6 +1,7 @@
 import { errAsync, ok, okAsync, type Result, type ResultAsync } from 'neverthrow'
+import type { StoreFailure } from '../domain/errors.js'
 import type { TokenStore } from '../store/token-store.js'
-import type { StoreFailure, User } from '../store/user.js'
+import type { User } from '../store/user.js'
 import { receiptTable } from './receipt-table.js'
 import { tokenTable } from './token-table.js'
 import { userTable } from './user-table.js'

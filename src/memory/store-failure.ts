@@ -1,4 +1,4 @@
-import type { StoreFailure } from '../store/user.js'
+import type { StoreFailure } from '../domain/errors.js'
 
 /**
  * A {@link StoreFailure} whose cause is an `Error` naming what went wrong, e.g. the conflicting id.

@@ -1,12 +1,11 @@
 import { err, ok, type Result } from 'neverthrow'
-import type { ErrorOf } from '../domain/errors.js'
+import type { ErrorOf, StoreFailure } from '../domain/errors.js'
 import { tokensToRevokeOnReuse } from '../domain/reuse-detection.js'
 import type { Token, TokenDraft } from '../domain/token.js'
 import { listOver } from '../query/apply.js'
 import type { ListQuery } from '../query/filter.js'
 import { comparatorsOver } from '../query/sort.js'
 import type { RevokeOutcome } from '../store/token-store.js'
-import type { StoreFailure } from '../store/user.js'
 import { storeFailure } from './store-failure.js'
 import { ROW_INSTANTS, type StoredRow, scopeInterner, toRow, toToken, withChanges } from './stored-row.js'
 

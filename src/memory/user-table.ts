@@ -1,5 +1,6 @@
 import { err, ok, type Result } from 'neverthrow'
-import type { StoreFailure, User } from '../store/user.js'
+import type { StoreFailure } from '../domain/errors.js'
+import type { User } from '../store/user.js'
 import { storeFailure } from './store-failure.js'
 
 /**

@@ -1,6 +1,6 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely'
 import { ResultAsync } from 'neverthrow'
-import type { StoreFailure } from '../store/user.js'
+import type { StoreFailure } from '../domain/errors.js'
 import type { SqlDialect } from './dialect/sql-dialect.js'
 import { tokensAndUsers } from './migrations/0001-tokens-and-users.js'
 import { settings } from './migrations/0002-settings.js'

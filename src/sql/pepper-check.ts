@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import { errAsync, okAsync, ResultAsync } from 'neverthrow'
+import type { StoreFailure } from '../domain/errors.js'
 import { createDigester } from '../domain/secret.js'
-import type { StoreFailure } from '../store/user.js'
 import { resolveOptions, type SqlContext, type SqlStoreOptions } from './options.js'
 import { retrying, toStoreFailure } from './store-failure.js'
 import { writeTransaction } from './transaction.js'

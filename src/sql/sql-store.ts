@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import { err, ok, ResultAsync } from 'neverthrow'
+import type { StoreFailure } from '../domain/errors.js'
 import type { TokenStore } from '../store/token-store.js'
-import type { StoreFailure } from '../store/user.js'
 import { resolveOptions, type SqlStoreOptions } from './options.js'
 import { revokeDescendants } from './revoke-descendants.js'
 import { type RotateOutcome, rotateToken } from './rotate.js'

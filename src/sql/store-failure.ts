@@ -1,4 +1,4 @@
-import type { StoreFailure } from '../store/user.js'
+import type { StoreFailure } from '../domain/errors.js'
 
 /**
  * The error mapper for `ResultAsync.fromPromise`: whatever a driver rejected with (a lost connection,

@@ -1,9 +1,9 @@
 import type { ResultAsync } from 'neverthrow'
-import type { ErrorOf } from '../domain/errors.js'
+import type { ErrorOf, StoreFailure } from '../domain/errors.js'
 import type { RedeemedReceipt, RotationReceiptDraft } from '../domain/rotation-receipt.js'
 import type { Token, TokenDraft } from '../domain/token.js'
 import type { ListQuery } from '../query/filter.js'
-import type { StoreFailure, User, UserDirectory } from './user.js'
+import type { User, UserDirectory } from './user.js'
 
 /**
  * What `revoke` found: it revoked the token now, the token was already revoked, or there is none.

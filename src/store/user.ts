@@ -1,4 +1,8 @@
 import type { ResultAsync } from 'neverthrow'
+import type { StoreFailure } from '../domain/errors.js'
+
+// Defined with the other errors; still exported here for the entry points that name this module.
+export type { StoreFailure } from '../domain/errors.js'
 
 /**
  * A user as the authority needs to know one: identity, role and whether they are blocked.
@@ -31,20 +35,4 @@ export interface User {
 export interface UserDirectory {
   /** Finds a user by numeric id or by username (case-insensitive); `null` when there is none. */
   findUser(ref: number | string): ResultAsync<User | null, StoreFailure>
-}
-
-/**
- * A storage failure: the driver threw, the connection dropped, a constraint was violated where none
- * should be. The operation had no effect.
- *
- * @example
- * ```ts
- * import type { StoreFailure } from 'patkit'
- * const e: StoreFailure = { type: 'store_failure', operation: 'insert', cause: new Error('ECONNRESET') }
- * ```
- */
-export interface StoreFailure {
-  readonly type: 'store_failure'
-  readonly operation: string
-  readonly cause: unknown
 }
