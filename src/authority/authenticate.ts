@@ -1,4 +1,5 @@
 import { err, errAsync, ok, type Result, ResultAsync } from 'neverthrow'
+import { tokenExpired, tokenRevoked, unauthenticated } from '../domain/error-constructors.js'
 import type { ErrorOf, StoreFailure } from '../domain/errors.js'
 import { checkRoutableSecret } from '../domain/routable-token.js'
 import { isExpired } from '../domain/token.js'
@@ -31,16 +32,13 @@ export function authenticate(
   secret: string | null | undefined,
   options: AuthenticateOptions,
 ): ResultAsync<Principal, AuthenticateError> {
-  if (secret === null || secret === undefined || secret === '') return errAsync({ type: 'unauthenticated' })
+  if (secret === null || secret === undefined || secret === '') return errAsync(unauthenticated())
   // A secret with a routable token's tail but a wrong checksum (a typo, a truncation, a forgery) is
   // refused before any store lookup; secrets of other formats (seeds, legacy) are looked up as usual.
-  if (checkRoutableSecret(secret, deps.prefix) === 'malformed') return errAsync({ type: 'unauthenticated' })
+  if (checkRoutableSecret(secret, deps.prefix) === 'malformed') return errAsync(unauthenticated())
   return new ResultAsync(principalFor(deps, secret, options))
 }
 
-// Every request runs this, so it is a plain async function awaiting each store call rather than a
-// `safeTry` generator: neverthrow's generator helpers cost several times the HMAC on this path (see
-// docs/benchmarks.md, target 1). The steps and their order are the same.
 async function principalFor(
   deps: AuthorityDeps,
   secret: string,
@@ -54,10 +52,10 @@ async function principalFor(
       ? await deps.store.findByDigestWithUser(digest)
       : await tokenThenOwner(deps, digest)
   if (found.isErr()) return err(found.error)
-  if (found.value === null) return err({ type: 'unauthenticated' })
+  if (found.value === null) return err(unauthenticated())
   const { token, user } = found.value
-  if (user === null || user.blocked) return err({ type: 'unauthenticated' })
-  if (isExpired(token, now)) return err({ type: 'token_expired', tokenId: token.id })
+  if (user === null || user.blocked) return err(unauthenticated())
+  if (isExpired(token, now)) return err(tokenExpired(token.id))
   if (token.revoked) {
     if (options.rotateRequest === true && hasFeature('reuse_detection', deps.release)) {
       const revoked = await deps.store.revokeDescendants(token.id, now)
@@ -69,7 +67,7 @@ async function principalFor(
         revoked: revoked.value.map(toTokenInfo),
       })
     }
-    return err({ type: 'token_revoked', tokenId: token.id })
+    return err(tokenRevoked(token.id))
   }
   if (usedWithinWindow(token.lastUsedAt, now, deps.lastUsedThrottleMs)) return ok({ user, token })
   const touched = await deps.store.touchLastUsed(token.id, now, deps.lastUsedThrottleMs)

@@ -1,5 +1,6 @@
-import { errAsync, okAsync, type ResultAsync, safeTry } from 'neverthrow'
+import { err, ok, type Result, ResultAsync } from 'neverthrow'
 import { createToken } from '../domain/create-token.js'
+import { forbidden, invalidParameter, notFound, validationFailed } from '../domain/error-constructors.js'
 import type { ErrorOf } from '../domain/errors.js'
 import { ADMIN_ONLY_SCOPES, USER_CREATABLE_SCOPES } from '../domain/scopes.js'
 import type { User } from '../store/user.js'
@@ -59,44 +60,49 @@ export function create(
   target: number | 'self',
   request: CreateRequest,
 ): ResultAsync<IssuedToken, CreateError> {
-  return safeTry(async function* () {
-    yield* requireScope(principal, WRITE_SCOPES)
-    let owner: User
-    if (target === 'self') {
-      if (!request.scopes.every((s) => (USER_CREATABLE_SCOPES as readonly string[]).includes(s))) {
-        return errAsync({
-          type: 'invalid_parameter' as const,
-          parameter: 'scopes',
-          reason: 'not_allowed_value' as const,
-        })
-      }
-      owner = principal.user
-    } else {
-      if (!principal.user.admin) return errAsync({ type: 'forbidden' as const })
-      const found = yield* deps.users.findUser(target)
-      if (found === null) return errAsync({ type: 'not_found' as const, entity: 'user' as const })
-      owner = found
+  return new ResultAsync(createFor(deps, principal, target, request))
+}
+
+async function createFor(
+  deps: AuthorityDeps,
+  principal: Principal,
+  target: number | 'self',
+  request: CreateRequest,
+): Promise<Result<IssuedToken, CreateError>> {
+  const scoped = requireScope(principal, WRITE_SCOPES)
+  if (scoped.isErr()) return err(scoped.error)
+  let owner: User
+  if (target === 'self') {
+    if (!request.scopes.every((s) => (USER_CREATABLE_SCOPES as readonly string[]).includes(s))) {
+      return err(invalidParameter('scopes', 'not_allowed_value'))
     }
-    if (!owner.admin && request.scopes.some((s) => (ADMIN_ONLY_SCOPES as readonly string[]).includes(s))) {
-      return errAsync({
-        type: 'validation_failed' as const,
-        message: 'Scopes can only contain available scopes',
-      })
-    }
-    const expiresAt = yield* parseDateParameter(request.expiresAt, 'expires_at')
-    const now = deps.clock.now()
-    const minted = yield* createToken(
-      {
-        userId: owner.id,
-        name: request.name,
-        scopes: request.scopes,
-        description: request.description ?? null,
-        ...(expiresAt === undefined ? {} : { expiresAt }),
-      },
-      mintContext(deps, now),
-    )
-    const token = yield* deps.store.insert(minted.draft)
-    deps.emit({ type: 'created', at: now, actorUserId: principal.user.id, token: toTokenInfo(token) })
-    return okAsync({ token, secret: minted.secret })
-  })
+    owner = principal.user
+  } else {
+    if (!principal.user.admin) return err(forbidden())
+    const found = await deps.users.findUser(target)
+    if (found.isErr()) return err(found.error)
+    if (found.value === null) return err(notFound('user'))
+    owner = found.value
+  }
+  if (!owner.admin && request.scopes.some((s) => (ADMIN_ONLY_SCOPES as readonly string[]).includes(s))) {
+    return err(validationFailed('Scopes can only contain available scopes'))
+  }
+  const expiresAt = parseDateParameter(request.expiresAt, 'expires_at')
+  if (expiresAt.isErr()) return err(expiresAt.error)
+  const now = deps.clock.now()
+  const minted = createToken(
+    {
+      userId: owner.id,
+      name: request.name,
+      scopes: request.scopes,
+      description: request.description ?? null,
+      ...(expiresAt.value === undefined ? {} : { expiresAt: expiresAt.value }),
+    },
+    mintContext(deps, now),
+  )
+  if (minted.isErr()) return err(minted.error)
+  const token = await deps.store.insert(minted.value.draft)
+  if (token.isErr()) return err(token.error)
+  deps.emit({ type: 'created', at: now, actorUserId: principal.user.id, token: toTokenInfo(token.value) })
+  return ok({ token: token.value, secret: minted.value.secret })
 }

@@ -1,5 +1,6 @@
 import { ok, type Result } from 'neverthrow'
 import { type CalendarDate, parseCalendarDate } from '../domain/calendar.js'
+import { invalidParameter } from '../domain/error-constructors.js'
 import type { ErrorOf } from '../domain/errors.js'
 
 /** Parses an optional `YYYY-MM-DD` request parameter; a malformed one is `<parameter> is invalid`. */
@@ -8,9 +9,5 @@ export function parseDateParameter(
   parameter: string,
 ): Result<CalendarDate | undefined, ErrorOf<'invalid_parameter'>> {
   if (value === undefined) return ok(undefined)
-  return parseCalendarDate(value).mapErr(() => ({
-    type: 'invalid_parameter' as const,
-    parameter,
-    reason: 'invalid' as const,
-  }))
+  return parseCalendarDate(value).mapErr(() => invalidParameter(parameter, 'invalid'))
 }

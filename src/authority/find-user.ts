@@ -1,4 +1,5 @@
-import { errAsync, okAsync, type ResultAsync } from 'neverthrow'
+import { err, errAsync, ok, type Result, ResultAsync } from 'neverthrow'
+import { forbidden, notFound } from '../domain/error-constructors.js'
 import type { ErrorOf } from '../domain/errors.js'
 import type { User } from '../store/user.js'
 import type { AuthorityDeps } from './deps.js'
@@ -32,14 +33,16 @@ export function findUser(
   principal: Principal | null,
   id: number,
 ): ResultAsync<User, FindUserError> {
-  if (principal === null) return errAsync({ type: 'forbidden', reason: 'Not authorized!' })
+  if (principal === null) return errAsync(forbidden('Not authorized!'))
   const allowed = requireScope(principal, USER_READ_SCOPES)
   if (allowed.isErr()) return errAsync(allowed.error)
   // Ids past the safe integer range, and 0, name no user: no store is asked about them.
-  if (!Number.isSafeInteger(id) || id < 1) return errAsync({ type: 'not_found', entity: 'user' })
-  return deps.users
-    .findUser(id)
-    .andThen((user) =>
-      user === null ? errAsync({ type: 'not_found' as const, entity: 'user' as const }) : okAsync(user),
-    )
+  if (!Number.isSafeInteger(id) || id < 1) return errAsync(notFound('user'))
+  return new ResultAsync(existingUser(deps, id))
+}
+
+async function existingUser(deps: AuthorityDeps, id: number): Promise<Result<User, FindUserError>> {
+  const found = await deps.users.findUser(id)
+  if (found.isErr()) return err(found.error)
+  return found.value === null ? err(notFound('user')) : ok(found.value)
 }

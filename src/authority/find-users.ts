@@ -1,4 +1,5 @@
-import { errAsync, okAsync, type ResultAsync } from 'neverthrow'
+import { err, errAsync, ok, okAsync, type Result, ResultAsync } from 'neverthrow'
+import { forbidden, invalidParameter, unauthenticated } from '../domain/error-constructors.js'
 import type { ErrorOf } from '../domain/errors.js'
 import type { User } from '../store/user.js'
 import type { AuthorityDeps } from './deps.js'
@@ -135,24 +136,33 @@ export function findUsers(
   }
   const viewerIsAdmin = principal?.user.admin === true
   if (present(query.externUid) && present(query.provider)) {
-    if (principal === null) return errAsync({ type: 'unauthenticated' })
-    if (!viewerIsAdmin) return errAsync({ type: 'forbidden' })
+    if (principal === null) return errAsync(unauthenticated())
+    if (!viewerIsAdmin) return errAsync(forbidden())
   }
   if (principal === null && !present(query.username)) {
-    return errAsync({ type: 'forbidden', reason: 'Not authorized to access /api/v4/users' })
+    return errAsync(forbidden('Not authorized to access /api/v4/users'))
   }
   // GitLab matches the identity even when a value is blank: no user of patkit has one.
   if (query.externUid !== undefined && query.provider !== undefined) return okAsync([])
   if (query.username === undefined) {
-    return errAsync({ type: 'invalid_parameter', parameter: 'username', reason: 'missing' })
+    return errAsync(invalidParameter('username', 'missing'))
   }
   // A blank username matches no one, as GitLab's exact `by_username('')`.
   if (query.username === '') return okAsync([])
-  const username = query.username
-  return deps.users.findUser(username).map((user) => {
-    // A directory reads a string of digits as an id; GET /users matches usernames only.
-    if (user === null || user.username.toLowerCase() !== username.toLowerCase()) return []
-    if (user.blocked && !viewerIsAdmin) return []
-    return matches(user, query, viewerIsAdmin) ? [user] : []
-  })
+  return new ResultAsync(usersNamed(deps, query.username, query, viewerIsAdmin))
+}
+
+async function usersNamed(
+  deps: AuthorityDeps,
+  username: string,
+  query: UsersQuery,
+  viewerIsAdmin: boolean,
+): Promise<Result<readonly User[], FindUsersError>> {
+  const found = await deps.users.findUser(username)
+  if (found.isErr()) return err(found.error)
+  const user = found.value
+  // A directory reads a string of digits as an id; GET /users matches usernames only.
+  if (user === null || user.username.toLowerCase() !== username.toLowerCase()) return ok([])
+  if (user.blocked && !viewerIsAdmin) return ok([])
+  return ok(matches(user, query, viewerIsAdmin) ? [user] : [])
 }

@@ -1,4 +1,4 @@
-import { errAsync, okAsync, type ResultAsync, safeTry } from 'neverthrow'
+import { errAsync, okAsync, ResultAsync } from 'neverthrow'
 import type { ErrorOf } from '../domain/errors.js'
 import type { Token } from '../domain/token.js'
 import type { AuthorityDeps } from './deps.js'
@@ -25,13 +25,12 @@ export function getToken(
   ref: TokenRef,
 ): ResultAsync<Token, GetError> {
   if (ref === 'self') {
-    // `GET /self` is the most frequent request there is, and a safeTry generator here costs more than
-    // authenticating it (docs/benchmarks.md, target 3): a plain check answers it.
+    // `GET /self` is the most frequent request there is, and needs no store call: a plain check
+    // answers it (docs/benchmarks.md, target 3).
     const allowed = requireScope(principal, ANY_SCOPE)
     return allowed.isErr() ? errAsync(allowed.error) : okAsync(principal.token)
   }
-  return safeTry(async function* () {
-    yield* requireScope(principal, READ_SCOPES)
-    return findAccessibleToken(deps, principal, ref)
-  })
+  const allowed = requireScope(principal, READ_SCOPES)
+  if (allowed.isErr()) return errAsync(allowed.error)
+  return new ResultAsync(findAccessibleToken(deps, principal, ref))
 }

@@ -1,5 +1,6 @@
-import { err, errAsync, okAsync, type Result, type ResultAsync, safeTry } from 'neverthrow'
+import { err, ok, type Result, ResultAsync } from 'neverthrow'
 import { addCalendarDays, type CalendarDate, utcDay } from '../domain/calendar.js'
+import { notFound, validationFailed } from '../domain/error-constructors.js'
 import type { ErrorOf } from '../domain/errors.js'
 import { mintSecret } from '../domain/mint-secret.js'
 import type { TokenDraft } from '../domain/token.js'
@@ -54,7 +55,7 @@ function validate(input: IssueTokenInput): Result<TokenFields, IssueError> {
   const fields = validateTokenFields(input)
   if (fields.isErr()) return err(fields.error)
   if (input.secret !== undefined && input.secret.length < 8) {
-    return err({ type: 'validation_failed', message: 'Token is too short (minimum is 8 characters)' })
+    return err(validationFailed('Token is too short (minimum is 8 characters)'))
   }
   return fields
 }
@@ -64,44 +65,55 @@ export function issueToken(
   deps: AuthorityDeps,
   input: IssueTokenInput,
 ): ResultAsync<IssuedToken, IssueError> {
-  return safeTry(async function* () {
-    const { name, description, scopes } = yield* validate(input)
-    const owner = yield* deps.users.findUser(input.userId)
-    if (owner === null) return errAsync({ type: 'not_found' as const, entity: 'user' as const })
-    const now = deps.clock.now()
-    let expiresAt: CalendarDate | null
-    if (input.expiresAt === null) expiresAt = null
-    else {
-      const parsed = yield* parseDateParameter(input.expiresAt, 'expires_at')
-      expiresAt =
-        parsed ??
-        (deps.expiry.requireExpiry ? addCalendarDays(utcDay(now), deps.expiry.maxLifetimeDays) : null)
-    }
-    let familyId: number | null = null
-    if (input.previousId !== undefined && input.previousId !== null) {
-      const previous = yield* deps.store.findById(input.previousId)
-      if (previous === null) return errAsync({ type: 'not_found' as const, entity: 'token' as const })
-      familyId = previous.familyId
-    }
-    const secret = input.secret ?? mintSecret(deps, owner.id)
-    const draft: TokenDraft = {
-      userId: owner.id,
-      name,
-      description,
-      scopes,
-      createdAt: input.createdAt ?? now,
-      lastUsedAt: input.lastUsedAt ?? null,
-      expiresAt,
-      revoked: input.revoked ?? false,
-      impersonation: input.impersonation ?? false,
-      previousId: input.previousId ?? null,
-      familyId,
-      digest: deps.digest(secret),
-    }
-    const token = yield* input.id === undefined
-      ? deps.store.insert(draft)
-      : deps.store.importToken({ ...draft, id: input.id, familyId: familyId ?? input.id })
-    deps.emit({ type: 'created', at: now, actorUserId: null, token: toTokenInfo(token) })
-    return okAsync({ token, secret })
-  })
+  return new ResultAsync(issueFor(deps, input))
+}
+
+async function issueFor(
+  deps: AuthorityDeps,
+  input: IssueTokenInput,
+): Promise<Result<IssuedToken, IssueError>> {
+  const fields = validate(input)
+  if (fields.isErr()) return err(fields.error)
+  const owner = await deps.users.findUser(input.userId)
+  if (owner.isErr()) return err(owner.error)
+  if (owner.value === null) return err(notFound('user'))
+  const userId = owner.value.id
+  const now = deps.clock.now()
+  let expiresAt: CalendarDate | null
+  if (input.expiresAt === null) expiresAt = null
+  else {
+    const parsed = parseDateParameter(input.expiresAt, 'expires_at')
+    if (parsed.isErr()) return err(parsed.error)
+    expiresAt =
+      parsed.value ??
+      (deps.expiry.requireExpiry ? addCalendarDays(utcDay(now), deps.expiry.maxLifetimeDays) : null)
+  }
+  let familyId: number | null = null
+  if (input.previousId !== undefined && input.previousId !== null) {
+    const previous = await deps.store.findById(input.previousId)
+    if (previous.isErr()) return err(previous.error)
+    if (previous.value === null) return err(notFound('token'))
+    familyId = previous.value.familyId
+  }
+  const secret = input.secret ?? mintSecret(deps, userId)
+  const draft: TokenDraft = {
+    userId,
+    name: fields.value.name,
+    description: fields.value.description,
+    scopes: fields.value.scopes,
+    createdAt: input.createdAt ?? now,
+    lastUsedAt: input.lastUsedAt ?? null,
+    expiresAt,
+    revoked: input.revoked ?? false,
+    impersonation: input.impersonation ?? false,
+    previousId: input.previousId ?? null,
+    familyId,
+    digest: deps.digest(secret),
+  }
+  const token = await (input.id === undefined
+    ? deps.store.insert(draft)
+    : deps.store.importToken({ ...draft, id: input.id, familyId: familyId ?? input.id }))
+  if (token.isErr()) return err(token.error)
+  deps.emit({ type: 'created', at: now, actorUserId: null, token: toTokenInfo(token.value) })
+  return ok({ token: token.value, secret })
 }

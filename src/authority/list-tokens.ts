@@ -1,4 +1,5 @@
-import { err, errAsync, ok, okAsync, type Result, ResultAsync } from 'neverthrow'
+import { err, ok, type Result, ResultAsync } from 'neverthrow'
+import { notFound, unauthorized } from '../domain/error-constructors.js'
 import type { ErrorOf } from '../domain/errors.js'
 import type { Token } from '../domain/token.js'
 import type { PageRequest, SortKey, TokenFilter } from '../query/filter.js'
@@ -77,8 +78,6 @@ export function listTokens(
   return new ResultAsync(listFor(deps, principal, request))
 }
 
-// A plain async function rather than a `safeTry` generator, as authenticate and rotate are: the
-// generator helpers were a measurable share of a user's list on SQLite (docs/benchmarks.md, target 5).
 async function listFor(
   deps: AuthorityDeps,
   principal: Principal,
@@ -113,31 +112,34 @@ function datedFilters(
   return kept as Omit<TokenFilter, 'userId' | 'excludeImpersonation'>
 }
 
-function resolveOwnerScope(
+async function resolveOwnerScope(
   deps: AuthorityDeps,
   principal: Principal,
   userRef: string | undefined,
-): ResultAsync<Pick<TokenFilter, 'userId' | 'excludeImpersonation'>, ListError> {
+): Promise<Result<Pick<TokenFilter, 'userId' | 'excludeImpersonation'>, ListError>> {
   const ref = userRef?.trim()
   if (!principal.user.admin) {
     const own = { userId: principal.user.id, excludeImpersonation: true }
-    if (ref === undefined || ref === '') return okAsync(own)
-    return findUserByRef(deps, ref).andThen((user) =>
-      user !== null && user.id === principal.user.id
-        ? okAsync(own)
-        : errAsync({ type: 'unauthorized' as const }),
-    )
+    if (ref === undefined || ref === '') return ok(own)
+    const named = await findUserByRef(deps, ref)
+    if (named.isErr()) return err(named.error)
+    return named.value !== null && named.value.id === principal.user.id ? ok(own) : err(unauthorized())
   }
-  if (ref === undefined) return okAsync({})
-  if (ref === '') return errAsync({ type: 'not_found' as const, entity: 'user' as const })
-  return findUserByRef(deps, ref).andThen((user) =>
-    user === null
-      ? errAsync({ type: 'not_found' as const, entity: 'user' as const })
-      : okAsync({ userId: user.id }),
-  )
+  if (ref === undefined) return ok({})
+  if (ref === '') return err(notFound('user'))
+  const named = await findUserByRef(deps, ref)
+  if (named.isErr()) return err(named.error)
+  return named.value === null ? err(notFound('user')) : ok({ userId: named.value.id })
 }
 
-/** `user_id` is an integer id or, as the spec allows, a username. */
+/**
+ * `user_id` is an integer id or, as the spec allows, a username.
+ *
+ * @example
+ * ```ts
+ * await findUserByRef(deps, '2') // the user with id 2; findUserByRef(deps, 'alice') by username
+ * ```
+ */
 export function findUserByRef(
   deps: AuthorityDeps,
   ref: string,

@@ -1,4 +1,5 @@
-import { errAsync, okAsync, type ResultAsync, safeTry } from 'neverthrow'
+import { err, ok, type Result, ResultAsync } from 'neverthrow'
+import { badRequest, featureUnavailable, notFound } from '../domain/error-constructors.js'
 import type { ErrorOf } from '../domain/errors.js'
 import type { Token } from '../domain/token.js'
 import type { AuthorityDeps } from './deps.js'
@@ -38,38 +39,42 @@ export function revoke(
   principal: Principal,
   ref: TokenRef,
 ): ResultAsync<void, RevokeError> {
-  return safeTry(async function* () {
-    let token: Token
-    if (ref === 'self') {
-      if (!hasFeature('delete_self', deps.release)) {
-        return errAsync({
-          type: 'feature_unavailable' as const,
-          feature: 'delete_self',
-          release: deps.release,
-        })
-      }
-      yield* requireScope(
-        principal,
-        hasFeature('delete_self_any_scope', deps.release) ? ANY_SCOPE : WRITE_SCOPES,
-      )
-      token = principal.token
-    } else {
-      yield* requireScope(principal, WRITE_SCOPES)
-      const found = yield* deps.store.findById(ref)
-      if (found === null) return errAsync({ type: 'not_found' as const, entity: 'token' as const })
-      token = found
-    }
-    if (!mayRevoke(principal, token)) return errAsync({ type: 'bad_request' as const })
-    const outcome = yield* deps.store.revoke(token.id)
-    if (outcome === 'missing') return errAsync({ type: 'not_found' as const, entity: 'token' as const })
-    if (outcome === 'revoked') {
-      deps.emit({
-        type: 'revoked',
-        at: deps.clock.now(),
-        actorUserId: principal.user.id,
-        token: toTokenInfo({ ...token, revoked: true }),
-      })
-    }
-    return okAsync(undefined)
-  })
+  return new ResultAsync(revokeFor(deps, principal, ref))
+}
+
+async function revokeFor(
+  deps: AuthorityDeps,
+  principal: Principal,
+  ref: TokenRef,
+): Promise<Result<void, RevokeError>> {
+  let token: Token
+  if (ref === 'self') {
+    if (!hasFeature('delete_self', deps.release)) return err(featureUnavailable('delete_self', deps.release))
+    const scoped = requireScope(
+      principal,
+      hasFeature('delete_self_any_scope', deps.release) ? ANY_SCOPE : WRITE_SCOPES,
+    )
+    if (scoped.isErr()) return err(scoped.error)
+    token = principal.token
+  } else {
+    const scoped = requireScope(principal, WRITE_SCOPES)
+    if (scoped.isErr()) return err(scoped.error)
+    const found = await deps.store.findById(ref)
+    if (found.isErr()) return err(found.error)
+    if (found.value === null) return err(notFound('token'))
+    token = found.value
+  }
+  if (!mayRevoke(principal, token)) return err(badRequest())
+  const outcome = await deps.store.revoke(token.id)
+  if (outcome.isErr()) return err(outcome.error)
+  if (outcome.value === 'missing') return err(notFound('token'))
+  if (outcome.value === 'revoked') {
+    deps.emit({
+      type: 'revoked',
+      at: deps.clock.now(),
+      actorUserId: principal.user.id,
+      token: toTokenInfo({ ...token, revoked: true }),
+    })
+  }
+  return ok(undefined)
 }

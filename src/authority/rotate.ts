@@ -1,4 +1,5 @@
-import { type Err, err, ok, type Result, ResultAsync } from 'neverthrow'
+import { err, ok, type Result, ResultAsync } from 'neverthrow'
+import { badRequest, featureUnavailable } from '../domain/error-constructors.js'
 import type { ErrorOf } from '../domain/errors.js'
 import { parseIdempotencyKey } from '../domain/idempotency-key.js'
 import { rotateToken } from '../domain/rotate-token.js'
@@ -10,7 +11,7 @@ import { type AuthorityDeps, mintContext, type ReplayDeps } from './deps.js'
 import { toTokenInfo } from './events.js'
 import type { IssuedToken } from './issued-token.js'
 import type { Principal, TokenRef } from './principal.js'
-import { type Feature, hasFeature } from './release.js'
+import { hasFeature } from './release.js'
 import { requireScope, SELF_ROTATE_SCOPES, WRITE_SCOPES } from './scope-policy.js'
 import { findAccessibleToken } from './token-access.js'
 
@@ -86,16 +87,6 @@ export function rotate(
   return new ResultAsync(rotateFor(deps, principal, ref, options))
 }
 
-function featureUnavailable(
-  deps: AuthorityDeps,
-  feature: Feature,
-): Err<never, ErrorOf<'feature_unavailable'>> {
-  return err({ type: 'feature_unavailable', feature, release: deps.release })
-}
-
-// A plain async function rather than a `safeTry` generator, as authenticate is: neverthrow's generator
-// helpers were a measurable share of a rotation's client CPU on SQL (docs/benchmarks.md, target 6).
-// The steps, their order and their errors are the same.
 async function rotateFor(
   deps: AuthorityDeps,
   principal: Principal,
@@ -104,12 +95,13 @@ async function rotateFor(
 ): Promise<Result<IssuedToken, RotateError>> {
   let target: Token
   if (ref === 'self') {
-    if (!hasFeature('self_rotate', deps.release)) return featureUnavailable(deps, 'self_rotate')
+    if (!hasFeature('self_rotate', deps.release)) return err(featureUnavailable('self_rotate', deps.release))
     const scoped = requireScope(principal, SELF_ROTATE_SCOPES)
     if (scoped.isErr()) return err(scoped.error)
     target = principal.token
   } else {
-    if (!hasFeature('rotate_by_id', deps.release)) return featureUnavailable(deps, 'rotate_by_id')
+    if (!hasFeature('rotate_by_id', deps.release))
+      return err(featureUnavailable('rotate_by_id', deps.release))
     const scoped = requireScope(principal, WRITE_SCOPES)
     if (scoped.isErr()) return err(scoped.error)
     const found = await findAccessibleToken(deps, principal, ref)
@@ -176,10 +168,10 @@ function idempotencyFor(
   const key = parseIdempotencyKey(requested.key)
   if (key.isErr()) return err(key.error)
   if (replay.store === null) {
-    return err({ type: 'bad_request', reason: 'Idempotency-Key is not supported by this token store' })
+    return err(badRequest('Idempotency-Key is not supported by this token store'))
   }
   if (deps.digest(requested.presentedSecret) !== principal.token.digest) {
-    return err({ type: 'bad_request', reason: 'the presented secret is not the principal’s token' })
+    return err(badRequest('the presented secret is not the principal’s token'))
   }
   if (target.id !== principal.token.id) return ok(null)
   return ok({ ...replay, store: replay.store, key: key.value, presentedSecret: requested.presentedSecret })

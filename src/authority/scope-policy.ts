@@ -1,4 +1,5 @@
 import { err, ok, type Result } from 'neverthrow'
+import { insufficientScope } from '../domain/error-constructors.js'
 import type { ErrorOf } from '../domain/errors.js'
 import type { Scope } from '../domain/scopes.js'
 import type { Principal } from './principal.js'
@@ -48,5 +49,5 @@ export function requireScope(
   if (allowed === ANY_SCOPE) return ok(undefined)
   return principal.token.scopes.some((s) => allowed.includes(s))
     ? ok(undefined)
-    : err({ type: 'insufficient_scope', required: allowed })
+    : err(insufficientScope(allowed))
 }

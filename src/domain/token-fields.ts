@@ -1,4 +1,5 @@
 import { err, ok, type Result } from 'neverthrow'
+import { invalidParameter, validationFailed } from './error-constructors.js'
 import type { ErrorOf } from './errors.js'
 import { isScope, type Scope } from './scopes.js'
 
@@ -50,23 +51,15 @@ export function validateTokenFields(
   input: TokenFieldsInput,
 ): Result<TokenFields, ErrorOf<'invalid_parameter' | 'validation_failed'>> {
   const name = input.name.trim()
-  if (name === '') return err({ type: 'validation_failed', message: "Name can't be blank" })
+  if (name === '') return err(validationFailed("Name can't be blank"))
   if (name.length > MAX_TEXT_LENGTH) {
-    return err({
-      type: 'validation_failed',
-      message: `Name is too long (maximum is ${MAX_TEXT_LENGTH} characters)`,
-    })
+    return err(validationFailed(`Name is too long (maximum is ${MAX_TEXT_LENGTH} characters)`))
   }
   const description = input.description ?? null
   if (description !== null && description.length > MAX_TEXT_LENGTH) {
-    return err({
-      type: 'validation_failed',
-      message: `Description is too long (maximum is ${MAX_TEXT_LENGTH} characters)`,
-    })
+    return err(validationFailed(`Description is too long (maximum is ${MAX_TEXT_LENGTH} characters)`))
   }
-  if (input.scopes.length === 0) return err({ type: 'validation_failed', message: "Scopes can't be blank" })
-  if (!input.scopes.every(isScope)) {
-    return err({ type: 'invalid_parameter', parameter: 'scopes', reason: 'not_allowed_value' })
-  }
+  if (input.scopes.length === 0) return err(validationFailed("Scopes can't be blank"))
+  if (!input.scopes.every(isScope)) return err(invalidParameter('scopes', 'not_allowed_value'))
   return ok({ name, description, scopes: [...new Set(input.scopes as readonly Scope[])] })
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import { err, ok, ResultAsync } from 'neverthrow'
+import { alreadyRevoked, notFound } from '../domain/error-constructors.js'
 import type { StoreFailure } from '../domain/errors.js'
 import type { TokenStore } from '../store/token-store.js'
 import { resolveOptions, type SqlStoreOptions } from './options.js'
@@ -58,9 +59,9 @@ export function sqlStore<DB>(db: Kysely<DB>, options: SqlStoreOptions = {}): Tok
       case 'rotated':
         return ok(outcome.token)
       case 'not_found':
-        return err({ type: 'not_found', entity: 'token' } as const)
+        return err(notFound('token'))
       case 'already_revoked':
-        return err({ type: 'already_revoked', tokenId: oldId } as const)
+        return err(alreadyRevoked(oldId))
     }
   }
   return Object.freeze({

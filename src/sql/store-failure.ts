@@ -1,3 +1,4 @@
+import { storeFailure } from '../domain/error-constructors.js'
 import type { StoreFailure } from '../domain/errors.js'
 
 /**
@@ -11,7 +12,7 @@ import type { StoreFailure } from '../domain/errors.js'
  * ```
  */
 export function toStoreFailure(operation: string): (cause: unknown) => StoreFailure {
-  return (cause) => ({ type: 'store_failure', operation, cause })
+  return (cause) => storeFailure(operation, cause)
 }
 
 /** Attempts of a transaction that lost a race (deadlock, serialization failure) before giving up. */
