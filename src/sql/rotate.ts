@@ -101,11 +101,11 @@ async function familyOf(
  *
  * @example
  * ```ts
- * const outcome = await rotateToken(context, statements, 7, successor)
+ * const outcome = await rotateRow(context, statements, 7, successor)
  * if (outcome.kind === 'rotated') console.log(outcome.token.id)
  * ```
  */
-export async function rotateToken(
+export async function rotateRow(
   context: SqlContext,
   statements: Statements,
   oldId: number,

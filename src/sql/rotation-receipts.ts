@@ -10,7 +10,7 @@ import { decodeInstant, decodeInteger, decodeToken, tokenColumns } from './token
 import { writeTransaction } from './transaction.js'
 
 /**
- * Writes a rotation's receipt, inside the rotation's own transaction (see `rotateToken`).
+ * Writes a rotation's receipt, inside the rotation's own transaction (see `rotateRow`).
  *
  * @example
  * ```ts

@@ -5,13 +5,13 @@ import type { StoreFailure } from '../domain/errors.js'
 import type { TokenStore } from '../store/token-store.js'
 import { resolveOptions, type SqlStoreOptions } from './options.js'
 import { revokeDescendants } from './revoke-descendants.js'
-import { type RotateOutcome, rotateToken } from './rotate.js'
+import { type RotateOutcome, rotateRow } from './rotate.js'
 import { consumeReceipt, pruneReceipts } from './rotation-receipts.js'
 import { prepareStatements } from './statements.js'
 import { toStoreFailure } from './store-failure.js'
-import { findTokenBy, findTokenWithUser, listTokens } from './token-reads.js'
-import { importStoredToken, insertToken, revokeToken, touchLastUsed } from './token-writes.js'
-import { findUser, putUser } from './users.js'
+import { findTokenBy, findTokenWithUser, selectTokenPage } from './token-reads.js'
+import { importStoredToken, insertToken, revokeRow, touchLastUsed } from './token-writes.js'
+import { selectUser, upsertUser } from './users.js'
 
 /**
  * A {@link TokenStore} on the host's own Kysely instance: PostgreSQL (`pg`, PGlite), MySQL/MariaDB
@@ -69,18 +69,18 @@ export function sqlStore<DB>(db: Kysely<DB>, options: SqlStoreOptions = {}): Tok
     findByDigestWithUser: (digest) =>
       run('findByDigestWithUser', () => findTokenWithUser(context, statements, digest)),
     findById: (id) => run('findById', () => findTokenBy(context, statements, 'id', id)),
-    list: (query) => run('list', () => listTokens(context, statements, query)),
+    list: (query) => run('list', () => selectTokenPage(context, statements, query)),
     insert: (draft) => run('insert', () => insertToken(context, draft)),
     importToken: (token) => run('importToken', () => importStoredToken(context, token)),
-    revoke: (id) => run('revoke', () => revokeToken(context, id)),
+    revoke: (id) => run('revoke', () => revokeRow(context, id)),
     rotate: (oldId, successor) =>
-      run('rotate', () => rotateToken(context, statements, oldId, successor)).andThen((outcome) =>
+      run('rotate', () => rotateRow(context, statements, oldId, successor)).andThen((outcome) =>
         rotated(oldId, outcome),
       ),
     rotateWithReceipt: (oldId, successor, receipt) =>
       run('rotateWithReceipt', async () => {
         await pruneReceipts(context, successor.createdAt)
-        return rotateToken(context, statements, oldId, successor, receipt)
+        return rotateRow(context, statements, oldId, successor, receipt)
       }).andThen((outcome) => rotated(oldId, outcome)),
     consumeRotationReceipt: (tokenId, keyDigest, now) =>
       run('consumeRotationReceipt', () => consumeReceipt(context, statements, tokenId, keyDigest, now)),
@@ -88,7 +88,7 @@ export function sqlStore<DB>(db: Kysely<DB>, options: SqlStoreOptions = {}): Tok
       run('revokeDescendants', () => revokeDescendants(context, statements, tokenId, now)),
     touchLastUsed: (id, at, throttleMs) =>
       run('touchLastUsed', () => touchLastUsed(context, statements, id, at, throttleMs)),
-    putUser: (user) => run('putUser', () => putUser(context, user)),
-    findUser: (ref) => run('findUser', () => findUser(context, ref)),
+    putUser: (user) => run('putUser', () => upsertUser(context, user)),
+    findUser: (ref) => run('findUser', () => selectUser(context, ref)),
   } satisfies TokenStore)
 }

@@ -73,10 +73,10 @@ function userOnly(filter: TokenFilter): number | null {
  *
  * @example
  * ```ts
- * const { items, total } = await listTokens(context, statements, { filter: {}, sort: 'id_asc', page: { page: 1, perPage: 20 }, now })
+ * const { items, total } = await selectTokenPage(context, statements, { filter: {}, sort: 'id_asc', page: { page: 1, perPage: 20 }, now })
  * ```
  */
-export async function listTokens(
+export async function selectTokenPage(
   context: SqlContext,
   statements: Statements,
   query: ListQuery,

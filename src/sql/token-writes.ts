@@ -46,10 +46,10 @@ export async function importStoredToken(context: SqlContext, token: Token): Prom
  *
  * @example
  * ```ts
- * await revokeToken(context, 7) // 'revoked' | 'already_revoked' | 'missing'
+ * await revokeRow(context, 7) // 'revoked' | 'already_revoked' | 'missing'
  * ```
  */
-export async function revokeToken({ db, dialect }: SqlContext, id: number): Promise<RevokeOutcome> {
+export async function revokeRow({ db, dialect }: SqlContext, id: number): Promise<RevokeOutcome> {
   const result = await revokeActive(db, dialect, id).executeTakeFirst()
   if (result.numUpdatedRows > 0n) return 'revoked'
   const row = await db.selectFrom('tokens').select('tokens.id').where('tokens.id', '=', id).executeTakeFirst()

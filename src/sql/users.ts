@@ -30,10 +30,10 @@ export function decodeUser(row: { id: unknown; username: unknown; admin: unknown
  *
  * @example
  * ```ts
- * await findUser(context, 'ROOT') // the user 'root'
+ * await selectUser(context, 'ROOT') // the user 'root'
  * ```
  */
-export async function findUser({ db }: SqlContext, ref: number | string): Promise<User | null> {
+export async function selectUser({ db }: SqlContext, ref: number | string): Promise<User | null> {
   const id = typeof ref === 'number' ? ref : DIGITS.test(ref) ? Number(ref) : null
   if (id !== null && !Number.isSafeInteger(id)) return null
   const query = db.selectFrom('users').select(['users.id', 'users.username', 'users.admin', 'users.blocked'])
@@ -52,10 +52,10 @@ export async function findUser({ db }: SqlContext, ref: number | string): Promis
  *
  * @example
  * ```ts
- * await putUser(context, { id: 1, username: 'root', admin: true, blocked: false })
+ * await upsertUser(context, { id: 1, username: 'root', admin: true, blocked: false })
  * ```
  */
-export async function putUser(context: SqlContext, user: User): Promise<User> {
+export async function upsertUser(context: SqlContext, user: User): Promise<User> {
   const { dialect } = context
   const values = {
     username: user.username,
