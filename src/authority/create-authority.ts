@@ -120,6 +120,24 @@ function isolate(listener: ((event: AuthorityEvent) => void) | undefined): (even
  * ```
  */
 export function createAuthority(config: AuthorityConfig): Authority {
+  return authorityOver(resolveAuthorityDeps(config))
+}
+
+/**
+ * Validates a configuration and resolves it into what every use case receives: the defaults filled
+ * in and the pepper turned into the digester, once. `createAuthority` is `authorityOver` of it; a
+ * caller that also needs the digester (the fake authority's seed path, to recognize seeded secrets)
+ * takes it from here instead of building a second one from the pepper.
+ *
+ * @throws {AuthorityConfigError} for an invalid option, as `createAuthority`.
+ * @example
+ * ```ts
+ * const deps = resolveAuthorityDeps({ store, pepper })
+ * const authority = authorityOver(deps)
+ * deps.digest(secret) // the digest the authority stores for `secret`
+ * ```
+ */
+export function resolveAuthorityDeps(config: AuthorityConfig): AuthorityDeps {
   const options = authorityOptionsSchema.safeParse({
     tokenPrefix: config.tokenPrefix,
     tokenFormat: config.tokenFormat,
@@ -156,6 +174,18 @@ export function createAuthority(config: AuthorityConfig): Authority {
     replay: replay.value,
     emit: isolate(config.onEvent),
   })
+  return deps
+}
+
+/**
+ * The authority over resolved dependencies (see {@link resolveAuthorityDeps}).
+ *
+ * @example
+ * ```ts
+ * const authority = authorityOver(resolveAuthorityDeps({ store, pepper }))
+ * ```
+ */
+export function authorityOver(deps: AuthorityDeps): Authority {
   const authority: Authority = {
     release: deps.release,
     now: () => deps.clock.now(),
