@@ -1,16 +1,16 @@
 // patkit inside an Express 5 application. Run it with `npx tsx examples/express.ts`, then:
 //   curl -s -H "PRIVATE-TOKEN: glpat-example-alice-secret-1" http://127.0.0.1:3000/api/v4/personal_access_tokens/self
 //
-// In your own project: import { createHandler, toNodeListener } from 'patkit/http'
+// In your own project: import { createNodeListener } from 'patkit/http'
 import { createServer } from 'node:http'
 import express from 'express'
-import { createHandler, toNodeListener } from '../src/http/index.js'
+import { createNodeListener } from '../src/http/index.js'
 import { demoAuthority } from './demo-authority.js'
 import { listen, runIfMain, type Started } from './listen.js'
 
 /** The Express app: patkit under /api/v4, the application's own routes beside it. */
 export async function createApp(): Promise<express.Express> {
-  const patkit = toNodeListener(createHandler(await demoAuthority(), { basePath: '/api/v4' }))
+  const patkit = createNodeListener(await demoAuthority(), { basePath: '/api/v4' })
   const app = express()
   app.disable('x-powered-by')
 

@@ -8,7 +8,7 @@ import { demoAuthority } from './demo-authority.js'
 import { runIfMain, type Started } from './listen.js'
 
 // Why a Request is built from Fastify's, rather than `reply.hijack()` and the raw req/res handed to
-// toNodeListener: hijacking skips Fastify's reply lifecycle (onSend/onResponse hooks, logging, plugins
+// createNodeListener: hijacking skips Fastify's reply lifecycle (onSend/onResponse hooks, logging, plugins
 // such as CORS), and it only works if no content-type parser has already read the raw stream, which
 // Fastify does for every POST/DELETE with a body before the handler runs. Here the parser below keeps
 // the body as raw bytes, patkit parses them itself (GitLab's JSON/form rules and error bodies), and

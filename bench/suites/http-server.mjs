@@ -1,11 +1,11 @@
 /**
  * The servers of target 3, in one process of their own (the load generator runs in the suite's
- * process, so each has a core): patkit's handler through toNodeListener over a memory store of N
+ * process, so each has a core): patkit's API through createNodeListener over a memory store of N
  * tokens, and a bare node:http handler that answers the same JSON. Sends `{ patkit, bare, secrets }`
  * (ports and the secrets to present) to its parent once both listen.
  */
 import { createServer } from 'node:http'
-import { createHandler, tokenJson, toNodeListener } from 'patkit/http'
+import { createNodeListener, tokenJson } from 'patkit/http'
 import { NOW, sampleIndexes, secretOf } from '../lib/dataset.mjs'
 import { memoryPopulation } from '../lib/memory-population.mjs'
 import { settings } from '../lib/suite.mjs'
@@ -26,7 +26,7 @@ const listen = (server) =>
     })
   })
 
-const patkit = createServer(toNodeListener(createHandler(authority)))
+const patkit = createServer(createNodeListener(authority))
 // The floor: routing by one string comparison, no authentication, the same body built per request.
 const bare = createServer((req, res) => {
   if (req.url !== '/api/v4/personal_access_tokens/self') {

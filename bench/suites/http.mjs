@@ -76,7 +76,7 @@ finish({
       id: '3',
       title: `HTTP GET ${PATH} on node:http vs a bare handler (autocannon, ${CONNECTIONS} connections, ${config.httpRuns} × ${config.httpSeconds} s each)`,
       baseline: { name: 'bare node:http', value: median(bareRps), unit: 'req/s' },
-      subject: { name: 'patkit toNodeListener', value: median(patkitRps), unit: 'req/s' },
+      subject: { name: 'patkit createNodeListener', value: median(patkitRps), unit: 'req/s' },
       ratio,
       ratioLabel: 'subject / baseline requests per second',
       direction: 'min',

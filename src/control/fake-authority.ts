@@ -8,9 +8,9 @@ import { mintSecret } from '../domain/mint-secret.js'
 import type { RandomSource } from '../domain/random.js'
 import { createDigester, DEFAULT_TOKEN_PREFIX } from '../domain/secret.js'
 import { createHandler, type Handler } from '../http/create-handler.js'
-import { toNodeListener } from '../http/node-listener.js'
+import { createNodeListener } from '../http/create-node-listener.js'
+import { type NodeListener, toNodeListener } from '../http/node-listener.js'
 import type { TokenStore } from '../store/token-store.js'
-import type { NodeListener } from '../testing/listen.js'
 import type { SeedReport } from '../testing/load-seed.js'
 import type { SeedProblem, ValidSeed } from '../testing/seed-schema.js'
 import { controlHandler } from './control-api.js'
@@ -143,10 +143,8 @@ export async function fakeAuthority(
   })
   const seeded = await state.add(options.seed)
   if (seeded.isErr()) return err(seeded.error)
-  const handler = createHandler(
-    authority,
-    options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl },
-  )
+  const handlerOptions = options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }
+  const handler = createHandler(authority, handlerOptions)
   const control = controlHandler({
     clock,
     state,
@@ -157,7 +155,8 @@ export async function fakeAuthority(
     onClockChange: checkExpiring,
   })
   const listener = fakeListener({
-    gitlab: toNodeListener(handler),
+    // The same API as `handler`, served without a Request and a Response per call.
+    gitlab: createNodeListener(authority, handlerOptions),
     control: toNodeListener(control),
     journal,
     faults,

@@ -1,8 +1,8 @@
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http'
 import type { Clock } from '../domain/clock.js'
 import type { Digester } from '../domain/secret.js'
+import type { NodeListener } from '../http/node-listener.js'
 import type { TokenStore } from '../store/token-store.js'
-import type { NodeListener } from '../testing/listen.js'
 import { CONTROL_PREFIX } from './control-api.js'
 import type { Faults } from './faults.js'
 import type { Journal } from './journal.js'
@@ -16,7 +16,7 @@ import type { Journal } from './journal.js'
  * ```
  */
 export interface FakeListenerParts {
-  /** GitLab's API (`toNodeListener(createHandler(authority))`). */
+  /** GitLab's API (`createNodeListener(authority)`). */
   readonly gitlab: NodeListener
   /** The control API, for paths under `/__patkit`. */
   readonly control: NodeListener

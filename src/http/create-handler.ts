@@ -1,5 +1,5 @@
 import type { Authority } from '../authority/create-authority.js'
-import { handlerCore, registerCore } from './handler-core.js'
+import { handlerCore } from './handler-core.js'
 import { toResponse } from './responses.js'
 
 /**
@@ -33,7 +33,9 @@ export type Handler = (request: Request) => Promise<Response>
 
 /**
  * Serves GitLab's personal access token API over an authority, as a `(Request) => Promise<Response>`
- * with no framework dependency. Status codes and bodies are GitLab's, byte for byte.
+ * with no framework dependency. Status codes and bodies are GitLab's, byte for byte. On node:http,
+ * `createNodeListener(authority, options)` serves the same API without building a `Request` and a
+ * `Response` per call; `toNodeListener(handler)` adapts this handler (or any other) through them.
  *
  * @example
  * ```ts
@@ -49,8 +51,5 @@ export type Handler = (request: Request) => Promise<Response>
  */
 export function createHandler(authority: Authority, options: HandlerOptions = {}): Handler {
   const core = handlerCore(authority, options)
-  const handler: Handler = async (request) => toResponse(await core(request))
-  // toNodeListener finds the core and serves node:http without building a Request or a Response.
-  registerCore(handler, core)
-  return handler
+  return async (request) => toResponse(await core(request))
 }

@@ -3,7 +3,7 @@ import type { Principal } from '../authority/principal.js'
 import type { RotationIdempotency } from '../authority/rotate.js'
 import type { PatkitError } from '../domain/errors.js'
 import { parseListParams } from '../query/params.js'
-import type { Handler, HandlerOptions } from './create-handler.js'
+import type { HandlerOptions } from './create-handler.js'
 import { presentedSecret } from './credentials.js'
 import { type ErrorContext, errorReply } from './error-response.js'
 import { parseForm } from './form-params.js'
@@ -27,22 +27,11 @@ import { isUserRoute, serveUserRoute, type UserRouteName } from './user-routes.j
 
 /**
  * The handler's logic, between a request view and a {@link Reply}: `createHandler` wraps it into a
- * web-standard `(Request) => Promise<Response>`, and `toNodeListener` calls it directly.
+ * web-standard `(Request) => Promise<Response>`, and `createNodeListener` serves it on node:http
+ * directly from the `IncomingMessage`. Both are built from the authority, so neither has to find the
+ * other's core.
  */
 export type HandlerCore = (request: IncomingRequest) => Promise<Reply>
-
-// Handlers made by createHandler, with their cores. A WeakMap, so a dropped handler is collected.
-const cores = new WeakMap<Handler, HandlerCore>()
-
-/** Records the core of a handler made by `createHandler`. */
-export function registerCore(handler: Handler, core: HandlerCore): void {
-  cores.set(handler, core)
-}
-
-/** The core of a handler made by `createHandler`; undefined for any other handler. */
-export function coreOf(handler: Handler): HandlerCore | undefined {
-  return cores.get(handler)
-}
 
 /** An unknown parameter name, shortened so a hostile 60 KB key is not echoed back whole. */
 function printable(name: string): string {

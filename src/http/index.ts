@@ -3,13 +3,14 @@
  *
  * @example
  * ```ts
- * import { createHandler, toNodeListener } from 'patkit/http'
+ * import { createHandler, createNodeListener, toNodeListener } from 'patkit/http'
  * ```
  * @packageDocumentation
  */
 export { createHandler, type Handler, type HandlerOptions } from './create-handler.js'
+export { createNodeListener } from './create-node-listener.js'
 export { type ErrorContext, errorResponse } from './error-response.js'
-export { toNodeListener } from './node-listener.js'
+export { type NodeListener, toNodeListener } from './node-listener.js'
 export { DEFAULT_BODY_LIMIT } from './request-body.js'
 export { type TokenJson, tokenJson } from './token-json.js'
 export { type UserEntity, type UserJsonOptions, userJson, userWebBase } from './user-json.js'

@@ -1,6 +1,6 @@
 /**
- * A response before it becomes a web `Response`: what the handler decides, in a form the node:http
- * adapter can write directly (see node-listener.ts) and {@link toResponse} turns into a `Response`.
+ * A response before it becomes a web `Response`: what the handler decides, in a form
+ * `createNodeListener` writes directly and {@link toResponse} turns into a `Response`.
  * Header names are lower case, as a `Headers` object gives them.
  */
 export interface Reply {

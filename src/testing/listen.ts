@@ -1,7 +1,7 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Handler } from '../http/create-handler.js'
-import { toNodeListener } from '../http/node-listener.js'
+import { type NodeListener, toNodeListener } from '../http/node-listener.js'
 
 /**
  * A handler served on a real socket by {@link listen}.
@@ -79,18 +79,10 @@ function closeGracefully(server: Server, closing: { value: boolean }, graceMs: n
 }
 
 /**
- * A `node:http` request listener.
- *
- * @example
- * ```ts
- * const listener: NodeListener = (req, res) => res.end('ok')
- * ```
- */
-export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void
-
-/**
  * Serves a web-standard handler with `node:http` on `host:port` and resolves once it is listening;
- * rejects with the listen error (for example `EADDRINUSE`).
+ * rejects with the listen error (for example `EADDRINUSE`). The handler goes through
+ * `toNodeListener`; for patkit's own API, `listenNode(createNodeListener(authority), options)` serves
+ * the same bytes without a `Request` and a `Response` per call.
  *
  * @example
  * ```ts

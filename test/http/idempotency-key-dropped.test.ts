@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { connect, type Socket } from 'node:net'
 import type { Kysely } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createHandler, toNodeListener } from '../../src/http/index.js'
+import { createHandler, createNodeListener } from '../../src/http/index.js'
 import { createAuthority, manualClock, seededRandom, type TokenStore } from '../../src/index.js'
 import { memoryStore } from '../../src/memory/index.js'
 import { migratedStore } from '../sql/support/conformance.js'
@@ -129,7 +129,7 @@ function describeDroppedConnection(fresh: () => Promise<TokenStore>): void {
     let client: Socket | undefined
     const store = withCommitHook(await fresh(), () => client?.destroy())
     const { authority, old } = await authorityOver(store)
-    const server = createServer(toNodeListener(createHandler(authority)))
+    const server = createServer(createNodeListener(authority))
     servers.push(server)
     server.listen(0, '127.0.0.1')
     await once(server, 'listening')

@@ -1,7 +1,13 @@
 import { createServer, type Server } from 'node:http'
 import { connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createHandler, type Handler, toNodeListener } from '../../src/http/index.js'
+import {
+  createHandler,
+  createNodeListener,
+  type HandlerOptions,
+  type NodeListener,
+  toNodeListener,
+} from '../../src/http/index.js'
 import { ALICE, world } from '../support/authority-fixtures.js'
 
 const servers: Server[] = []
@@ -9,8 +15,8 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))))
 })
 
-async function serve(handler: Handler): Promise<number> {
-  const server = createServer(toNodeListener(handler))
+async function serve(listener: NodeListener): Promise<number> {
+  const server = createServer(listener)
   servers.push(server)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const address = server.address()
@@ -34,18 +40,19 @@ function exchange(port: number, raw: string): Promise<string> {
   })
 }
 
-/** Two identical worlds: one served through createHandler's direct path, one through Request/Response. */
-async function twins() {
+/**
+ * Two identical worlds: one served by createNodeListener (no Request or Response built), one through
+ * Request/Response by toNodeListener(createHandler(...)), with the same handler options.
+ */
+async function twins(options: HandlerOptions = {}) {
   const direct = await world()
   const general = await world()
   const a = await direct.issue(ALICE.id, { secret: 'glpat-node-listener-alice-1' })
   const b = await general.issue(ALICE.id, { secret: 'glpat-node-listener-alice-1' })
   expect(a.token.id).toBe(b.token.id)
-  const handler = createHandler(general.authority)
   return {
-    direct: await serve(createHandler(direct.authority)),
-    // A wrapper is not a handler createHandler made, so toNodeListener takes the general path.
-    general: await serve((request) => handler(request)),
+    direct: await serve(createNodeListener(direct.authority, options)),
+    general: await serve(toNodeListener(createHandler(general.authority, options))),
     secret: a.secret,
   }
 }
@@ -57,7 +64,7 @@ function request(method: string, path: string, headers: Record<string, string> =
   return `${lines.join('\r\n')}\r\n\r\n${body}`
 }
 
-describe('toNodeListener: the direct path writes the bytes the Request/Response path writes', () => {
+describe('createNodeListener writes the bytes toNodeListener(createHandler(...)) writes', () => {
   it('for every kind of answer', async () => {
     const { direct, general, secret } = await twins()
     const auth = { 'PRIVATE-TOKEN': secret }
@@ -91,6 +98,74 @@ describe('toNodeListener: the direct path writes the bytes the Request/Response 
       expect(d, raw.split('\r\n')[0]).toBe(g)
     }
   })
+
+  it("with createHandler's options: basePath, publicUrl and bodyLimit", async () => {
+    const options = {
+      basePath: '/gitlab/api/v4',
+      publicUrl: 'https://gitlab.example.com',
+      bodyLimit: 16,
+    }
+    const { direct, general, secret } = await twins(options)
+    const auth = { 'PRIVATE-TOKEN': secret }
+    const json = { ...auth, 'Content-Type': 'application/json' }
+    const cases: [string, string][] = [
+      [request('GET', '/gitlab/api/v4/personal_access_tokens?per_page=1', auth), 'HTTP/1.1 200 OK'],
+      [request('GET', '/api/v4/personal_access_tokens/self', auth), 'HTTP/1.1 404 Not Found'],
+      [
+        request(
+          'POST',
+          '/gitlab/api/v4/personal_access_tokens/self/rotate',
+          json,
+          `{"x":"${'y'.repeat(32)}"}`,
+        ),
+        'HTTP/1.1 413 Payload Too Large',
+      ],
+    ]
+    for (const [raw, status] of cases) {
+      const [d, g] = [await exchange(direct, raw), await exchange(general, raw)]
+      expect(d, raw.split('\r\n')[0]).toBe(g)
+      expect(d.split('\r\n')[0], raw.split('\r\n')[0]).toBe(status)
+    }
+    const list = await exchange(direct, cases[0]?.[0] ?? '')
+    expect(list).toMatch(
+      /\r\nlink: <https:\/\/gitlab\.example\.com\/gitlab\/api\/v4\/personal_access_tokens\?/i,
+    )
+  })
+})
+
+describe('toNodeListener: a plain Request/Response translator for any handler', () => {
+  it("writes the handler's status, headers and body", async () => {
+    const port = await serve(
+      toNodeListener(async (request) =>
+        Response.json(
+          { method: request.method, path: new URL(request.url).pathname, body: await request.text() },
+          {
+            status: 201,
+            headers: { 'x-seen': request.headers.get('x-test') ?? '' },
+          },
+        ),
+      ),
+    )
+    const answer = await exchange(port, request('POST', '/anywhere', { 'X-Test': 'yes' }, 'hello'))
+    expect(statusAndBody(answer)).toEqual([
+      'HTTP/1.1 201 Created',
+      '{"method":"POST","path":"/anywhere","body":"hello"}',
+    ])
+    expect(answer).toMatch(/\r\nx-seen: yes\r\n/i)
+  })
+
+  it('answers 500 when the handler throws', async () => {
+    const port = await serve(
+      toNodeListener(async () => {
+        throw new Error('a bug')
+      }),
+    )
+    const answer = await exchange(port, request('GET', '/x'))
+    expect(statusAndBody(answer)).toEqual([
+      'HTTP/1.1 500 Internal Server Error',
+      '{"message":"500 Internal Server Error"}',
+    ])
+  })
 })
 
 /** A request line and headers exactly as given (no Host added), then an empty body. */
@@ -106,7 +181,7 @@ function statusAndBody(answer: string): [string, string] {
   return [head.split('\r\n')[0] ?? '', body]
 }
 
-describe('toNodeListener: malformed requests get 400/405 as GitLab behind nginx, never a 500 (issue 9, item 7)', () => {
+describe('createNodeListener and toNodeListener: malformed requests get 400/405 as GitLab behind nginx, never a 500 (issue 9, item 7)', () => {
   const SELF = '/api/v4/personal_access_tokens/self'
 
   it('an invalid Host is 400 Bad Request, on both paths', async () => {

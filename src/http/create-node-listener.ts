@@ -1,0 +1,88 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { Readable } from 'node:stream'
+import type { Authority } from '../authority/create-authority.js'
+import type { HandlerOptions } from './create-handler.js'
+import { type HandlerCore, handlerCore } from './handler-core.js'
+import type { IncomingRequest } from './incoming.js'
+import { internalError, urlOrRefusal, writeReply } from './node-io.js'
+import type { NodeListener } from './node-listener.js'
+
+/**
+ * Serves GitLab's personal access token API over an authority on `node:http`:
+ * `http.createServer(createNodeListener(authority))`. It takes `createHandler`'s options and
+ * answers the very bytes `toNodeListener(createHandler(authority, options))` answers (a test compares
+ * them for every kind of answer), without building a `Request`, `Headers`, `AbortSignal`, `Response`
+ * or body stream: the request is read through a light view of the `IncomingMessage` and the answer
+ * written from its text. Those objects cost more than the whole API call (docs/benchmarks.md,
+ * target 3), so this is the listener to mount on node:http, Express or a hijacked Fastify reply.
+ *
+ * A malformed request never reaches the API and is never a 500: an invalid `Host`, `OPTIONS *` or any
+ * target neither a path nor an http(s) URL is 400, TRACE, TRACK and CONNECT 405, as GitLab behind
+ * nginx answers; an absolute-form target is served with its own host.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from 'node:http'
+ * import { createAuthority } from 'patkit'
+ * import { createNodeListener } from 'patkit/http'
+ * import { memoryStore } from 'patkit/memory'
+ *
+ * const authority = createAuthority({ store: memoryStore(), pepper: 'dev' })
+ * createServer(createNodeListener(authority, { basePath: '/api/v4' })).listen(3000)
+ * ```
+ */
+export function createNodeListener(authority: Authority, options: HandlerOptions = {}): NodeListener {
+  const core = handlerCore(authority, options)
+  return (req, res) => {
+    void respond(core, req, res)
+  }
+}
+
+/**
+ * The request as the core reads it: a class rather than an object of closures, so a request costs one
+ * small allocation. The body stream is made on first read, and only for methods that carry one.
+ */
+class NodeRequest implements IncomingRequest {
+  readonly method: string
+  readonly url: string
+  readonly parsedUrl: URL
+  readonly headers: { get(name: string): string | null }
+  readonly #req: IncomingMessage
+  #body: ReadableStream<Uint8Array> | null | undefined
+
+  constructor(req: IncomingMessage, method: string, url: string, parsedUrl: URL) {
+    this.#req = req
+    this.method = method
+    this.url = url
+    this.parsedUrl = parsedUrl
+    // The request answers `headers.get` itself, so no Headers object is built.
+    this.headers = this
+  }
+
+  /** What a Headers built from req.headers answers: node has already joined or dropped repeats. */
+  get(name: string): string | null {
+    const value = this.#req.headers[name.toLowerCase()]
+    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value
+  }
+
+  get body(): ReadableStream<Uint8Array> | null {
+    if (this.#body === undefined) {
+      this.#body =
+        this.method === 'GET' || this.method === 'HEAD'
+          ? null
+          : (Readable.toWeb(this.#req) as ReadableStream<Uint8Array>)
+    }
+    return this.#body
+  }
+}
+
+async function respond(core: HandlerCore, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  try {
+    const method = req.method ?? 'GET'
+    const url = urlOrRefusal(req, res, method)
+    if (url === undefined) return
+    writeReply(res, await core(new NodeRequest(req, method, url.href, url)))
+  } catch {
+    internalError(res)
+  }
+}

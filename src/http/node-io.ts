@@ -1,0 +1,63 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { requestUrl } from './request-target.js'
+import type { Reply } from './responses.js'
+
+// What both node:http listeners (createNodeListener's and toNodeListener's) share, so a malformed
+// request and a throwing handler are answered with the same bytes on either.
+
+/**
+ * What either listener answers when the handler throws (a bug: expected failures are replies).
+ *
+ * @example
+ * ```ts
+ * import { internalError } from './node-io.js'
+ * declare const res: import('node:http').ServerResponse
+ * internalError(res) // 500 {"message":"500 Internal Server Error"}
+ * ```
+ */
+export function internalError(res: ServerResponse): void {
+  if (!res.headersSent) {
+    res.statusCode = 500
+    res.setHeader('content-type', 'application/json')
+  }
+  res.end('{"message":"500 Internal Server Error"}')
+}
+
+/**
+ * Writes a reply as `toNodeListener` writes the equivalent Response: the headers sorted by name (the
+ * order Headers iterates in), then content-length when there is a body.
+ *
+ * @example
+ * ```ts
+ * import { writeReply } from './node-io.js'
+ * declare const res: import('node:http').ServerResponse
+ * writeReply(res, { status: 204, headers: {}, body: null })
+ * ```
+ */
+export function writeReply(res: ServerResponse, reply: Reply): void {
+  const headers: string[] = []
+  for (const key of Object.keys(reply.headers).sort()) headers.push(key, reply.headers[key] ?? '')
+  if (reply.body !== null) headers.push('content-length', String(Buffer.byteLength(reply.body)))
+  res.writeHead(reply.status, headers)
+  res.end(reply.body ?? undefined)
+}
+
+/**
+ * The request's URL, or undefined once the answer to a malformed request is written (a HEAD answer
+ * without its body, as the handler's are). See `requestUrl` in request-target.ts for what is refused.
+ *
+ * @example
+ * ```ts
+ * import { urlOrRefusal } from './node-io.js'
+ * declare const req: import('node:http').IncomingMessage
+ * declare const res: import('node:http').ServerResponse
+ * const url = urlOrRefusal(req, res, req.method ?? 'GET')
+ * if (url === undefined) console.log('answered 400 or 405 already')
+ * ```
+ */
+export function urlOrRefusal(req: IncomingMessage, res: ServerResponse, method: string): URL | undefined {
+  const url = requestUrl(method, req.url ?? '/', req.headers.host)
+  if (url.isOk()) return url.value
+  writeReply(res, method === 'HEAD' ? { ...url.error, body: null } : url.error)
+  return undefined
+}
