@@ -12,12 +12,24 @@ import { hasFeature } from './release.js'
 /**
  * How a request presents its token. `rotateRequest` marks a rotation (`/:id/rotate` or
  * `/self/rotate`): only then does a revoked token trigger reuse detection.
+ *
+ * @example
+ * ```ts
+ * await authority.authenticate(secret, { rotateRequest: true })
+ * ```
  */
 export interface AuthenticateOptions {
   readonly rotateRequest?: boolean
 }
 
-/** Every way authentication can fail. */
+/**
+ * Every way authentication can fail.
+ *
+ * @example
+ * ```ts
+ * const e: AuthenticateError = { type: 'token_expired', tokenId: 7 }
+ * ```
+ */
 export type AuthenticateError = ErrorOf<
   'unauthenticated' | 'token_expired' | 'token_revoked' | 'store_failure'
 >
@@ -26,6 +38,11 @@ export type AuthenticateError = ErrorOf<
  * Secret to principal, in GitLab's order: unknown token or unusable user, then expired, then
  * revoked. A revoked token presented to a rotation revokes the tokens rotated from it (reuse
  * detection) and the call still fails as revoked. Success records `lastUsedAt`, throttled.
+ *
+ * @example
+ * ```ts
+ * const principal = await authenticate(deps, request.headers.get('private-token'), {})
+ * ```
  */
 export function authenticate(
   deps: AuthorityDeps,

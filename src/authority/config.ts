@@ -54,7 +54,14 @@ export interface AuthorityConfig {
   readonly onEvent?: (event: AuthorityEvent) => void
 }
 
-/** Validates the scalar options at the edge, so a typo fails at start-up with the option's name. */
+/**
+ * Validates the scalar options at the edge, so a typo fails at start-up with the option's name.
+ *
+ * @example
+ * ```ts
+ * authorityOptionsSchema.safeParse({ maxLifetimeDays: 0 }).success // false
+ * ```
+ */
 export const authorityOptionsSchema = z.object({
   tokenPrefix: z
     .string()

@@ -26,7 +26,14 @@ import { resolveReplay } from './replay-window.js'
 import { type RevokeError, revoke } from './revoke.js'
 import { type RotateError, type RotateOptions, rotate } from './rotate.js'
 
-/** The default `last_used_at` throttle window: GitLab's 10 minutes. */
+/**
+ * The default `last_used_at` throttle window: GitLab's 10 minutes.
+ *
+ * @example
+ * ```ts
+ * DEFAULT_LAST_USED_THROTTLE_MS // 600000
+ * ```
+ */
 export const DEFAULT_LAST_USED_THROTTLE_MS = 10 * 60 * 1000
 
 /**

@@ -53,6 +53,11 @@ export type CreateError = ErrorOf<
  * (`POST /users/:user_id/personal_access_tokens`; others get 403), or for the caller
  * (`POST /user/personal_access_tokens`, scopes limited to `k8s_proxy` and `self_rotate`).
  * Admin-only scopes (`sudo`, `admin_mode`, `read_service_ping`) need an administrator as owner.
+ *
+ * @example
+ * ```ts
+ * const created = await create(deps, admin, 3, { name: 'ci', scopes: ['read_api'] })
+ * ```
  */
 export function create(
   deps: AuthorityDeps,

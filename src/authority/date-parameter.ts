@@ -3,7 +3,15 @@ import { type CalendarDate, parseCalendarDate } from '../domain/calendar.js'
 import { invalidParameter } from '../domain/error-constructors.js'
 import type { ErrorOf } from '../domain/errors.js'
 
-/** Parses an optional `YYYY-MM-DD` request parameter; a malformed one is `<parameter> is invalid`. */
+/**
+ * Parses an optional `YYYY-MM-DD` request parameter; a malformed one is `<parameter> is invalid`.
+ *
+ * @example
+ * ```ts
+ * parseDateParameter('2030-01-31', 'expires_at') // ok('2030-01-31')
+ * parseDateParameter('tomorrow', 'expires_at') // err: expires_at is invalid
+ * ```
+ */
 export function parseDateParameter(
   value: string | undefined,
   parameter: string,

@@ -15,6 +15,11 @@ import type { Release } from './release.js'
  * The `Idempotency-Key` support of an authority whose replay window is above 0: the window, the
  * sealer of its pepper, and the store's receipt methods (`null` when the store has none, and the
  * header is refused).
+ *
+ * @example
+ * ```ts
+ * const replay: ReplayDeps = { windowMs: 600_000, sealer: createReceiptSealer(pepper), store: null }
+ * ```
  */
 export interface ReplayDeps {
   readonly windowMs: number
@@ -22,7 +27,14 @@ export interface ReplayDeps {
   readonly store: RotationReceiptStore | null
 }
 
-/** What every use case receives: the resolved configuration, frozen at construction. */
+/**
+ * What every use case receives: the resolved configuration, frozen at construction.
+ *
+ * @example
+ * ```ts
+ * const deps: AuthorityDeps = resolveAuthorityDeps({ store, pepper })
+ * ```
+ */
 export interface AuthorityDeps {
   readonly store: TokenStore
   readonly users: UserDirectory
@@ -44,7 +56,14 @@ export interface AuthorityDeps {
   readonly emit: (event: AuthorityEvent) => void
 }
 
-/** The context the pure transitions need at one instant. */
+/**
+ * The context the pure transitions need at one instant.
+ *
+ * @example
+ * ```ts
+ * rotateToken(target, {}, mintContext(deps, deps.clock.now()))
+ * ```
+ */
 export function mintContext(deps: AuthorityDeps, now: Date): MintContext {
   return {
     now,

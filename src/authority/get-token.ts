@@ -18,7 +18,14 @@ import { findAccessibleToken } from './token-access.js'
  */
 export type GetError = ErrorOf<'insufficient_scope' | 'unauthorized' | 'not_found' | 'store_failure'>
 
-/** GET by id (own token, or any for an administrator) or `self` (any scope). */
+/**
+ * GET by id (own token, or any for an administrator) or `self` (any scope).
+ *
+ * @example
+ * ```ts
+ * const token = await getToken(deps, principal, 'self')
+ * ```
+ */
 export function getToken(
   deps: AuthorityDeps,
   principal: Principal,

@@ -60,7 +60,14 @@ function validate(input: IssueTokenInput): Result<TokenFields, IssueError> {
   return fields
 }
 
-/** Stores a token as described, with a known or fresh secret. */
+/**
+ * Stores a token as described, with a known or fresh secret.
+ *
+ * @example
+ * ```ts
+ * const issued = await issueToken(deps, { userId: 2, name: 'ci', scopes: ['api'], secret: 'glpat-known-in-tests' })
+ * ```
+ */
 export function issueToken(
   deps: AuthorityDeps,
   input: IssueTokenInput,

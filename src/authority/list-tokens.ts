@@ -69,6 +69,11 @@ export type ListError = ErrorOf<'insufficient_scope' | 'unauthorized' | 'not_fou
  * GitLab's list: administrators see every token, or one user's with `user_id` (404 for an unknown or
  * blank one); everyone else sees only their own tokens, without impersonation tokens, and naming any
  * other user, or an unknown one, is 401.
+ *
+ * @example
+ * ```ts
+ * const page = await listTokens(deps, principal, { filter: { state: 'active' }, sort: 'created_desc' })
+ * ```
  */
 export function listTokens(
   deps: AuthorityDeps,

@@ -12,7 +12,14 @@ import type { TokenFormat } from '../domain/mint-secret.js'
  */
 export type Release = `${number}.${number}`
 
-/** The release patkit emulates unless told otherwise: the newest the reference material describes. */
+/**
+ * The release patkit emulates unless told otherwise: the newest the reference material describes.
+ *
+ * @example
+ * ```ts
+ * LATEST_RELEASE // '18.6'
+ * ```
+ */
 export const LATEST_RELEASE: Release = '18.6'
 
 /**

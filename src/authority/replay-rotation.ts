@@ -33,6 +33,11 @@ export type ReplayError = StoreFailure
  * its owner exists and is not blocked, it is revoked but not expired, the route exists in the emulated
  * release, its scopes allow the route, and `ref` is `self` or the token's own id. An invalid key, a
  * replay window of 0 and a store without receipts all give `null` (`rotate` reports them).
+ *
+ * @example
+ * ```ts
+ * const replayed = await replayRotation(deps, secret, 'self', idempotencyKey) // ok(null): no replay
+ * ```
  */
 export function replayRotation(
   deps: AuthorityDeps,

@@ -33,6 +33,11 @@ function mayRevoke(principal: Principal, token: Token): boolean {
 /**
  * Revokes a token by id (`api` scope; an unknown id is 404 for everyone) or `self` (from 15.0 with
  * `api`, from 15.4 with any scope). Revoking a revoked token succeeds, as in GitLab.
+ *
+ * @example
+ * ```ts
+ * await revoke(deps, principal, 'self')
+ * ```
  */
 export function revoke(
   deps: AuthorityDeps,

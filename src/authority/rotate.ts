@@ -77,6 +77,11 @@ export type RotateError = ErrorOf<
  * own id) also stores a receipt in the same store call: the successor's secret sealed under a key of
  * the pepper, the presented secret and the key. Rotating another token by id keeps no receipt: the
  * caller's own token still works, so a lost answer costs it nothing it cannot redo.
+ *
+ * @example
+ * ```ts
+ * const rotated = await rotate(deps, principal, 'self', { expiresAt: '2030-01-31' })
+ * ```
  */
 export function rotate(
   deps: AuthorityDeps,

@@ -6,10 +6,31 @@ import type { Principal } from './principal.js'
 
 /**
  * The scopes that let a token call an operation: GitLab allows `api` everywhere and `read_api` on
- * GET requests; the `self` routes widen that.
+ * GET requests; the `self` routes widen that. These are the reads.
+ *
+ * @example
+ * ```ts
+ * requireScope(principal, READ_SCOPES)
+ * ```
  */
 export const READ_SCOPES: readonly Scope[] = ['api', 'read_api']
+/**
+ * The writes: `api` only.
+ *
+ * @example
+ * ```ts
+ * requireScope(principal, WRITE_SCOPES)
+ * ```
+ */
 export const WRITE_SCOPES: readonly Scope[] = ['api']
+/**
+ * `POST /self/rotate`: `api`, or the narrow `self_rotate` scope.
+ *
+ * @example
+ * ```ts
+ * requireScope(principal, SELF_ROTATE_SCOPES)
+ * ```
+ */
 export const SELF_ROTATE_SCOPES: readonly Scope[] = ['api', 'self_rotate']
 /**
  * GitLab's users API (`GET /user`, `/users`, `/users/:id`) also lets `read_user` read.
@@ -30,7 +51,14 @@ export const USER_READ_SCOPES: readonly Scope[] = ['api', 'read_api', 'read_user
  */
 export const METADATA_SCOPES: readonly Scope[] = ['api', 'read_api', 'read_user', 'ai_features']
 
-/** Any scope at all: the `GET/DELETE /self` routes accept every token. */
+/**
+ * Any scope at all: the `GET/DELETE /self` routes accept every token.
+ *
+ * @example
+ * ```ts
+ * requireScope(principal, ANY_SCOPE) // ok for every token
+ * ```
+ */
 export const ANY_SCOPE = 'any'
 
 /**

@@ -67,7 +67,14 @@ const OPTIONS = {
   'control-token': { type: 'string' },
 } as const
 
-/** The default `--shutdown-grace`, in seconds. */
+/**
+ * The default `--shutdown-grace`, in seconds.
+ *
+ * @example
+ * ```ts
+ * DEFAULT_SHUTDOWN_GRACE // 5 (seconds)
+ * ```
+ */
 export const DEFAULT_SHUTDOWN_GRACE = 5
 
 function parseFlags(argv: readonly string[]) {
@@ -131,7 +138,14 @@ function required(name: string, value: string | undefined): Result<string | unde
   return value !== undefined && value.trim() === '' ? err(`--${name} must not be empty`) : ok(value)
 }
 
-/** Reads a whole file as UTF-8 text; throws what `fs` throws. */
+/**
+ * Reads a whole file as UTF-8 text; throws what `fs` throws.
+ *
+ * @example
+ * ```ts
+ * const readFile: ReadTextFile = (path) => readFileSync(path, 'utf8')
+ * ```
+ */
 export type ReadTextFile = (path: string) => string
 
 type PepperChoice = Pick<ServeOptions, 'pepper' | 'pepperSource'>

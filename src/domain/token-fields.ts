@@ -3,7 +3,14 @@ import { invalidParameter, validationFailed } from './error-constructors.js'
 import type { ErrorOf } from './errors.js'
 import { isScope, type Scope } from './scopes.js'
 
-/** GitLab's column limit for `name` and `description`. */
+/**
+ * GitLab's column limit for `name` and `description`.
+ *
+ * @example
+ * ```ts
+ * 'x'.repeat(MAX_TEXT_LENGTH + 1) // a name validateTokenFields refuses
+ * ```
+ */
 export const MAX_TEXT_LENGTH = 255
 
 /**

@@ -12,7 +12,14 @@ export interface PreparingDatabase {
   prepare(sql: string): unknown
 }
 
-/** Statement texts kept by default: patkit's own hot statements are a few dozen. */
+/**
+ * Statement texts kept by default: patkit's own hot statements are a few dozen.
+ *
+ * @example
+ * ```ts
+ * sqliteStatementCache(new Database(':memory:'), DEFAULT_STATEMENT_CACHE_SIZE)
+ * ```
+ */
 export const DEFAULT_STATEMENT_CACHE_SIZE = 256
 
 /**

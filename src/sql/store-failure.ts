@@ -15,7 +15,14 @@ export function toStoreFailure(operation: string): (cause: unknown) => StoreFail
   return (cause) => storeFailure(operation, cause)
 }
 
-/** Attempts of a transaction that lost a race (deadlock, serialization failure) before giving up. */
+/**
+ * Attempts of a transaction that lost a race (deadlock, serialization failure) before giving up.
+ *
+ * @example
+ * ```ts
+ * await retrying(run, dialect.isRetryable, TRANSACTION_ATTEMPTS)
+ * ```
+ */
 export const TRANSACTION_ATTEMPTS = 16
 
 /**
