@@ -1,12 +1,11 @@
 import { err, ok, type Result } from 'neverthrow'
-import { type Authority, createAuthority } from '../authority/create-authority.js'
+import { type Authority, authorityOver, resolveAuthorityDeps } from '../authority/create-authority.js'
 import type { AuthorityEvent } from '../authority/events.js'
 import { expiryNotices } from '../authority/expiry-notices.js'
-import { defaultTokenFormat, LATEST_RELEASE, type Release } from '../authority/release.js'
+import type { Release } from '../authority/release.js'
 import { utcDay } from '../domain/calendar.js'
 import { mintSecret } from '../domain/mint-secret.js'
 import type { RandomSource } from '../domain/random.js'
-import { createDigester, DEFAULT_TOKEN_PREFIX } from '../domain/secret.js'
 import { createHandler, type Handler } from '../http/create-handler.js'
 import { createNodeListener } from '../http/create-node-listener.js'
 import { type NodeListener, toNodeListener } from '../http/node-listener.js'
@@ -104,14 +103,12 @@ export async function fakeAuthority(
   const random = rewindable(options.random)
   const journal = createJournal()
   const faults = createFaults(random)
-  const digest = createDigester(options.pepper)
   const { clock } = options
-  const format = defaultTokenFormat(options.release ?? LATEST_RELEASE)
   const onEvent = (event: AuthorityEvent) => {
     journal.recordEvent(event)
     options.onEvent?.(event)
   }
-  const authority = createAuthority({
+  const deps = resolveAuthorityDeps({
     store,
     pepper: options.pepper,
     clock,
@@ -119,6 +116,10 @@ export async function fakeAuthority(
     ...(options.release === undefined ? {} : { release: options.release }),
     onEvent,
   })
+  const authority = authorityOver(deps)
+  // The seed path (recognizing seeded secrets), the control API's minting and the listener's fault
+  // matching use the authority's own digester, prefix and format: one derivation from the options.
+  const { digest } = deps
   // Expiry notices are day-based: checked on the first request of each new (clock) day, and at once
   // when the control API moves the clock, so a test sees them right after moving it.
   const notices = expiryNotices({ store, clock, onEvent })
@@ -150,7 +151,7 @@ export async function fakeAuthority(
     state,
     journal,
     faults,
-    mint: (userId) => mintSecret({ random, prefix: DEFAULT_TOKEN_PREFIX, format }, userId),
+    mint: (userId) => mintSecret(deps, userId),
     controlToken: options.controlToken,
     onClockChange: checkExpiring,
   })
