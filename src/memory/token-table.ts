@@ -1,4 +1,5 @@
 import { err, ok, type Result } from 'neverthrow'
+import { storeFailure } from '../domain/error-constructors.js'
 import type { ErrorOf, StoreFailure } from '../domain/errors.js'
 import { tokensToRevokeOnReuse } from '../domain/reuse-detection.js'
 import type { Token, TokenDraft } from '../domain/token.js'
@@ -6,7 +7,6 @@ import { listOver } from '../query/apply.js'
 import type { ListQuery } from '../query/filter.js'
 import { comparatorsOver } from '../query/sort.js'
 import type { RevokeOutcome } from '../store/token-store.js'
-import { storeFailure } from './store-failure.js'
 import { ROW_INSTANTS, type StoredRow, scopeInterner, toRow, toToken, withChanges } from './stored-row.js'
 
 const ROW_ORDER = comparatorsOver(ROW_INSTANTS)
@@ -75,10 +75,14 @@ export function tokenTable(): TokenTable {
   /** Why a new token cannot be stored, or null when it can. */
   function conflict(operation: string, token: Pick<Token, 'digest' | 'previousId'>): StoreFailure | null {
     const holder = rowByDigest.get(token.digest)
-    if (holder !== undefined) return storeFailure(operation, `digest already stored (token ${holder.id})`)
+    if (holder !== undefined)
+      return storeFailure(operation, new Error(`digest already stored (token ${holder.id})`))
     const successor = token.previousId === null ? undefined : successorOf.get(token.previousId)
     if (successor !== undefined) {
-      return storeFailure(operation, `token ${token.previousId} already has a successor (token ${successor})`)
+      return storeFailure(
+        operation,
+        new Error(`token ${token.previousId} already has a successor (token ${successor})`),
+      )
     }
     return null
   }
@@ -154,10 +158,10 @@ export function tokenTable(): TokenTable {
     },
     importToken(token) {
       if (!Number.isSafeInteger(token.id) || token.id < 1) {
-        return err(storeFailure('importToken', `token id ${token.id} is not a positive integer`))
+        return err(storeFailure('importToken', new Error(`token id ${token.id} is not a positive integer`)))
       }
       if (rows.has(token.id))
-        return err(storeFailure('importToken', `token id ${token.id} is already stored`))
+        return err(storeFailure('importToken', new Error(`token id ${token.id} is already stored`)))
       const failure = conflict('importToken', token)
       return failure === null ? ok(put(token)) : err(failure)
     },

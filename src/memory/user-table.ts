@@ -1,7 +1,7 @@
 import { err, ok, type Result } from 'neverthrow'
+import { storeFailure } from '../domain/error-constructors.js'
 import type { StoreFailure } from '../domain/errors.js'
 import type { User } from '../store/user.js'
-import { storeFailure } from './store-failure.js'
 
 /**
  * The memory store's users: by id, and by lower-cased username for the case-insensitive lookup.
@@ -39,7 +39,9 @@ export function userTable(): UserTable {
       const owner = idByUsername.get(key)
       if (owner !== undefined && owner !== user.id) {
         // Usernames are unique regardless of case, as a SQL store's unique index on lower(username) is.
-        return err(storeFailure('putUser', `username "${user.username}" already belongs to user ${owner}`))
+        return err(
+          storeFailure('putUser', new Error(`username "${user.username}" already belongs to user ${owner}`)),
+        )
       }
       const previous = byId.get(user.id)
       if (previous !== undefined) idByUsername.delete(previous.username.toLowerCase())
