@@ -27,6 +27,8 @@ export interface AuthenticateOptions {
  *
  * @example
  * ```ts
+ * import type { AuthenticateError } from 'patkit'
+ *
  * const e: AuthenticateError = { type: 'token_expired', tokenId: 7 }
  * ```
  */
@@ -41,6 +43,8 @@ export type AuthenticateError = ErrorOf<
  *
  * @example
  * ```ts
+ * import { authenticate } from './authenticate.js'
+ *
  * const principal = await authenticate(deps, request.headers.get('private-token'), {})
  * ```
  */
@@ -100,6 +104,8 @@ async function principalFor(
  *
  * @example
  * ```ts
+ * import { tokenThenOwner } from './authenticate.js'
+ *
  * const found = await tokenThenOwner(deps, deps.digest(secret)) // ok({ token, user }) or ok(null)
  * ```
  */

@@ -59,6 +59,8 @@ export interface AuthorityConfig {
  *
  * @example
  * ```ts
+ * import { authorityOptionsSchema } from './config.js'
+ *
  * authorityOptionsSchema.safeParse({ maxLifetimeDays: 0 }).success // false
  * ```
  */

@@ -31,6 +31,8 @@ import { type RotateError, type RotateOptions, rotate } from './rotate.js'
  *
  * @example
  * ```ts
+ * import { DEFAULT_LAST_USED_THROTTLE_MS } from 'patkit'
+ *
  * DEFAULT_LAST_USED_THROTTLE_MS // 600000
  * ```
  */
@@ -139,6 +141,8 @@ export function createAuthority(config: AuthorityConfig): Authority {
  * @throws {AuthorityConfigError} for an invalid option, as `createAuthority`.
  * @example
  * ```ts
+ * import { authorityOver, resolveAuthorityDeps } from './create-authority.js'
+ *
  * const deps = resolveAuthorityDeps({ store, pepper })
  * const authority = authorityOver(deps)
  * deps.digest(secret) // the digest the authority stores for `secret`
@@ -189,6 +193,8 @@ export function resolveAuthorityDeps(config: AuthorityConfig): AuthorityDeps {
  *
  * @example
  * ```ts
+ * import { authorityOver, resolveAuthorityDeps } from './create-authority.js'
+ *
  * const authority = authorityOver(resolveAuthorityDeps({ store, pepper }))
  * ```
  */

@@ -56,6 +56,8 @@ export type CreateError = ErrorOf<
  *
  * @example
  * ```ts
+ * import { create } from './create.js'
+ *
  * const created = await create(deps, admin, 3, { name: 'ci', scopes: ['read_api'] })
  * ```
  */

@@ -8,6 +8,8 @@ import type { ErrorOf } from '../domain/errors.js'
  *
  * @example
  * ```ts
+ * import { parseDateParameter } from './date-parameter.js'
+ *
  * parseDateParameter('2030-01-31', 'expires_at') // ok('2030-01-31')
  * parseDateParameter('tomorrow', 'expires_at') // err: expires_at is invalid
  * ```

@@ -18,6 +18,9 @@ import type { Release } from './release.js'
  *
  * @example
  * ```ts
+ * import { createReceiptSealer } from '../domain/receipt-seal.js'
+ * import type { ReplayDeps } from './deps.js'
+ *
  * const replay: ReplayDeps = { windowMs: 600_000, sealer: createReceiptSealer(pepper), store: null }
  * ```
  */
@@ -32,6 +35,9 @@ export interface ReplayDeps {
  *
  * @example
  * ```ts
+ * import { resolveAuthorityDeps } from './create-authority.js'
+ * import type { AuthorityDeps } from './deps.js'
+ *
  * const deps: AuthorityDeps = resolveAuthorityDeps({ store, pepper })
  * ```
  */
@@ -61,6 +67,9 @@ export interface AuthorityDeps {
  *
  * @example
  * ```ts
+ * import { rotateToken } from '../domain/rotate-token.js'
+ * import { mintContext } from './deps.js'
+ *
  * rotateToken(target, {}, mintContext(deps, deps.clock.now()))
  * ```
  */

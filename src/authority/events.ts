@@ -72,7 +72,7 @@ export type AuthorityEvent =
  *
  * @example
  * ```ts
- * import { toTokenInfo } from 'patkit'
+ * import { toTokenInfo } from './events.js'
  * 'digest' in toTokenInfo(token) // false
  * ```
  */

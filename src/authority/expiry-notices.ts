@@ -12,6 +12,8 @@ import { type AuthorityEvent, toTokenInfo } from './events.js'
  *
  * @example
  * ```ts
+ * import type { ExpiryNoticesOptions } from 'patkit'
+ *
  * const options: ExpiryNoticesOptions = { store, clock, onEvent: (event) => mailer.send(event) }
  * ```
  */
@@ -26,6 +28,8 @@ export interface ExpiryNoticesOptions {
  *
  * @example
  * ```ts
+ * import { expiryNotices } from 'patkit'
+ *
  * const notices = expiryNotices({ store, clock, onEvent })
  * setInterval(() => void notices.check(), 60_000) // GitLab's ExpiringWorker runs daily
  * ```
@@ -49,6 +53,8 @@ const PAGE = 100
  *
  * @example
  * ```ts
+ * import { expiryNotices, systemClock } from 'patkit'
+ *
  * const notices = expiryNotices({ store, clock: systemClock, onEvent: console.log })
  * await notices.check()
  * ```

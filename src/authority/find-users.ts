@@ -12,7 +12,7 @@ import { requireScope, USER_READ_SCOPES } from './scope-policy.js'
  *
  * @example
  * ```ts
- * import { USERS_FILTER_FLAGS } from 'patkit'
+ * import { USERS_FILTER_FLAGS } from './find-users.js'
  * USERS_FILTER_FLAGS.includes('blocked') // true
  * ```
  */

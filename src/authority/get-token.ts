@@ -23,6 +23,8 @@ export type GetError = ErrorOf<'insufficient_scope' | 'unauthorized' | 'not_foun
  *
  * @example
  * ```ts
+ * import { getToken } from './get-token.js'
+ *
  * const token = await getToken(deps, principal, 'self')
  * ```
  */

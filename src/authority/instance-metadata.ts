@@ -36,7 +36,7 @@ export interface InstanceMetadata {
  *
  * @example
  * ```ts
- * import { PATKIT_REVISION } from 'patkit'
+ * import { PATKIT_REVISION } from './instance-metadata.js'
  * PATKIT_REVISION // 'patkit'
  * ```
  */

@@ -65,6 +65,8 @@ function validate(input: IssueTokenInput): Result<TokenFields, IssueError> {
  *
  * @example
  * ```ts
+ * import { issueToken } from './issue-token.js'
+ *
  * const issued = await issueToken(deps, { userId: 2, name: 'ci', scopes: ['api'], secret: 'glpat-known-in-tests' })
  * ```
  */

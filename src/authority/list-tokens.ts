@@ -72,6 +72,8 @@ export type ListError = ErrorOf<'insufficient_scope' | 'unauthorized' | 'not_fou
  *
  * @example
  * ```ts
+ * import { listTokens } from './list-tokens.js'
+ *
  * const page = await listTokens(deps, principal, { filter: { state: 'active' }, sort: 'created_desc' })
  * ```
  */
@@ -142,6 +144,8 @@ async function resolveOwnerScope(
  *
  * @example
  * ```ts
+ * import { findUserByRef } from './list-tokens.js'
+ *
  * await findUserByRef(deps, '2') // the user with id 2; findUserByRef(deps, 'alice') by username
  * ```
  */

@@ -17,6 +17,8 @@ export type Release = `${number}.${number}`
  *
  * @example
  * ```ts
+ * import { LATEST_RELEASE } from 'patkit'
+ *
  * LATEST_RELEASE // '18.6'
  * ```
  */
@@ -27,7 +29,7 @@ export const LATEST_RELEASE: Release = '18.6'
  *
  * @example
  * ```ts
- * import { parseRelease } from 'patkit'
+ * import { parseRelease } from './release.js'
  * parseRelease('16.10').isOk() // true
  * parseRelease('sixteen').isErr() // true
  * ```
@@ -41,7 +43,7 @@ export function parseRelease(value: string): Result<Release, 'invalid_release'> 
  *
  * @example
  * ```ts
- * import { compareReleases } from 'patkit'
+ * import { compareReleases } from './release.js'
  * compareReleases('16.9', '16.10') < 0 // true
  * ```
  */
@@ -124,6 +126,8 @@ export function hasFeature(feature: Feature, release: Release): boolean {
  *
  * @example
  * ```ts
+ * import { defaultTokenFormat } from './release.js'
+ *
  * defaultTokenFormat('16.9') // 'legacy'
  * ```
  */

@@ -36,6 +36,8 @@ export type ReplayError = StoreFailure
  *
  * @example
  * ```ts
+ * import { replayRotation } from './replay-rotation.js'
+ *
  * const replayed = await replayRotation(deps, secret, 'self', idempotencyKey) // ok(null): no replay
  * ```
  */

@@ -25,6 +25,9 @@ export const DEFAULT_ROTATION_REPLAY_WINDOW_MS = 10 * 60 * 1000
  *
  * @example
  * ```ts
+ * import { memoryStore } from 'patkit/memory'
+ * import { resolveReplay } from './replay-window.js'
+ *
  * const replay = resolveReplay({ store: memoryStore(), pepper: 'p' }) // ok({ windowMs: 600000, ... })
  * ```
  */

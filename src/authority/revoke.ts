@@ -36,6 +36,8 @@ function mayRevoke(principal: Principal, token: Token): boolean {
  *
  * @example
  * ```ts
+ * import { revoke } from './revoke.js'
+ *
  * await revoke(deps, principal, 'self')
  * ```
  */

@@ -80,6 +80,8 @@ export type RotateError = ErrorOf<
  *
  * @example
  * ```ts
+ * import { rotate } from './rotate.js'
+ *
  * const rotated = await rotate(deps, principal, 'self', { expiresAt: '2030-01-31' })
  * ```
  */

@@ -10,6 +10,8 @@ import type { Principal } from './principal.js'
  *
  * @example
  * ```ts
+ * import { READ_SCOPES, requireScope } from './scope-policy.js'
+ *
  * requireScope(principal, READ_SCOPES)
  * ```
  */
@@ -19,6 +21,8 @@ export const READ_SCOPES: readonly Scope[] = ['api', 'read_api']
  *
  * @example
  * ```ts
+ * import { requireScope, WRITE_SCOPES } from './scope-policy.js'
+ *
  * requireScope(principal, WRITE_SCOPES)
  * ```
  */
@@ -28,6 +32,8 @@ export const WRITE_SCOPES: readonly Scope[] = ['api']
  *
  * @example
  * ```ts
+ * import { requireScope, SELF_ROTATE_SCOPES } from './scope-policy.js'
+ *
  * requireScope(principal, SELF_ROTATE_SCOPES)
  * ```
  */
@@ -37,6 +43,8 @@ export const SELF_ROTATE_SCOPES: readonly Scope[] = ['api', 'self_rotate']
  *
  * @example
  * ```ts
+ * import { requireScope, USER_READ_SCOPES } from './scope-policy.js'
+ *
  * requireScope(principal, USER_READ_SCOPES)
  * ```
  */
@@ -46,6 +54,8 @@ export const USER_READ_SCOPES: readonly Scope[] = ['api', 'read_api', 'read_user
  *
  * @example
  * ```ts
+ * import { METADATA_SCOPES, requireScope } from './scope-policy.js'
+ *
  * requireScope(principal, METADATA_SCOPES)
  * ```
  */
@@ -56,6 +66,8 @@ export const METADATA_SCOPES: readonly Scope[] = ['api', 'read_api', 'read_user'
  *
  * @example
  * ```ts
+ * import { ANY_SCOPE, requireScope } from './scope-policy.js'
+ *
  * requireScope(principal, ANY_SCOPE) // ok for every token
  * ```
  */

@@ -12,6 +12,8 @@ import type { Principal } from './principal.js'
  *
  * @example
  * ```ts
+ * import { findAccessibleToken } from './token-access.js'
+ *
  * const found = await findAccessibleToken(deps, principal, 7) // ok(token), or unauthorized / not_found
  * ```
  */

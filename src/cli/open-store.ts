@@ -9,6 +9,8 @@ import { type DatabaseUrl, describeDatabase } from './database-url.js'
  *
  * @example
  * ```ts
+ * import { memoryStore } from 'patkit/memory'
+ *
  * const opened: OpenedStore = { store: memoryStore(), description: 'memory', replaceable: true, close: async () => {} }
  * ```
  */

@@ -10,6 +10,8 @@ import { CONTROL_OPENAPI } from './openapi.js'
  *
  * @example
  * ```ts
+ * import { CONTROL_PREFIX } from 'patkit/fake'
+ *
  * `${url}${CONTROL_PREFIX}/clock` // 'http://127.0.0.1:3000/__patkit/clock'
  * ```
  */
@@ -20,6 +22,8 @@ export const CONTROL_PREFIX = '/__patkit'
  *
  * @example
  * ```ts
+ * import type { ControlParts } from 'patkit/fake'
+ *
  * const parts: ControlParts = { clock, state, journal, faults, mint: (userId) => newSecret(userId) }
  * ```
  */
@@ -124,6 +128,8 @@ function journalQuery(params: URLSearchParams): JournalQuery | string {
  *
  * @example
  * ```ts
+ * import { controlHandler } from 'patkit/fake'
+ *
  * const control = controlHandler({ clock, state, journal, faults, mint })
  * await control(new Request('http://fake/__patkit/clock/advance', { method: 'POST', body: '{"days":7}' }))
  * ```

@@ -7,6 +7,9 @@ import type { Clock } from '../domain/clock.js'
  *
  * @example
  * ```ts
+ * import { systemClock } from 'patkit'
+ * import { controllableClock } from 'patkit/fake'
+ *
  * const clock = controllableClock(systemClock)
  * clock.set(new Date('2030-01-01T00:00:00.000Z'))
  * clock.freeze()
@@ -33,6 +36,8 @@ export interface ControllableClock extends Clock {
  *
  * @example
  * ```ts
+ * import type { ClockStart } from 'patkit/fake'
+ *
  * const start: ClockStart = { at: new Date('2026-01-01T00:00:00.000Z'), frozen: true }
  * ```
  */
@@ -46,6 +51,7 @@ export interface ClockStart {
  *
  * @example
  * ```ts
+ * import { controllableClock } from 'patkit/fake'
  * import { systemClock } from 'patkit'
  * const clock = controllableClock(systemClock, { at: new Date('2026-01-01T00:00:00.000Z'), frozen: true })
  * ```

@@ -25,6 +25,10 @@ import { type SwappableStore, swappableStore } from './swappable-store.js'
  *
  * @example
  * ```ts
+ * import { cryptoRandom } from 'patkit'
+ * import type { FakeAuthorityOptions } from 'patkit/fake'
+ * import { memoryStore } from 'patkit/memory'
+ *
  * const options: FakeAuthorityOptions = {
  *   store: memoryStore(), freshStore: () => memoryStore(), pepper, clock, random: cryptoRandom, seed,
  * }
@@ -56,6 +60,9 @@ export interface FakeAuthorityOptions {
  *
  * @example
  * ```ts
+ * import { fakeAuthority } from 'patkit/fake'
+ * import { listenNode } from '../testing/listen.js'
+ *
  * const fake = await fakeAuthority(options)
  * if (fake.isOk()) await listenNode(fake.value.listener, { host: '127.0.0.1', port: 0 })
  * ```
@@ -93,6 +100,9 @@ function rewindable(source: RandomSource | (() => RandomSource)): RandomSource &
  *
  * @example
  * ```ts
+ * import { fakeAuthority } from 'patkit/fake'
+ * import { memoryStore } from 'patkit/memory'
+ *
  * const fake = await fakeAuthority({ store, freshStore: () => memoryStore(), pepper, clock, random, seed })
  * ```
  */

@@ -12,6 +12,8 @@ import type { Journal } from './journal.js'
  *
  * @example
  * ```ts
+ * import type { FakeListenerParts } from './fake-listener.js'
+ *
  * const parts: FakeListenerParts = { gitlab, control, journal, faults, clock, store, digest }
  * ```
  */
@@ -117,6 +119,9 @@ async function serveApi(
  *
  * @example
  * ```ts
+ * import { listenNode } from '../testing/listen.js'
+ * import { fakeListener } from './fake-listener.js'
+ *
  * const server = await listenNode(fakeListener(parts), { host: '127.0.0.1', port: 0 })
  * ```
  */

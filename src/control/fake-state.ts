@@ -23,6 +23,8 @@ import type { SwappableStore } from './swappable-store.js'
  *
  * @example
  * ```ts
+ * import type { StateSnapshot } from 'patkit/fake'
+ *
  * const snapshot: StateSnapshot = { users: [{ id: 1, username: 'root', admin: true, blocked: false }], tokens: [] }
  * ```
  */
@@ -38,6 +40,9 @@ export interface StateSnapshot {
  *
  * @example
  * ```ts
+ * import { memoryStore } from 'patkit/memory'
+ * import { fakeState } from './fake-state.js'
+ *
  * const state = fakeState({ authority, store, digest, seed, freshStore: () => memoryStore() })
  * await state.reset()
  * ```
@@ -57,6 +62,9 @@ export interface FakeState {
  *
  * @example
  * ```ts
+ * import { memoryStore } from 'patkit/memory'
+ * import type { FakeStateOptions } from './fake-state.js'
+ *
  * const options: FakeStateOptions = { authority, store, digest, seed, freshStore: () => memoryStore() }
  * ```
  */
@@ -104,6 +112,9 @@ function seedUser(user: User): SeedUser {
  *
  * @example
  * ```ts
+ * import { memoryStore } from 'patkit/memory'
+ * import { fakeState } from './fake-state.js'
+ *
  * const state = fakeState({ authority, store, digest, seed, freshStore: () => memoryStore() })
  * const snapshot = await state.snapshot()
  * ```

@@ -8,6 +8,8 @@ import type { RandomSource } from '../domain/random.js'
  *
  * @example
  * ```ts
+ * import type { FaultAction } from 'patkit/fake'
+ *
  * const outage: FaultAction = { status: 503, body: { message: '503 Service Unavailable' } }
  * const slow: FaultAction = { delayMs: 2000 }
  * const reset: FaultAction = { drop: true }
@@ -26,6 +28,8 @@ export interface FaultAction {
  *
  * @example
  * ```ts
+ * import type { FaultRuleInput } from 'patkit/fake'
+ *
  * const rule: FaultRuleInput = { method: 'POST', path: '/api/v4/personal_access_tokens/self/rotate', times: 1, status: 500 }
  * ```
  */
@@ -47,6 +51,8 @@ export interface FaultRuleInput extends FaultAction {
  *
  * @example
  * ```ts
+ * import type { FaultRule } from 'patkit/fake'
+ *
  * declare const rule: FaultRule
  * rule.hits
  * ```
@@ -63,6 +69,8 @@ export interface FaultRule extends FaultRuleInput {
  *
  * @example
  * ```ts
+ * import type { FaultProbe } from './faults.js'
+ *
  * const seen: FaultProbe = { method: 'GET', path: '/api/v4/personal_access_tokens/self', tokenId: 3 }
  * ```
  */
@@ -77,6 +85,9 @@ export interface FaultProbe {
  *
  * @example
  * ```ts
+ * import { cryptoRandom } from 'patkit'
+ * import { createFaults } from './faults.js'
+ *
  * const faults = createFaults(cryptoRandom)
  * faults.add({ path: '/api/v4/*', status: 503 })
  * ```
@@ -115,6 +126,8 @@ function isInt(value: unknown, min: number, max: number): value is number {
  *
  * @example
  * ```ts
+ * import { validateFaultRule } from './faults.js'
+ *
  * validateFaultRule({ status: 99 }) // err('status must be an integer from 100 to 599')
  * ```
  */
@@ -169,6 +182,9 @@ function draw(random: RandomSource): number {
  *
  * @example
  * ```ts
+ * import { seededRandom } from 'patkit/fake'
+ * import { createFaults } from './faults.js'
+ *
  * const faults = createFaults(seededRandom(42))
  * ```
  */

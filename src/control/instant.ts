@@ -10,6 +10,8 @@ const LIMIT_MS = 8.64e15
  *
  * @example
  * ```ts
+ * import { parseZonedInstant } from './instant.js'
+ *
  * parseZonedInstant('2026-01-01T00:00:00Z')?.toISOString() // '2026-01-01T00:00:00.000Z'
  * parseZonedInstant('2026-01-01T00:00:00') // null: which zone?
  * ```
@@ -26,6 +28,8 @@ export function parseZonedInstant(text: string): Date | null {
  *
  * @example
  * ```ts
+ * import { canMove } from './instant.js'
+ *
  * canMove(new Date(0), 1e20) // false
  * ```
  */

@@ -6,6 +6,8 @@ import type { AuthorityEvent } from '../authority/events.js'
  *
  * @example
  * ```ts
+ * import type { RequestEntry } from 'patkit/fake'
+ *
  * const entry: RequestEntry = {
  *   kind: 'request', seq: 1, at: '2026-01-01T00:00:00.000Z', method: 'GET',
  *   path: '/api/v4/personal_access_tokens/self', status: 200, tokenId: 3, userId: 2, fault: null,
@@ -35,6 +37,8 @@ export interface RequestEntry {
  *
  * @example
  * ```ts
+ * import type { EventEntry } from 'patkit/fake'
+ *
  * const entry: EventEntry = { kind: 'event', seq: 2, at: '2026-01-01T00:00:00.000Z', type: 'used', event: {} }
  * ```
  */
@@ -51,6 +55,8 @@ export interface EventEntry {
  *
  * @example
  * ```ts
+ * import type { JournalEntry } from 'patkit/fake'
+ *
  * declare const entry: JournalEntry
  * if (entry.kind === 'request') entry.status
  * ```
@@ -62,6 +68,8 @@ export type JournalEntry = RequestEntry | EventEntry
  *
  * @example
  * ```ts
+ * import type { JournalQuery } from 'patkit/fake'
+ *
  * const rotations: JournalQuery = { kind: 'request', method: 'POST', pathContains: '/rotate', status: 200 }
  * ```
  */
@@ -87,6 +95,8 @@ export interface JournalQuery {
  *
  * @example
  * ```ts
+ * import { createJournal } from './journal.js'
+ *
  * const journal = createJournal()
  * journal.query({ kind: 'event', type: 'reuse_detected' }).count
  * ```
@@ -161,6 +171,9 @@ function matches(entry: JournalEntry, q: JournalQuery): boolean {
  *
  * @example
  * ```ts
+ * import { createAuthority } from 'patkit'
+ * import { createJournal } from './journal.js'
+ *
  * const journal = createJournal()
  * createAuthority({ store, pepper, onEvent: journal.recordEvent })
  * ```

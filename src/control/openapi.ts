@@ -15,6 +15,8 @@ const error = { '400': { description: 'invalid input', ...json({ $ref: '#/compon
  *
  * @example
  * ```ts
+ * import { CONTROL_OPENAPI } from './openapi.js'
+ *
  * Object.keys(CONTROL_OPENAPI.paths) // ['/__patkit/clock', ...]
  * ```
  */

@@ -8,6 +8,9 @@ import type { TokenStore } from '../store/token-store.js'
  *
  * @example
  * ```ts
+ * import { memoryStore } from 'patkit/memory'
+ * import { swappableStore } from './swappable-store.js'
+ *
  * const store = swappableStore(memoryStore())
  * store.replace(memoryStore()) // every later call goes to the new store
  * ```
@@ -24,6 +27,10 @@ export interface SwappableStore extends TokenStore {
  *
  * @example
  * ```ts
+ * import { createAuthority } from 'patkit'
+ * import { memoryStore } from 'patkit/memory'
+ * import { swappableStore } from './swappable-store.js'
+ *
  * const store = swappableStore(memoryStore())
  * createAuthority({ store, pepper })
  * ```

@@ -23,7 +23,7 @@ const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})$/
  *
  * @example
  * ```ts
- * import { parseCalendarDate } from 'patkit'
+ * import { parseCalendarDate } from './calendar.js'
  * parseCalendarDate('2028-02-29').isOk() // true: a leap day
  * parseCalendarDate('2027-02-29').isErr() // true
  * ```
@@ -45,7 +45,7 @@ export function parseCalendarDate(value: string): Result<CalendarDate, 'invalid_
  *
  * @example
  * ```ts
- * import { utcDay } from 'patkit'
+ * import { utcDay } from 'patkit/store'
  * utcDay(new Date('2026-01-31T23:59:59.999Z')) // '2026-01-31'
  * ```
  */
@@ -71,7 +71,7 @@ function formatUtcDay(at: Date): CalendarDate {
  *
  * @example
  * ```ts
- * import { startOfUtcDay } from 'patkit'
+ * import { startOfUtcDay } from './calendar.js'
  * startOfUtcDay('2030-01-01').toISOString() // '2030-01-01T00:00:00.000Z'
  * ```
  */
@@ -84,7 +84,7 @@ export function startOfUtcDay(day: CalendarDate): Date {
  *
  * @example
  * ```ts
- * import { addCalendarDays } from 'patkit'
+ * import { addCalendarDays } from './calendar.js'
  * addCalendarDays('2026-01-28', 7) // '2026-02-04'
  * ```
  */
@@ -101,7 +101,7 @@ export function addCalendarDays(day: CalendarDate, days: number): CalendarDate {
  *
  * @example
  * ```ts
- * import { calendarDaysBetween } from 'patkit'
+ * import { calendarDaysBetween } from './calendar.js'
  * calendarDaysBetween('2028-01-01', '2029-01-01') // 366
  * ```
  */

@@ -29,7 +29,7 @@ export const systemClock: Clock = Object.freeze({ now: () => new Date() })
  *
  * @example
  * ```ts
- * import { manualClock } from 'patkit'
+ * import { manualClock } from 'patkit/fake'
  * const clock = manualClock(new Date('2030-01-01T00:00:00.000Z'))
  * clock.advance(24 * 60 * 60 * 1000)
  * clock.now().toISOString() // '2030-01-02T00:00:00.000Z'
@@ -47,7 +47,7 @@ export interface ManualClock extends Clock {
  *
  * @example
  * ```ts
- * import { manualClock } from 'patkit'
+ * import { manualClock } from 'patkit/fake'
  * const clock = manualClock(new Date('2030-01-01T00:00:00.000Z'))
  * ```
  */

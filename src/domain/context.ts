@@ -9,7 +9,9 @@ import type { Digester } from './secret.js'
  *
  * @example
  * ```ts
- * import { type MintContext, createDigester, seededRandom } from 'patkit'
+ * import { createDigester } from 'patkit'
+ * import { seededRandom } from 'patkit/fake'
+ * import type { MintContext } from './context.js'
  * const ctx: MintContext = {
  *   now: new Date('2030-01-01T00:00:00Z'), random: seededRandom(1), prefix: 'glpat-',
  *   digest: createDigester('pepper'), expiry: { requireExpiry: true, maxLifetimeDays: 365 },

@@ -15,7 +15,7 @@ export { MAX_TEXT_LENGTH } from './token-fields.js'
  *
  * @example
  * ```ts
- * import type { CreateTokenInput } from 'patkit'
+ * import type { CreateTokenInput } from './create-token.js'
  * const input: CreateTokenInput = { userId: 2, name: 'ci', scopes: ['read_api'] }
  * ```
  */
@@ -34,7 +34,7 @@ export interface CreateTokenInput {
  *
  * @example
  * ```ts
- * import type { Minted } from 'patkit'
+ * import type { Minted } from './create-token.js'
  * declare const minted: Minted
  * minted.secret // shown to the user once, never stored
  * ```
@@ -51,7 +51,7 @@ export interface Minted {
  *
  * @example
  * ```ts
- * import { createToken } from 'patkit'
+ * import { createToken } from './create-token.js'
  * const result = createToken({ userId: 2, name: 'ci', scopes: ['api'] }, ctx)
  * if (result.isOk()) console.log(result.value.secret)
  * ```

@@ -10,6 +10,8 @@ import type { Scope } from './scopes.js'
  *
  * @example
  * ```ts
+ * import { notFound } from './error-constructors.js'
+ *
  * notFound('token') // { type: 'not_found', entity: 'token' }
  * ```
  */
@@ -22,6 +24,8 @@ export function notFound(entity: 'token' | 'user'): ErrorOf<'not_found'> {
  *
  * @example
  * ```ts
+ * import { forbidden } from './error-constructors.js'
+ *
  * forbidden() // { type: 'forbidden' }
  * forbidden('Not authorized!') // { type: 'forbidden', reason: 'Not authorized!' }
  * ```
@@ -35,6 +39,8 @@ export function forbidden(reason?: string): ErrorOf<'forbidden'> {
  *
  * @example
  * ```ts
+ * import { unauthorized } from './error-constructors.js'
+ *
  * unauthorized() // { type: 'unauthorized' }
  * ```
  */
@@ -47,6 +53,8 @@ export function unauthorized(): ErrorOf<'unauthorized'> {
  *
  * @example
  * ```ts
+ * import { unauthenticated } from './error-constructors.js'
+ *
  * unauthenticated() // { type: 'unauthenticated' }
  * ```
  */
@@ -59,6 +67,8 @@ export function unauthenticated(): ErrorOf<'unauthenticated'> {
  *
  * @example
  * ```ts
+ * import { badRequest } from './error-constructors.js'
+ *
  * badRequest() // { type: 'bad_request' }
  * ```
  */
@@ -71,6 +81,8 @@ export function badRequest(reason?: string): ErrorOf<'bad_request'> {
  *
  * @example
  * ```ts
+ * import { alreadyRevoked } from './error-constructors.js'
+ *
  * alreadyRevoked(7) // { type: 'already_revoked', tokenId: 7 }
  * ```
  */
@@ -83,6 +95,8 @@ export function alreadyRevoked(tokenId: number): ErrorOf<'already_revoked'> {
  *
  * @example
  * ```ts
+ * import { tokenExpired } from './error-constructors.js'
+ *
  * tokenExpired(7) // { type: 'token_expired', tokenId: 7 }
  * ```
  */
@@ -95,6 +109,8 @@ export function tokenExpired(tokenId: number): ErrorOf<'token_expired'> {
  *
  * @example
  * ```ts
+ * import { tokenRevoked } from './error-constructors.js'
+ *
  * tokenRevoked(7) // { type: 'token_revoked', tokenId: 7 }
  * ```
  */
@@ -107,6 +123,8 @@ export function tokenRevoked(tokenId: number): ErrorOf<'token_revoked'> {
  *
  * @example
  * ```ts
+ * import { insufficientScope } from './error-constructors.js'
+ *
  * insufficientScope(['api']) // { type: 'insufficient_scope', required: ['api'] }
  * ```
  */
@@ -119,6 +137,8 @@ export function insufficientScope(required: readonly Scope[]): ErrorOf<'insuffic
  *
  * @example
  * ```ts
+ * import { featureUnavailable } from './error-constructors.js'
+ *
  * featureUnavailable('self_rotate', '16.9') // { type: 'feature_unavailable', feature: 'self_rotate', release: '16.9' }
  * ```
  */
@@ -131,6 +151,8 @@ export function featureUnavailable(feature: string, release: string): ErrorOf<'f
  *
  * @example
  * ```ts
+ * import { invalidParameter } from './error-constructors.js'
+ *
  * invalidParameter('scopes', 'not_allowed_value')
  * ```
  */
@@ -146,6 +168,8 @@ export function invalidParameter(
  *
  * @example
  * ```ts
+ * import { validationFailed } from './error-constructors.js'
+ *
  * validationFailed("Name can't be blank")
  * ```
  */
@@ -158,6 +182,8 @@ export function validationFailed(message: string): ErrorOf<'validation_failed'> 
  *
  * @example
  * ```ts
+ * import { storeFailure } from './error-constructors.js'
+ *
  * storeFailure('insert', new Error('ECONNRESET'))
  * ```
  */

@@ -7,6 +7,8 @@ import { isActive, type Token } from './token.js'
  *
  * @example
  * ```ts
+ * import { EXPIRY_NOTICE_DAYS } from './expiry-notice.js'
+ *
  * EXPIRY_NOTICE_DAYS // [60, 30, 7]
  * ```
  */
@@ -17,6 +19,8 @@ export const EXPIRY_NOTICE_DAYS = Object.freeze([60, 30, 7] as const)
  *
  * @example
  * ```ts
+ * import type { ExpiryNoticeDays } from './expiry-notice.js'
+ *
  * const days: ExpiryNoticeDays = 7
  * ```
  */
@@ -30,6 +34,8 @@ export type ExpiryNoticeDays = (typeof EXPIRY_NOTICE_DAYS)[number]
  *
  * @example
  * ```ts
+ * import { expiryNoticeDue } from './expiry-notice.js'
+ *
  * expiryNoticeDue({ ...token, expiresAt: '2026-01-31' }, new Date('2026-01-02T00:00:00Z'), null) // 30
  * expiryNoticeDue({ ...token, expiresAt: '2026-01-31' }, new Date('2026-01-02T00:00:00Z'), 30) // null
  * ```

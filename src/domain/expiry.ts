@@ -13,7 +13,7 @@ export const DEFAULT_MAX_LIFETIME_DAYS = 365
  *
  * @example
  * ```ts
- * import type { ExpiryPolicy } from 'patkit'
+ * import type { ExpiryPolicy } from './expiry.js'
  * const policy: ExpiryPolicy = { requireExpiry: true, maxLifetimeDays: 365 }
  * ```
  */
@@ -30,7 +30,7 @@ export interface ExpiryPolicy {
  *
  * @example
  * ```ts
- * import { resolveExpiry } from 'patkit'
+ * import { resolveExpiry } from './expiry.js'
  * const policy = { requireExpiry: true, maxLifetimeDays: 365 }
  * resolveExpiry(undefined, new Date('2026-01-28T10:00:00Z'), policy, 7) // ok('2026-02-04')
  * resolveExpiry('2027-01-29', new Date('2026-01-28T10:00:00Z'), policy, 7)

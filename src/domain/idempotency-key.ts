@@ -7,7 +7,7 @@ import type { ErrorOf } from './errors.js'
  *
  * @example
  * ```ts
- * import { IDEMPOTENCY_KEY_HEADER } from 'patkit'
+ * import { IDEMPOTENCY_KEY_HEADER } from './idempotency-key.js'
  * headers.set(IDEMPOTENCY_KEY_HEADER, crypto.randomUUID())
  * ```
  */
@@ -19,7 +19,7 @@ export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key'
  *
  * @example
  * ```ts
- * import { IDEMPOTENCY_KEY_MAX_LENGTH } from 'patkit'
+ * import { IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency-key.js'
  * IDEMPOTENCY_KEY_MAX_LENGTH // 255
  * ```
  */
@@ -34,7 +34,7 @@ const PRINTABLE = /^[\x20-\x7e]+$/
  *
  * @example
  * ```ts
- * import { parseIdempotencyKey } from 'patkit'
+ * import { parseIdempotencyKey } from './idempotency-key.js'
  * parseIdempotencyKey('8e03978e-40d5-43e8-bc93-6894a57f9324') // ok('8e03978e-...')
  * parseIdempotencyKey('') // err({ type: 'invalid_parameter', parameter: 'Idempotency-Key', reason: 'invalid' })
  * ```

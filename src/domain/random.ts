@@ -32,7 +32,7 @@ export const cryptoRandom: RandomSource = Object.freeze({ bytes: (length: number
  *
  * @example
  * ```ts
- * import { seededRandom } from 'patkit'
+ * import { seededRandom } from 'patkit/fake'
  * const a = seededRandom(42).bytes(4)
  * const b = seededRandom(42).bytes(4)
  * // a and b are equal

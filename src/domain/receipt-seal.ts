@@ -8,7 +8,7 @@ import type { RandomSource } from './random.js'
  *
  * @example
  * ```ts
- * import type { ReceiptBinding } from 'patkit'
+ * import type { ReceiptBinding } from './receipt-seal.js'
  * const binding: ReceiptBinding = { presentedSecret: 'glpat-...', idempotencyKey: 'k-1', tokenId: 7 }
  * ```
  */
@@ -23,7 +23,7 @@ export interface ReceiptBinding {
  *
  * @example
  * ```ts
- * import type { UnreadableReceipt } from 'patkit'
+ * import type { UnreadableReceipt } from './receipt-seal.js'
  * const e: UnreadableReceipt = { type: 'unreadable_receipt' }
  * ```
  */
@@ -36,7 +36,8 @@ export interface UnreadableReceipt {
  *
  * @example
  * ```ts
- * import { createReceiptSealer, seededRandom } from 'patkit'
+ * import { seededRandom } from 'patkit/fake'
+ * import { createReceiptSealer, type ReceiptSealer } from './receipt-seal.js'
  * const sealer: ReceiptSealer = createReceiptSealer('pepper')
  * ```
  */
@@ -82,7 +83,9 @@ function aad(tokenId: number): Buffer {
  *
  * @example
  * ```ts
- * import { createReceiptSealer, cryptoRandom } from 'patkit'
+ * import { cryptoRandom } from 'patkit'
+ * import { presentedSecret } from '../http/credentials.js'
+ * import { createReceiptSealer } from './receipt-seal.js'
  * const sealer = createReceiptSealer(process.env.PATKIT_PEPPER!)
  * const binding = { presentedSecret, idempotencyKey, tokenId: 7 }
  * const sealed = sealer.seal(binding, successorSecret, cryptoRandom)

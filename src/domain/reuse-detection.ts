@@ -9,7 +9,7 @@ import { isActive, type Token } from './token.js'
  *
  * @example
  * ```ts
- * import { tokensToRevokeOnReuse } from 'patkit'
+ * import { tokensToRevokeOnReuse } from 'patkit/store'
  * // family: 1 -> 2 -> 3, token 3 active; token 1 is presented again
  * tokensToRevokeOnReuse(first, family, now) // ok([token3])
  * ```

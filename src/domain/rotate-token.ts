@@ -12,7 +12,7 @@ import type { Token, TokenDraft } from './token.js'
  *
  * @example
  * ```ts
- * import type { Rotation } from 'patkit'
+ * import type { Rotation } from './rotate-token.js'
  * declare const r: Rotation
  * r.successor.previousId === r.revoked.id // true
  * ```
@@ -30,7 +30,7 @@ export interface Rotation {
  *
  * @example
  * ```ts
- * import { rotateToken } from 'patkit'
+ * import { rotateToken } from './rotate-token.js'
  * const result = rotateToken(token, { expiresAt: '2030-02-01' }, ctx)
  * if (result.isErr() && result.error.type === 'already_revoked') { ... }
  * ```

@@ -9,7 +9,9 @@ import { isActive } from './token.js'
  *
  * @example
  * ```ts
- * import type { RotationReceiptDraft } from 'patkit'
+ * import type { RotationReceiptDraft } from 'patkit/store'
+ * import { presentedSecret } from '../http/credentials.js'
+ * import { receiptExpiry } from './rotation-receipt.js'
  * const draft: RotationReceiptDraft = {
  *   keyDigest: sealer.keyDigest(presentedSecret, idempotencyKey),
  *   sealedSecret: sealer.seal(binding, rotation.secret, random),
@@ -29,7 +31,7 @@ export interface RotationReceiptDraft {
  *
  * @example
  * ```ts
- * import type { RotationReceipt } from 'patkit'
+ * import type { RotationReceipt } from 'patkit/store'
  * declare const receipt: RotationReceipt
  * receipt.tokenId // the token that was rotated (and is now revoked)
  * ```
@@ -45,7 +47,7 @@ export interface RotationReceipt extends RotationReceiptDraft {
  *
  * @example
  * ```ts
- * import type { RedeemedReceipt } from 'patkit'
+ * import type { RedeemedReceipt } from 'patkit/store'
  * declare const redeemed: RedeemedReceipt
  * redeemed.successor.lastUsedAt // null: a successor that was used is never handed out again
  * ```
@@ -60,7 +62,7 @@ export interface RedeemedReceipt {
  *
  * @example
  * ```ts
- * import { receiptExpiry } from 'patkit'
+ * import { receiptExpiry } from './rotation-receipt.js'
  * receiptExpiry(new Date('2030-01-01T00:00:00Z'), 600_000).toISOString() // '2030-01-01T00:10:00.000Z'
  * ```
  */
@@ -76,7 +78,7 @@ export function receiptExpiry(now: Date, windowMs: number): Date {
  *
  * @example
  * ```ts
- * import { isRedeemable } from 'patkit'
+ * import { isRedeemable } from 'patkit/store'
  * isRedeemable(receipt, successor, now) // false once successor.lastUsedAt is set
  * ```
  */

@@ -35,6 +35,8 @@ const CRC_TABLE = (() => {
  *
  * @example
  * ```ts
+ * import { crc32 } from './routable-token.js'
+ *
  * crc32('abc') // 891568578
  * ```
  */
@@ -56,6 +58,8 @@ function base64url(bytes: Uint8Array): string {
  *
  * @example
  * ```ts
+ * import type { TokenRouting } from './routable-token.js'
+ *
  * const routing: TokenRouting = { userId: 2 }
  * ```
  */
@@ -69,6 +73,8 @@ export interface TokenRouting {
  *
  * @example
  * ```ts
+ * import { routableSecret } from './routable-token.js'
+ *
  * routableSecret(random.bytes(16), 'glpat-', { userId: 2 }) // 'glpat-...' + '.01.' + '0w' + crc
  * ```
  */
@@ -97,6 +103,8 @@ export function routableSecret(randomBytes: Uint8Array, prefix: string, routing:
  *
  * @example
  * ```ts
+ * import { checkRoutableSecret, routableSecret } from './routable-token.js'
+ *
  * checkRoutableSecret(routableSecret(bytes, 'glpat-', { userId: 2 }), 'glpat-') // 'valid'
  * checkRoutableSecret('glpat-any-secret-string', 'glpat-') // 'other'
  * ```

@@ -47,7 +47,7 @@ export type Scope = (typeof SCOPES)[number]
  *
  * @example
  * ```ts
- * import { scopeSchema } from 'patkit'
+ * import { scopeSchema } from './scopes.js'
  * scopeSchema.safeParse('api').success // true
  * scopeSchema.safeParse('root').success // false
  * ```
@@ -60,7 +60,7 @@ export const scopeSchema = z.enum(SCOPES)
  *
  * @example
  * ```ts
- * import { USER_CREATABLE_SCOPES } from 'patkit'
+ * import { USER_CREATABLE_SCOPES } from './scopes.js'
  * USER_CREATABLE_SCOPES // ['k8s_proxy', 'self_rotate']
  * ```
  */
@@ -71,7 +71,7 @@ export const USER_CREATABLE_SCOPES = ['k8s_proxy', 'self_rotate'] as const satis
  *
  * @example
  * ```ts
- * import { ADMIN_ONLY_SCOPES } from 'patkit'
+ * import { ADMIN_ONLY_SCOPES } from './scopes.js'
  * ADMIN_ONLY_SCOPES.includes('sudo') // true
  * ```
  */
@@ -86,7 +86,7 @@ export const ADMIN_ONLY_SCOPES = [
  *
  * @example
  * ```ts
- * import { isScope } from 'patkit'
+ * import { isScope } from './scopes.js'
  * isScope('read_api') // true
  * ```
  */

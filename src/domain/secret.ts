@@ -16,7 +16,7 @@ const ENCODED_LENGTH = 27
  *
  * @example
  * ```ts
- * import { encodeBase62 } from 'patkit'
+ * import { encodeBase62 } from './secret.js'
  * encodeBase62(new Uint8Array([0, 61]), 2) // '0z'
  * ```
  */
@@ -37,7 +37,8 @@ export function encodeBase62(bytes: Uint8Array, width: number): string {
  *
  * @example
  * ```ts
- * import { generateSecret, cryptoRandom } from 'patkit'
+ * import { cryptoRandom } from 'patkit'
+ * import { generateSecret } from './secret.js'
  * generateSecret(cryptoRandom) // 'glpat-3kTq...'
  * ```
  */

@@ -8,6 +8,8 @@ import { isScope, type Scope } from './scopes.js'
  *
  * @example
  * ```ts
+ * import { MAX_TEXT_LENGTH } from './token-fields.js'
+ *
  * 'x'.repeat(MAX_TEXT_LENGTH + 1) // a name validateTokenFields refuses
  * ```
  */
@@ -18,6 +20,8 @@ export const MAX_TEXT_LENGTH = 255
  *
  * @example
  * ```ts
+ * import type { TokenFieldsInput } from './token-fields.js'
+ *
  * const fields: TokenFieldsInput = { name: ' ci ', scopes: ['api', 'api'], description: null }
  * ```
  */
@@ -33,6 +37,8 @@ export interface TokenFieldsInput {
  *
  * @example
  * ```ts
+ * import type { TokenFields } from './token-fields.js'
+ *
  * const fields: TokenFields = { name: 'ci', scopes: ['api'], description: null }
  * ```
  */
@@ -50,6 +56,8 @@ export interface TokenFields {
  *
  * @example
  * ```ts
+ * import { validateTokenFields } from './token-fields.js'
+ *
  * validateTokenFields({ name: 'ci', scopes: ['api'] }) // ok({ name: 'ci', scopes: ['api'], description: null })
  * validateTokenFields({ name: 'x'.repeat(300), scopes: ['api'] }).isErr() // true: validation_failed
  * ```

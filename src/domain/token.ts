@@ -38,7 +38,7 @@ export interface Token {
  *
  * @example
  * ```ts
- * import type { TokenDraft } from 'patkit'
+ * import type { TokenDraft } from 'patkit/store'
  * declare const draft: TokenDraft
  * draft.familyId // null for a new token, the family's id for a rotation successor
  * ```

@@ -11,6 +11,8 @@ const BAD_ESCAPE = /%(?![0-9A-Fa-f]{2})/
  *
  * @example
  * ```ts
+ * import { decodeComponent } from './form-params.js'
+ *
  * decodeComponent('a+b%21') // 'a b!'
  * decodeComponent('%C0')    // undefined
  * ```
@@ -33,6 +35,8 @@ export function decodeComponent(text: string): string | undefined {
  *
  * @example
  * ```ts
+ * import { parseForm } from './form-params.js'
+ *
  * parseForm('name=ci&scopes[]=api&scopes[]=read_api') // { name: 'ci', scopes: ['api', 'read_api'] }
  * parseForm('name=%zz')                                 // undefined
  * ```

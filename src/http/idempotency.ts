@@ -12,6 +12,8 @@ import { tokenJson } from './token-json.js'
  *
  * @example
  * ```ts
+ * import { idempotencyKeyOf } from './idempotency.js'
+ *
  * idempotencyKeyOf(request, match.name === 'rotate') // 'retry-1' or null
  * ```
  */
@@ -24,6 +26,8 @@ export function idempotencyKeyOf(request: IncomingRequest, isRotate: boolean): s
  *
  * @example
  * ```ts
+ * import { rotationIdempotency } from './idempotency.js'
+ *
  * rotationIdempotency('retry-1', 'glpat-...') // { key: 'retry-1', presentedSecret: 'glpat-...' }
  * ```
  */
@@ -41,6 +45,8 @@ export function rotationIdempotency(
  *
  * @example
  * ```ts
+ * import { replayedRotation } from './idempotency.js'
+ *
  * const replayed = await replayedRotation(authority, secret, 'self', 'retry-1')
  * if (replayed !== null) return replayed
  * ```

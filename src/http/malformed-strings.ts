@@ -23,6 +23,8 @@ export const MALFORMED: Reply = Object.freeze({
  *
  * @example
  * ```ts
+ * import { isMalformedUrl } from './malformed-strings.js'
+ *
  * isMalformedUrl(new URL('http://h/api/v4/personal_access_tokens?search=%00')) // true
  * isMalformedUrl(new URL('http://h/api/v4/personal_access_tokens?search=ci'))  // false
  * ```
@@ -44,6 +46,8 @@ export function isMalformedUrl(url: URL): boolean {
  *
  * @example
  * ```ts
+ * import { hasNullByte } from './malformed-strings.js'
+ *
  * hasNullByte({ name: 'ci\u0000' })        // true
  * hasNullByte({ scopes: ['api', '\u0000'] }) // true
  * hasNullByte({ name: 'ci' })              // false
@@ -70,6 +74,8 @@ function valueHasNullByte(value: unknown, depth: number): boolean {
  *
  * @example
  * ```ts
+ * import { isMalformedAuthorization } from './malformed-strings.js'
+ *
  * isMalformedAuthorization(`Basic ${btoa('root:\u0000')}`) // true
  * isMalformedAuthorization('Bearer glpat-abc')             // false
  * ```

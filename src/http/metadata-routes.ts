@@ -21,6 +21,8 @@ export type MetadataRouteName = 'version' | 'metadata'
  *
  * @example
  * ```ts
+ * import { isMetadataRoute } from './metadata-routes.js'
+ *
  * isMetadataRoute('metadata') // true
  * ```
  */
@@ -35,6 +37,8 @@ export function isMetadataRoute(name: string): name is MetadataRouteName {
  *
  * @example
  * ```ts
+ * import { serveMetadataRoute } from './metadata-routes.js'
+ *
  * const reply = await serveMetadataRoute(authority, 'version', request, url)
  * ```
  */

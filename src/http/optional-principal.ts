@@ -13,6 +13,8 @@ import type { IncomingRequest } from './incoming.js'
  *
  * @example
  * ```ts
+ * import { optionalPrincipal } from './optional-principal.js'
+ *
  * const caller = await optionalPrincipal(authority, request, url)
  * const anonymous = caller.isOk() && caller.value === null
  * ```

@@ -45,6 +45,8 @@ function usable(url: URL | undefined): Result<URL, Reply> {
  *
  * @example
  * ```ts
+ * import { requestUrl } from './request-target.js'
+ *
  * requestUrl('GET', '/api/v4/personal_access_tokens', 'gitlab.test').map((u) => u.href)
  * // ok('http://gitlab.test/api/v4/personal_access_tokens')
  * requestUrl('GET', '/api/v4/personal_access_tokens', 'a b').isErr() // true: 400

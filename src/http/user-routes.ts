@@ -28,6 +28,8 @@ const USER_ROUTES: readonly string[] = ['current_user', 'user', 'users'] satisfi
  *
  * @example
  * ```ts
+ * import { isUserRoute } from './user-routes.js'
+ *
  * isUserRoute('users') // true
  * isUserRoute('list') // false
  * ```
@@ -44,6 +46,8 @@ export function isUserRoute(name: string): name is UserRouteName {
  *
  * @example
  * ```ts
+ * import { serveUserRoute } from './user-routes.js'
+ *
  * const reply = await serveUserRoute(authority, 'current_user', undefined, request, url, undefined)
  * ```
  */

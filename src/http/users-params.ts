@@ -39,6 +39,8 @@ function typed(params: URLSearchParams, name: string): string | undefined {
  *
  * @example
  * ```ts
+ * import { grapeBoolean } from './users-params.js'
+ *
  * grapeBoolean(new URLSearchParams('active=Yes'), 'active') // ok(true)
  * grapeBoolean(new URLSearchParams('active=maybe'), 'active') // err: active is invalid
  * ```
@@ -76,6 +78,8 @@ function oneOf(
  *
  * @example
  * ```ts
+ * import { parseUsersParams } from './users-params.js'
+ *
  * parseUsersParams(new URLSearchParams('username=alice&active=true'))
  * // ok({ query: { username: 'alice', flags: ['active'] }, page: { page: 1, perPage: 20 }, withCustomAttributes: false })
  * parseUsersParams(new URLSearchParams('active=maybe')) // err: active is invalid

@@ -9,6 +9,8 @@ import type { Token } from '../domain/token.js'
  *
  * @example
  * ```ts
+ * import { receiptTable } from './receipt-table.js'
+ *
  * const receipts = receiptTable()
  * receipts.put({ tokenId: 1, successorId: 2, keyDigest, sealedSecret, expiresAt })
  * ```
@@ -31,6 +33,8 @@ export interface ReceiptTable {
  *
  * @example
  * ```ts
+ * import { receiptTable } from './receipt-table.js'
+ *
  * const receipts = receiptTable()
  * ```
  */

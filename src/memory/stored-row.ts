@@ -12,6 +12,8 @@ import type { InstantReader } from '../query/instants.js'
  *
  * @example
  * ```ts
+ * import { type StoredRow, toRow, toToken } from './stored-row.js'
+ *
  * const row: StoredRow = toRow(token, scopes)
  * toToken(row).createdAt.getTime() === token.createdAt.getTime() // true
  * ```
@@ -38,6 +40,8 @@ export interface StoredRow {
  *
  * @example
  * ```ts
+ * import { scopeInterner } from './stored-row.js'
+ *
  * const intern = scopeInterner()
  * intern(['api']) === intern(['api']) // true
  * ```
@@ -61,6 +65,8 @@ export function scopeInterner(): (scopes: readonly Scope[]) => readonly Scope[] 
  *
  * @example
  * ```ts
+ * import { scopeInterner, toRow } from './stored-row.js'
+ *
  * const row = toRow(token, scopeInterner())
  * ```
  */
@@ -88,6 +94,8 @@ export function toRow(token: Token, intern: (scopes: readonly Scope[]) => readon
  *
  * @example
  * ```ts
+ * import { withChanges } from './stored-row.js'
+ *
  * const revoked = withChanges(row, { revoked: true })
  * ```
  */
@@ -117,6 +125,8 @@ export function withChanges(
  *
  * @example
  * ```ts
+ * import { toToken } from './stored-row.js'
+ *
  * const token = toToken(row)
  * ```
  */
@@ -143,6 +153,9 @@ export function toToken(row: StoredRow): Token {
  *
  * @example
  * ```ts
+ * import { predicateOver } from '../query/predicate.js'
+ * import { ROW_INSTANTS } from './stored-row.js'
+ *
  * const keep = predicateOver(filter, now, ROW_INSTANTS)
  * ```
  */

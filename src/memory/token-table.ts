@@ -21,6 +21,8 @@ const ROW_ORDER = comparatorsOver(ROW_INSTANTS)
  *
  * @example
  * ```ts
+ * import { tokenTable } from './token-table.js'
+ *
  * const table = tokenTable()
  * table.insert(draft) // ok(token with id 1)
  * ```
@@ -49,6 +51,8 @@ export interface TokenTable {
  *
  * @example
  * ```ts
+ * import { tokenTable } from './token-table.js'
+ *
  * const table = tokenTable()
  * ```
  */

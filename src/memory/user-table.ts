@@ -8,6 +8,8 @@ import type { User } from '../store/user.js'
  *
  * @example
  * ```ts
+ * import { userTable } from './user-table.js'
+ *
  * const users = userTable()
  * users.put({ id: 1, username: 'Root', admin: true, blocked: false })
  * users.find('root') // the user
@@ -27,6 +29,8 @@ const DIGITS = /^\d+$/
  *
  * @example
  * ```ts
+ * import { userTable } from './user-table.js'
+ *
  * const users = userTable()
  * ```
  */

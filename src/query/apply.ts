@@ -12,6 +12,11 @@ import { type Comparators, comparatorsOver, type Sortable } from './sort.js'
  *
  * @example
  * ```ts
+ * import { ROW_INSTANTS } from '../memory/stored-row.js'
+ * import { query } from '../testing/conformance/context.js'
+ * import { listOver } from './apply.js'
+ * import { comparatorsOver } from './sort.js'
+ *
  * const ORDER = comparatorsOver(ROW_INSTANTS)
  * const { items, total } = listOver(rows, query, ROW_INSTANTS, ORDER) // items are rows
  * ```
@@ -38,7 +43,8 @@ const TOKEN_ORDER = comparatorsOver(TOKEN_INSTANTS)
  *
  * @example
  * ```ts
- * import { applyListQuery } from 'patkit'
+ * import type { Token } from 'patkit'
+ * import { applyListQuery } from 'patkit/store'
  * declare const tokens: Token[]
  * const { items, total } = applyListQuery(tokens, {
  *   filter: { userId: 2, state: 'active' },

@@ -5,7 +5,7 @@
  *
  * @example
  * ```ts
- * import { compareCodePoints } from 'patkit'
+ * import { compareCodePoints } from './code-point-order.js'
  * compareCodePoints('\uFFFD', '😀') // < 0, while '\uFFFD' < '😀' is false
  * compareCodePoints('B', 'a') // < 0: upper case first, as in byte order
  * ```

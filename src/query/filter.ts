@@ -34,7 +34,7 @@ export interface TokenFilter {
  *
  * @example
  * ```ts
- * import { SORT_KEYS } from 'patkit'
+ * import { SORT_KEYS } from 'patkit/store'
  * SORT_KEYS.includes('created_desc') // true
  * ```
  */
@@ -85,7 +85,7 @@ export interface PageRequest {
  *
  * @example
  * ```ts
- * import type { ListQuery } from 'patkit'
+ * import type { ListQuery } from 'patkit/store'
  * const q: ListQuery = { filter: { userId: 2 }, sort: 'id_asc', page: { page: 1, perPage: 20 }, now: new Date() }
  * ```
  */

@@ -6,7 +6,7 @@ import { err, ok, type Result } from 'neverthrow'
  *
  * @example
  * ```ts
- * import { GRAPE_TRUE_VALUES } from 'patkit'
+ * import { GRAPE_TRUE_VALUES } from './grape-coercions.js'
  * GRAPE_TRUE_VALUES.includes('yes') // true
  * ```
  */
@@ -17,7 +17,7 @@ export const GRAPE_TRUE_VALUES = ['1', 't', 'true', 'y', 'yes', 'on'] as const
  *
  * @example
  * ```ts
- * import { GRAPE_FALSE_VALUES } from 'patkit'
+ * import { GRAPE_FALSE_VALUES } from './grape-coercions.js'
  * GRAPE_FALSE_VALUES.includes('off') // true
  * ```
  */
@@ -33,7 +33,7 @@ const INTEGER = /^[\t\n\v\f\r ]*([+-]?\d+)[\t\n\v\f\r ]*$/
  *
  * @example
  * ```ts
- * import { parseGrapeInteger } from 'patkit'
+ * import { parseGrapeInteger } from './grape-coercions.js'
  * parseGrapeInteger('+20') // ok(20)
  * parseGrapeInteger('1.5') // err('invalid_integer')
  * ```

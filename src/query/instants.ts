@@ -6,6 +6,8 @@ import type { Token } from '../domain/token.js'
  *
  * @example
  * ```ts
+ * import type { InstantReader } from './instants.js'
+ *
  * const rows: InstantReader<{ createdAt: number; lastUsedAt: number | null }> = {
  *   createdAt: (row) => row.createdAt,
  *   lastUsedAt: (row) => row.lastUsedAt,
@@ -22,6 +24,8 @@ export interface InstantReader<T> {
  *
  * @example
  * ```ts
+ * import { TOKEN_INSTANTS } from './instants.js'
+ *
  * TOKEN_INSTANTS.createdAt(token) === token.createdAt.getTime() // true
  * ```
  */

@@ -6,7 +6,7 @@ import { type CalendarDate, parseCalendarDate, startOfUtcDay } from '../domain/c
  *
  * @example
  * ```ts
- * import { parseIsoDateTime } from 'patkit'
+ * import { parseIsoDateTime } from './iso-datetime.js'
  * parseIsoDateTime('2022-01-01T01:00:00.1234+02:00')
  * // ok({ day: '2022-01-01', instant: new Date('2021-12-31T23:00:00.123Z'), truncated: true })
  * ```
@@ -32,7 +32,7 @@ const ISO_DATE_TIME =
  *
  * @example
  * ```ts
- * import { parseIsoDateTime } from 'patkit'
+ * import { parseIsoDateTime } from './iso-datetime.js'
  * parseIsoDateTime('2022-01-01T10:00:00').map((p) => p.instant.toISOString()) // ok('2022-01-01T10:00:00.000Z')
  * parseIsoDateTime('2022-02-30').isErr() // true
  * ```

@@ -5,7 +5,7 @@ import type { PageRequest } from './filter.js'
  *
  * @example
  * ```ts
- * import { DEFAULT_PER_PAGE } from 'patkit'
+ * import { DEFAULT_PER_PAGE } from './pagination.js'
  * DEFAULT_PER_PAGE // 20
  * ```
  */
@@ -16,7 +16,7 @@ export const DEFAULT_PER_PAGE = 20
  *
  * @example
  * ```ts
- * import { MAX_PER_PAGE } from 'patkit'
+ * import { MAX_PER_PAGE } from './pagination.js'
  * MAX_PER_PAGE // 100
  * ```
  */
@@ -51,7 +51,7 @@ export interface Pagination {
  *
  * @example
  * ```ts
- * import { pageOffset } from 'patkit'
+ * import { pageOffset } from './pagination.js'
  * pageOffset({ page: 3, perPage: 20 }) // 40
  * ```
  */
@@ -66,7 +66,7 @@ export function pageOffset(page: PageRequest): number {
  *
  * @example
  * ```ts
- * import { paginate } from 'patkit'
+ * import { paginate } from 'patkit/store'
  * paginate(45, { page: 2, perPage: 20 })
  * // { total: 45, totalPages: 3, page: 2, perPage: 20, offset: 20, nextPage: 3, prevPage: 1 }
  * paginate(0, { page: 1, perPage: 20 }).totalPages // 1

@@ -13,7 +13,7 @@ import { DEFAULT_SORT, isSortKey } from './sort.js'
  *
  * @example
  * ```ts
- * import { LIST_PARAMETERS } from 'patkit'
+ * import { LIST_PARAMETERS } from './params.js'
  * LIST_PARAMETERS.includes('per_page') // true
  * ```
  */
@@ -38,7 +38,7 @@ export const LIST_PARAMETERS = [
  *
  * @example
  * ```ts
- * import type { ListParameter } from 'patkit'
+ * import type { ListParameter } from './params.js'
  * const name: ListParameter = 'created_after'
  * ```
  */
@@ -50,7 +50,7 @@ export type ListParameter = (typeof LIST_PARAMETERS)[number]
  *
  * @example
  * ```ts
- * import type { ListParams } from 'patkit'
+ * import type { ListParams } from './params.js'
  * const params: ListParams = { filter: { state: 'active' }, userRef: '2', sort: 'id_asc', page: { page: 1, perPage: 20 } }
  * ```
  */
@@ -175,7 +175,7 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] }
  *
  * @example
  * ```ts
- * import { parseListParams } from 'patkit'
+ * import { parseListParams } from './params.js'
  * parseListParams(new URLSearchParams('state=active&sort=name_asc&per_page=500'))
  * // ok({ filter: { state: 'active' }, sort: 'name_asc', page: { page: 1, perPage: 100 } })
  * parseListParams(new URLSearchParams('created_after=yesterday'))

@@ -9,6 +9,8 @@ import { parseSearch, searchMatcher } from './search.js'
  *
  * @example
  * ```ts
+ * import type { Filterable } from './predicate.js'
+ *
  * const row: Filterable = { userId: 2, impersonation: false, expiresAt: null, revoked: false, name: 'ci' }
  * ```
  */
@@ -21,6 +23,8 @@ export type Filterable = Pick<Token, 'userId' | 'impersonation' | 'expiresAt' | 
  *
  * @example
  * ```ts
+ * import { predicateOver } from './predicate.js'
+ *
  * declare const rows: { name: string; userId: number; impersonation: boolean; expiresAt: null; revoked: boolean; createdAt: number; lastUsedAt: null }[]
  * const keep = predicateOver({ state: 'active' }, new Date(), { createdAt: (r) => r.createdAt, lastUsedAt: (r) => r.lastUsedAt })
  * rows.filter(keep)
@@ -75,7 +79,8 @@ export function predicateOver<T extends Filterable>(
  *
  * @example
  * ```ts
- * import { filterPredicate } from 'patkit'
+ * import type { Token } from 'patkit'
+ * import { filterPredicate } from 'patkit/store'
  * declare const tokens: Token[]
  * const active = tokens.filter(filterPredicate({ state: 'active' }, new Date('2026-01-28T10:00:00Z')))
  * ```
@@ -92,7 +97,8 @@ export function filterPredicate(filter: TokenFilter, now: Date): (token: Token) 
  *
  * @example
  * ```ts
- * import { matchesFilter } from 'patkit'
+ * import type { Token } from 'patkit'
+ * import { matchesFilter } from 'patkit/store'
  * declare const token: Token
  * matchesFilter(token, { revoked: false, expiresBefore: '2027-01-01' }, new Date('2026-01-28T10:00:00Z'))
  * ```

@@ -5,7 +5,7 @@
  *
  * @example
  * ```ts
- * import type { SearchPlan } from 'patkit'
+ * import type { SearchPlan } from 'patkit/store'
  * const plan: SearchPlan = { kind: 'terms', terms: ['deploy', 'prod'] }
  * ```
  */
@@ -19,7 +19,7 @@ export type SearchPlan =
  *
  * @example
  * ```ts
- * import { MIN_SEARCH_TERM_LENGTH } from 'patkit'
+ * import { MIN_SEARCH_TERM_LENGTH } from './search.js'
  * MIN_SEARCH_TERM_LENGTH // 3
  * ```
  */
@@ -37,7 +37,7 @@ const QUOTED_TERM = /(?<=^| )"[^"]+"(?= |$)/g
  *
  * @example
  * ```ts
- * import { parseSearch } from 'patkit'
+ * import { parseSearch } from 'patkit/store'
  * parseSearch('  deploy  "prod east" ci ') // { kind: 'terms', terms: ['deploy', 'prod east'] }
  * parseSearch('ci') // { kind: 'exact', value: 'ci' }
  * parseSearch('   ') // { kind: 'none' }
@@ -63,7 +63,8 @@ export function parseSearch(query: string): SearchPlan {
  *
  * @example
  * ```ts
- * import { matchesSearch, parseSearch } from 'patkit'
+ * import { parseSearch } from 'patkit/store'
+ * import { matchesSearch } from './search.js'
  * matchesSearch('Deploy to prod', parseSearch('prod deploy')) // true
  * matchesSearch('test_2', parseSearch('test_1')) // false: `_` is no wildcard
  * ```
@@ -78,6 +79,9 @@ export function matchesSearch(name: string, plan: SearchPlan): boolean {
  *
  * @example
  * ```ts
+ * import { parseSearch } from 'patkit/store'
+ * import { searchMatcher } from './search.js'
+ *
  * const matches = searchMatcher(parseSearch('prod deploy'))
  * matches('Deploy to prod') // true
  * ```
@@ -110,7 +114,7 @@ export function searchMatcher(plan: SearchPlan): (name: string) => boolean {
  *
  * @example
  * ```ts
- * import { foldCase } from 'patkit'
+ * import { foldCase } from './search.js'
  * foldCase('CI-Token') // 'ci-token'
  * ```
  */

@@ -5,6 +5,8 @@ import type { SortKey } from './filter.js'
  *
  * @example
  * ```ts
+ * import type { SortField } from 'patkit/store'
+ *
  * const field: SortField = 'lastUsedAt'
  * ```
  */
@@ -15,6 +17,8 @@ export type SortField = 'id' | 'name' | 'createdAt' | 'expiresAt' | 'lastUsedAt'
  *
  * @example
  * ```ts
+ * import type { SortDirection } from 'patkit/store'
+ *
  * const direction: SortDirection = 'desc'
  * ```
  */
@@ -27,6 +31,8 @@ export type SortDirection = 'asc' | 'desc'
  *
  * @example
  * ```ts
+ * import type { SortOrder } from 'patkit/store'
+ *
  * const order: SortOrder = {
  *   field: 'expiresAt', direction: 'asc', nulls: 'last', tieBreak: { field: 'id', direction: 'asc' },
  * }
@@ -61,6 +67,8 @@ function order(field: SortField, direction: SortDirection): SortOrder {
  *
  * @example
  * ```ts
+ * import { SORT_ORDERS } from 'patkit/store'
+ *
  * SORT_ORDERS.last_used_desc // { field: 'lastUsedAt', direction: 'desc', nulls: 'first', tieBreak: { field: 'id', direction: 'desc' } }
  * ```
  */

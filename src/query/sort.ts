@@ -9,7 +9,7 @@ import { SORT_ORDERS, type SortDirection, type SortField, type SortOrder } from 
  *
  * @example
  * ```ts
- * import { DEFAULT_SORT } from 'patkit'
+ * import { DEFAULT_SORT } from './sort.js'
  * DEFAULT_SORT // 'id_asc'
  * ```
  */
@@ -20,7 +20,7 @@ export const DEFAULT_SORT: SortKey = 'id_asc'
  *
  * @example
  * ```ts
- * import { isSortKey } from 'patkit'
+ * import { isSortKey } from './sort.js'
  * isSortKey('name_desc') // true
  * isSortKey('NAME_DESC') // false
  * ```
@@ -34,6 +34,8 @@ export function isSortKey(value: string): value is SortKey {
  *
  * @example
  * ```ts
+ * import type { Sortable } from './sort.js'
+ *
  * const row: Sortable = { id: 1, name: 'ci', expiresAt: null }
  * ```
  */
@@ -46,6 +48,9 @@ type Compare<T> = (a: T, b: T) => number
  *
  * @example
  * ```ts
+ * import type { Token } from 'patkit'
+ * import type { Comparators } from './sort.js'
+ *
  * declare const order: Comparators<Token>
  * tokens.sort(order.name_asc)
  * ```
@@ -82,6 +87,8 @@ function directed<T, V>(
  *
  * @example
  * ```ts
+ * import { comparatorsOver } from './sort.js'
+ *
  * const byKey = comparatorsOver<Row>({ createdAt: (r) => r.createdAt, lastUsedAt: (r) => r.lastUsedAt })
  * rows.sort(byKey.created_desc)
  * ```
@@ -122,7 +129,8 @@ const COMPARATORS = comparatorsOver(TOKEN_INSTANTS)
  *
  * @example
  * ```ts
- * import { compareTokens } from 'patkit'
+ * import type { Token } from 'patkit'
+ * import { compareTokens } from 'patkit/store'
  * declare const tokens: Token[]
  * const newestFirst = [...tokens].sort(compareTokens('created_desc'))
  * ```

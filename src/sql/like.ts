@@ -4,6 +4,8 @@
  *
  * @example
  * ```ts
+ * import { escapeLike, LIKE_ESCAPE } from './like.js'
+ *
  * sql`name like ${escapeLike('50%')} escape '${sql.raw(LIKE_ESCAPE)}'`
  * ```
  */
@@ -15,6 +17,8 @@ export const LIKE_ESCAPE = '!'
  *
  * @example
  * ```ts
+ * import { escapeLike } from './like.js'
+ *
  * escapeLike('50%_off!') // '50!%!_off!!'
  * ```
  */

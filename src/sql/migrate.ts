@@ -30,6 +30,9 @@ export interface MigrationReport {
  *
  * @example
  * ```ts
+ * import { postgresDialect } from './dialect/postgres.js'
+ * import { schemaMigrations } from './migrate.js'
+ *
  * Object.keys(schemaMigrations(postgresDialect, 'patkit_'))
  * // ['0001_tokens_and_users', '0002_settings', '0003_rotation_receipts']
  * ```

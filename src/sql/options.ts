@@ -41,6 +41,8 @@ export const DEFAULT_TABLE_PREFIX = 'patkit_'
  *
  * @example
  * ```ts
+ * import { resolveOptions } from './options.js'
+ *
  * const { db, dialect, prefix } = resolveOptions(userDb, {})
  * ```
  */
@@ -57,6 +59,8 @@ export interface SqlContext {
  * @throws {TypeError} when the prefix is malformed, or no dialect is given and none is recognized.
  * @example
  * ```ts
+ * import { resolveOptions } from './options.js'
+ *
  * resolveOptions(db, { tablePrefix: 'ci_' }).prefix // 'ci_'
  * ```
  */

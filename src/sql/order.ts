@@ -18,6 +18,8 @@ const COLUMNS: Readonly<Record<SortField, string>> = {
  *
  * @example
  * ```ts
+ * import type { OrderKey } from './order.js'
+ *
  * const key: OrderKey = { expression: sql`"id"`, direction: 'asc', nulls: null }
  * ```
  */
@@ -54,6 +56,9 @@ function fieldKeys(
  *
  * @example
  * ```ts
+ * import { mysqlDialect } from './dialect/mysql.js'
+ * import { orderKeys } from './order.js'
+ *
  * orderKeys(mysqlDialect, 'expires_asc') // expires_at is null asc, expires_at asc, id asc
  * ```
  */

@@ -44,6 +44,8 @@ export type PepperCheck = 'recorded' | 'matched'
  *
  * @example
  * ```ts
+ * import { pepperFingerprint } from 'patkit/sql'
+ *
  * pepperFingerprint('a') === pepperFingerprint('a') // true
  * ```
  */

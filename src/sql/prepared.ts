@@ -8,6 +8,8 @@ import type { PatkitDatabase } from './schema.js'
  *
  * @example
  * ```ts
+ * import { slot } from './prepared.js'
+ *
  * db.selectFrom('tokens').selectAll().where('tokens.digest', '=', slot<string>('digest'))
  * ```
  */
@@ -22,6 +24,8 @@ export function slot<T>(name: string): T {
  *
  * @example
  * ```ts
+ * import { prepare, slot } from './prepared.js'
+ *
  * const id = slot<number>('id')
  * const byId = prepare(db.selectFrom('tokens').selectAll().where('tokens.id', '=', id), [id])
  * const { rows } = await byId.run(db, [7])
@@ -38,6 +42,8 @@ export interface Prepared<R> {
  *
  * @example
  * ```ts
+ * import { prepare, slot } from './prepared.js'
+ *
  * const id = slot<number>('id')
  * const byId = prepare(db.selectFrom('tokens').selectAll().where('tokens.id', '=', id), [id])
  * ```

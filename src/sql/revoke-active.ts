@@ -13,6 +13,8 @@ const isIdList = (ids: number | readonly number[]): ids is readonly number[] => 
  *
  * @example
  * ```ts
+ * import { revokeActive } from './revoke-active.js'
+ *
  * const result = await revokeActive(trx, dialect, 7).executeTakeFirst()
  * result.numUpdatedRows // 1n when this statement revoked it, 0n when it was revoked (or missing)
  * ```

@@ -23,6 +23,8 @@ import { writeTransaction } from './transaction.js'
  *
  * @example
  * ```ts
+ * import { revokeDescendants } from './revoke-descendants.js'
+ *
  * const revoked = await revokeDescendants(context, statements, 7, now)
  * ```
  */

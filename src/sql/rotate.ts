@@ -15,6 +15,8 @@ import { writeTransaction } from './transaction.js'
  *
  * @example
  * ```ts
+ * import type { RotateOutcome } from './rotate.js'
+ *
  * const outcome: RotateOutcome = { kind: 'already_revoked' }
  * ```
  */
@@ -101,6 +103,8 @@ async function familyOf(
  *
  * @example
  * ```ts
+ * import { rotateRow } from './rotate.js'
+ *
  * const outcome = await rotateRow(context, statements, 7, successor)
  * if (outcome.kind === 'rotated') console.log(outcome.token.id)
  * ```

@@ -14,6 +14,8 @@ import { writeTransaction } from './transaction.js'
  *
  * @example
  * ```ts
+ * import { insertReceipt } from './rotation-receipts.js'
+ *
  * await insertReceipt(trx, dialect, oldId, successor.id, receipt)
  * ```
  */
@@ -43,6 +45,8 @@ export async function insertReceipt(
  *
  * @example
  * ```ts
+ * import { pruneReceipts } from './rotation-receipts.js'
+ *
  * await pruneReceipts(context, successor.createdAt)
  * ```
  */
@@ -67,6 +71,8 @@ export function pruneReceipts({ db, dialect }: SqlContext, at: Date): Promise<vo
  *
  * @example
  * ```ts
+ * import { consumeReceipt } from './rotation-receipts.js'
+ *
  * const redeemed = await consumeReceipt(context, statements, 7, keyDigest, now)
  * ```
  */

@@ -84,6 +84,9 @@ export interface RotationReceiptsTable {
  *
  * @example
  * ```ts
+ * import type { PatkitDatabase } from './schema.js'
+ * import { TablePrefixPlugin } from './table-prefix.js'
+ *
  * const db = userDb.withPlugin(new TablePrefixPlugin('patkit_')) as unknown as Kysely<PatkitDatabase>
  * ```
  */
@@ -99,6 +102,8 @@ export interface PatkitDatabase {
  *
  * @example
  * ```ts
+ * import { PATKIT_TABLES } from './schema.js'
+ *
  * PATKIT_TABLES.includes('tokens') // true
  * ```
  */

@@ -17,6 +17,8 @@ export interface PreparingDatabase {
  *
  * @example
  * ```ts
+ * import { DEFAULT_STATEMENT_CACHE_SIZE, sqliteStatementCache } from 'patkit/sql'
+ *
  * sqliteStatementCache(new Database(':memory:'), DEFAULT_STATEMENT_CACHE_SIZE)
  * ```
  */

@@ -11,6 +11,8 @@ import { type encodeToken, type TokenRow, tokenColumns } from './token-row.js'
  *
  * @example
  * ```ts
+ * import { decodeUser } from './users.js'
+ *
  * const owner = row.owner_id === null ? null : decodeUser(...)
  * ```
  */
@@ -60,6 +62,8 @@ export interface Statements {
  *
  * @example
  * ```ts
+ * import { insertColumns } from './statements.js'
+ *
  * insertColumns.map((column) => encoded[column])
  * ```
  */
@@ -83,6 +87,9 @@ export const insertColumns = [
  *
  * @example
  * ```ts
+ * import { resolveOptions } from './options.js'
+ * import { prepareStatements } from './statements.js'
+ *
  * const statements = prepareStatements(resolveOptions(db, {}))
  * ```
  */

@@ -8,6 +8,8 @@ import type { StoreFailure } from '../domain/errors.js'
  *
  * @example
  * ```ts
+ * import { toStoreFailure } from './store-failure.js'
+ *
  * ResultAsync.fromPromise(db.selectFrom('tokens').selectAll().execute(), toStoreFailure('list'))
  * ```
  */
@@ -20,6 +22,8 @@ export function toStoreFailure(operation: string): (cause: unknown) => StoreFail
  *
  * @example
  * ```ts
+ * import { retrying, TRANSACTION_ATTEMPTS } from './store-failure.js'
+ *
  * await retrying(run, dialect.isRetryable, TRANSACTION_ATTEMPTS)
  * ```
  */
@@ -32,6 +36,8 @@ export const TRANSACTION_ATTEMPTS = 16
  *
  * @example
  * ```ts
+ * import { retrying } from './store-failure.js'
+ *
  * await retrying(() => db.transaction().execute(rotateIn), dialect.isRetryable)
  * ```
  */

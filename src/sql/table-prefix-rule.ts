@@ -3,6 +3,8 @@
  *
  * @example
  * ```ts
+ * import { TABLE_PREFIX_RULE } from './table-prefix-rule.js'
+ *
  * `tablePrefix must be ${TABLE_PREFIX_RULE}`
  * ```
  */
@@ -20,6 +22,8 @@ const PREFIX = /^(?:[a-z][a-z0-9_]{0,31})?$/
  *
  * @example
  * ```ts
+ * import { tablePrefixProblem } from './table-prefix-rule.js'
+ *
  * tablePrefixProblem('auth_') // null
  * tablePrefixProblem('Foo_') // 'must be lower-case letters, digits and _, starting with a letter, ...'
  * ```

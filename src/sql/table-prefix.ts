@@ -39,6 +39,8 @@ class PrefixTransformer extends OperationNodeTransformer {
  *
  * @example
  * ```ts
+ * import { TablePrefixPlugin } from './table-prefix.js'
+ *
  * const scoped = db.withPlugin(new TablePrefixPlugin('patkit_', ['tokens', 'users']))
  * scoped.selectFrom('tokens').selectAll() // select * from "patkit_tokens"
  * ```

@@ -10,6 +10,8 @@ import { decodeInteger, encodeToken } from './token-row.js'
  *
  * @example
  * ```ts
+ * import { storedToken } from './token-insert.js'
+ *
  * storedToken(draft, 7, 7).familyId // 7
  * ```
  */
@@ -37,6 +39,8 @@ export function storedToken(token: TokenDraft | Token, id: number, familyId: num
  *
  * @example
  * ```ts
+ * import { insertRow } from './token-insert.js'
+ *
  * const id = await insertRow(trx, dialect, draft, 0)
  * ```
  */
@@ -64,6 +68,8 @@ export async function insertRow(
  *
  * @example
  * ```ts
+ * import { insertDraft } from './token-insert.js'
+ *
  * const token = await db.transaction().execute((trx) => insertDraft(trx, dialect, draft))
  * ```
  */
@@ -85,6 +91,8 @@ export async function insertDraft(
  *
  * @example
  * ```ts
+ * import { bumpSequence } from './token-insert.js'
+ *
  * await bumpSequence(trx, 'patkit_tokens', 42)
  * ```
  */

@@ -14,6 +14,8 @@ import { filterCondition } from './where.js'
  *
  * @example
  * ```ts
+ * import { findTokenBy } from './token-reads.js'
+ *
  * await findTokenBy(context, statements, 'digest', 'q1w2...')
  * ```
  */
@@ -34,6 +36,8 @@ export async function findTokenBy(
  *
  * @example
  * ```ts
+ * import { findTokenWithUser } from './token-reads.js'
+ *
  * const found = await findTokenWithUser(context, statements, 'q1w2...')
  * ```
  */
@@ -73,6 +77,8 @@ function userOnly(filter: TokenFilter): number | null {
  *
  * @example
  * ```ts
+ * import { selectTokenPage } from './token-reads.js'
+ *
  * const { items, total } = await selectTokenPage(context, statements, { filter: {}, sort: 'id_asc', page: { page: 1, perPage: 20 }, now })
  * ```
  */

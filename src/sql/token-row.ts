@@ -11,6 +11,8 @@ import type { TokensTable } from './schema.js'
  *
  * @example
  * ```ts
+ * import { tokenColumns } from './token-row.js'
+ *
  * db.selectFrom('tokens').select(tokenColumns(dialect))
  * ```
  */
@@ -37,6 +39,8 @@ export function tokenColumns(dialect: SqlDialect) {
  *
  * @example
  * ```ts
+ * import { decodeToken, type TokenRow } from './token-row.js'
+ *
  * const token = decodeToken(row satisfies TokenRow)
  * ```
  */
@@ -67,6 +71,8 @@ function corrupt(column: string, value: unknown): Error {
  *
  * @example
  * ```ts
+ * import { decodeInteger } from './token-row.js'
+ *
  * decodeInteger('42', 'id') // 42
  * ```
  */
@@ -82,6 +88,8 @@ export function decodeInteger(value: unknown, column: string): number {
  *
  * @example
  * ```ts
+ * import { decodeBoolean } from './token-row.js'
+ *
  * decodeBoolean(1, 'revoked') // true
  * ```
  */
@@ -101,6 +109,8 @@ const SPACE_MS = /^(?!00)\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}$/
  *
  * @example
  * ```ts
+ * import { decodeInstant } from './token-row.js'
+ *
  * decodeInstant('2030-01-01 12:00:00.250', 'created_at').toISOString() // '2030-01-01T12:00:00.250Z'
  * ```
  */
@@ -152,6 +162,8 @@ function decodeScopes(value: unknown): readonly Scope[] {
  *
  * @example
  * ```ts
+ * import { decodeToken } from './token-row.js'
+ *
  * const tokens = rows.map(decodeToken)
  * ```
  */
@@ -179,6 +191,8 @@ export function decodeToken(row: TokenRow): Token {
  *
  * @example
  * ```ts
+ * import { encodeToken } from './token-row.js'
+ *
  * db.insertInto('tokens').values(encodeToken(dialect, draft, 0))
  * ```
  */

@@ -11,6 +11,8 @@ import { writeTransaction } from './transaction.js'
  *
  * @example
  * ```ts
+ * import { insertToken } from './token-writes.js'
+ *
  * const token = await insertToken(context, draft)
  * ```
  */
@@ -24,6 +26,8 @@ export function insertToken(context: SqlContext, draft: TokenDraft): Promise<Tok
  *
  * @example
  * ```ts
+ * import { importStoredToken } from './token-writes.js'
+ *
  * await importStoredToken(context, { ...token, id: 42, familyId: 40 })
  * ```
  */
@@ -46,6 +50,8 @@ export async function importStoredToken(context: SqlContext, token: Token): Prom
  *
  * @example
  * ```ts
+ * import { revokeRow } from './token-writes.js'
+ *
  * await revokeRow(context, 7) // 'revoked' | 'already_revoked' | 'missing'
  * ```
  */
@@ -63,6 +69,8 @@ export async function revokeRow({ db, dialect }: SqlContext, id: number): Promis
  *
  * @example
  * ```ts
+ * import { touchLastUsed } from './token-writes.js'
+ *
  * await touchLastUsed(context, statements, 7, now, 600_000) // true when written
  * ```
  */

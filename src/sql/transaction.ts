@@ -34,6 +34,9 @@ async function immediate<T>(
  *
  * @example
  * ```ts
+ * import { insertDraft } from './token-insert.js'
+ * import { writeTransaction } from './transaction.js'
+ *
  * const token = await writeTransaction(context, (trx) => insertDraft(trx, context.dialect, draft))
  * ```
  */

@@ -11,6 +11,8 @@ const DIGITS = /^\d+$/
  *
  * @example
  * ```ts
+ * import { decodeUser } from './users.js'
+ *
  * decodeUser({ id: '1', username: 'root', admin: true, blocked: false })
  * ```
  */
@@ -30,6 +32,8 @@ export function decodeUser(row: { id: unknown; username: unknown; admin: unknown
  *
  * @example
  * ```ts
+ * import { selectUser } from './users.js'
+ *
  * await selectUser(context, 'ROOT') // the user 'root'
  * ```
  */
@@ -52,6 +56,8 @@ export async function selectUser({ db }: SqlContext, ref: number | string): Prom
  *
  * @example
  * ```ts
+ * import { upsertUser } from './users.js'
+ *
  * await upsertUser(context, { id: 1, username: 'root', admin: true, blocked: false })
  * ```
  */

@@ -21,6 +21,8 @@ function nameLike(pattern: string): Expression<SqlBool> {
  *
  * @example
  * ```ts
+ * import { searchConditions } from './where.js'
+ *
  * searchConditions('deploy prod') // [lower(name) like '%deploy%', lower(name) like '%prod%']
  * ```
  */
@@ -42,6 +44,8 @@ export function searchConditions(search: string): Expression<SqlBool>[] {
  *
  * @example
  * ```ts
+ * import { activeAt } from './where.js'
+ *
  * db.selectFrom('tokens').where((eb) => activeAt(eb, dialect, now))
  * ```
  */
@@ -60,6 +64,8 @@ export function activeAt(eb: TokensBuilder, dialect: SqlDialect, now: Date): Exp
  *
  * @example
  * ```ts
+ * import { filterCondition } from './where.js'
+ *
  * db.selectFrom('tokens').where(filterCondition(dialect, { userId: 2, state: 'active' }, now))
  * ```
  */

@@ -5,7 +5,7 @@ import type { TokenStore } from './token-store.js'
  *
  * @example
  * ```ts
- * import type { RotationReceiptStore } from 'patkit'
+ * import type { RotationReceiptStore } from 'patkit/store'
  * declare const store: RotationReceiptStore
  * await store.consumeRotationReceipt(7, keyDigest, now)
  * ```
@@ -20,7 +20,7 @@ export type RotationReceiptStore = TokenStore &
  *
  * @example
  * ```ts
- * import { supportsRotationReceipts } from 'patkit'
+ * import { supportsRotationReceipts } from 'patkit/store'
  * import { memoryStore } from 'patkit/memory'
  * supportsRotationReceipts(memoryStore()) // true
  * ```

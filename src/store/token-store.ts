@@ -10,7 +10,7 @@ import type { User, UserDirectory } from './user.js'
  *
  * @example
  * ```ts
- * import type { RevokeOutcome } from 'patkit'
+ * import type { RevokeOutcome } from 'patkit/store'
  * const outcome: RevokeOutcome = 'already_revoked'
  * ```
  */
@@ -22,7 +22,7 @@ export type RevokeOutcome = 'revoked' | 'already_revoked' | 'missing'
  *
  * @example
  * ```ts
- * import type { TokenWithUser } from 'patkit'
+ * import type { TokenWithUser } from 'patkit/store'
  * declare const found: TokenWithUser
  * found.user?.blocked
  * ```
@@ -52,6 +52,7 @@ export interface TokenWithUser {
  *
  * @example
  * ```ts
+ * import type { TokenStore } from 'patkit/store'
  * import { memoryStore } from 'patkit/memory'
  * const store: TokenStore = memoryStore()
  * ```

@@ -26,7 +26,7 @@ export interface User {
  *
  * @example
  * ```ts
- * import type { UserDirectory } from 'patkit'
+ * import type { UserDirectory } from 'patkit/store'
  * const directory: UserDirectory = {
  *   findUser: (ref) => okAsync(ref === 1 || ref === 'root' ? root : null),
  * }

@@ -8,6 +8,8 @@ import { type NodeListener, toNodeListener } from '../http/node-listener.js'
  *
  * @example
  * ```ts
+ * import { listen, type ListeningServer } from './listen.js'
+ *
  * const server: ListeningServer = await listen(handler, { host: '127.0.0.1', port: 0 })
  * server.url // 'http://127.0.0.1:54321'
  * ```
@@ -30,6 +32,8 @@ export interface ListeningServer {
  *
  * @example
  * ```ts
+ * import type { ListenOptions } from './listen.js'
+ *
  * const options: ListenOptions = { host: '127.0.0.1', port: 0 }
  * ```
  */
@@ -52,6 +56,8 @@ export const DEFAULT_SHUTDOWN_GRACE_MS = 5000
  *
  * @example
  * ```ts
+ * import { serverUrl } from './listen.js'
+ *
  * serverUrl('::1', 3000) // 'http://[::1]:3000'
  * ```
  */
@@ -86,6 +92,9 @@ function closeGracefully(server: Server, closing: { value: boolean }, graceMs: n
  *
  * @example
  * ```ts
+ * import { createHandler } from 'patkit/http'
+ * import { listen } from './listen.js'
+ *
  * const server = await listen(createHandler(authority), { host: '127.0.0.1', port: 0 })
  * await fetch(`${server.url}/api/v4/personal_access_tokens/self`)
  * await server.close()
@@ -100,6 +109,8 @@ export function listen(handler: Handler, options: ListenOptions): Promise<Listen
  *
  * @example
  * ```ts
+ * import { listenNode } from './listen.js'
+ *
  * const server = await listenNode((req, res) => res.end('ok'), { host: '127.0.0.1', port: 0 })
  * ```
  */

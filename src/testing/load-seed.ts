@@ -15,6 +15,7 @@ import type { SeedProblem, ValidSeed } from './seed-schema.js'
  *
  * @example
  * ```ts
+ * import type { SeedTarget } from 'patkit/fake'
  * import { createDigester } from 'patkit'
  * const target: SeedTarget = { authority, store, digest: createDigester(pepper) }
  * ```
@@ -31,6 +32,8 @@ export interface SeedTarget {
  *
  * @example
  * ```ts
+ * import type { SeedReport } from 'patkit/fake'
+ *
  * const report: SeedReport = { users: 2, issued: [], restored: [], skipped: [0] }
  * ```
  */
@@ -52,6 +55,8 @@ function describe(cause: unknown): string {
  *
  * @example
  * ```ts
+ * import { describeIssueFailure } from './load-seed.js'
+ *
  * describeIssueFailure({ userId: 7, name: 'ci', scopes: ['api'] }, { type: 'not_found', entity: 'user' })
  * // { field: 'user_id', message: 'No user with id 7' }
  * ```

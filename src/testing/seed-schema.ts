@@ -169,7 +169,7 @@ export type ValidSeed = z.output<typeof seedSchema>
  *
  * @example
  * ```ts
- * import { formatSeedPath } from 'patkit/testing'
+ * import { formatSeedPath } from './seed-schema.js'
  * formatSeedPath(['tokens', 0, 'scopes', 1]) // 'tokens[0].scopes[1]'
  * formatSeedPath([]) // '(root)'
  * ```

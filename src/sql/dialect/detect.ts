@@ -16,6 +16,8 @@ const DIALECTS: Readonly<Record<SqlDialectName, SqlDialect>> = {
  *
  * @example
  * ```ts
+ * import { dialectNamed } from './detect.js'
+ *
  * dialectNamed('sqlite').bool(true) // 1
  * ```
  */
@@ -33,6 +35,8 @@ export function dialectNamed(name: SqlDialectName): SqlDialect {
  *
  * @example
  * ```ts
+ * import { detectDialect } from './detect.js'
+ *
  * detectDialect(new Kysely({ dialect: new SqliteDialect({ database }) }))?.name // 'sqlite'
  * ```
  */

@@ -13,6 +13,8 @@ const RETRYABLE = new Set(['1213', '1020'])
  *
  * @example
  * ```ts
+ * import { mysqlDialect } from './mysql.js'
+ *
  * mysqlDialect.instant(new Date(0)) // '1970-01-01 00:00:00.000'
  * ```
  */

@@ -13,6 +13,8 @@ const RETRYABLE = new Set(['40001', '40P01'])
  *
  * @example
  * ```ts
+ * import { postgresDialect } from './postgres.js'
+ *
  * postgresDialect.instant(new Date(0)) // '1970-01-01T00:00:00.000Z'
  * ```
  */

@@ -16,6 +16,8 @@ export type SqlDialectName = 'postgres' | 'mysql' | 'sqlite'
  *
  * @example
  * ```ts
+ * import type { ColumnSql } from './sql-dialect.js'
+ *
  * const instant: ColumnSql = sql`timestamptz(3)`
  * ```
  */
@@ -34,6 +36,9 @@ export type ColumnSql = RawBuilder<unknown>
  *
  * @example
  * ```ts
+ * import { postgresDialect } from './postgres.js'
+ * import type { SqlDialect } from './sql-dialect.js'
+ *
  * const dialect: SqlDialect = postgresDialect
  * dialect.supportsReturning // true
  * ```
@@ -86,6 +91,8 @@ export interface SqlDialect {
  *
  * @example
  * ```ts
+ * import { DIALECT_DEFAULTS, type SqlDialect } from './sql-dialect.js'
+ *
  * const mine: SqlDialect = { ...DIALECT_DEFAULTS, name: 'sqlite', ... }
  * ```
  */
@@ -105,6 +112,8 @@ export const DIALECT_DEFAULTS = {
  *
  * @example
  * ```ts
+ * import { errorCode } from './sql-dialect.js'
+ *
  * errorCode(Object.assign(new Error('dup'), { code: '23505' })) // '23505'
  * ```
  */

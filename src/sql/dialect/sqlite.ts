@@ -16,6 +16,8 @@ const BUSY = /^SQLITE_BUSY/
  *
  * @example
  * ```ts
+ * import { sqliteDialect } from './sqlite.js'
+ *
  * sqliteDialect.bool(true) // 1
  * ```
  */

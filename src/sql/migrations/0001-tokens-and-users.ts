@@ -7,6 +7,8 @@ import { createIndexOnce, type IndexSpec } from './create-index-once.js'
  *
  * @example
  * ```ts
+ * import { indexes } from './0001-tokens-and-users.js'
+ *
  * indexes('patkit_').map((i) => i.name)
  * ```
  */
@@ -41,6 +43,9 @@ export function indexes(prefix: string): readonly IndexSpec[] {
  *
  * @example
  * ```ts
+ * import { postgresDialect } from '../dialect/postgres.js'
+ * import { tokensAndUsers } from './0001-tokens-and-users.js'
+ *
  * const migration = tokensAndUsers(postgresDialect, 'patkit_')
  * ```
  */

@@ -8,6 +8,9 @@ import type { SqlDialect } from '../dialect/sql-dialect.js'
  *
  * @example
  * ```ts
+ * import { postgresDialect } from '../dialect/postgres.js'
+ * import { settings } from './0002-settings.js'
+ *
  * const migration = settings(postgresDialect)
  * ```
  */

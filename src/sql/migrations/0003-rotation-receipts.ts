@@ -7,6 +7,8 @@ import { createIndexOnce, type IndexSpec } from './create-index-once.js'
  *
  * @example
  * ```ts
+ * import { receiptIndexes } from './0003-rotation-receipts.js'
+ *
  * receiptIndexes('patkit_').map((i) => i.name) // ['patkit_rotation_receipts_expires_at_idx']
  * ```
  */
@@ -30,6 +32,9 @@ export function receiptIndexes(prefix: string): readonly IndexSpec[] {
  *
  * @example
  * ```ts
+ * import { postgresDialect } from '../dialect/postgres.js'
+ * import { rotationReceipts } from './0003-rotation-receipts.js'
+ *
  * const migration = rotationReceipts(postgresDialect, 'patkit_')
  * ```
  */

@@ -6,6 +6,8 @@ import type { SqlDialect } from '../dialect/sql-dialect.js'
  *
  * @example
  * ```ts
+ * import type { IndexSpec } from './create-index-once.js'
+ *
  * const index: IndexSpec = { name: 'patkit_tokens_family_id_idx', table: 'tokens', columns: ['family_id'] }
  * ```
  */
@@ -23,6 +25,8 @@ export interface IndexSpec {
  *
  * @example
  * ```ts
+ * import { createIndexOnce } from './create-index-once.js'
+ *
  * await createIndexOnce(db, dialect, 'patkit_', { name: 'patkit_tokens_family_id_idx', table: 'tokens', columns: ['family_id'] })
  * ```
  */

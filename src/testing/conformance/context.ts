@@ -9,6 +9,8 @@ import { okValue } from './results.js'
  *
  * @example
  * ```ts
+ * import { NOW, query } from './context.js'
+ *
  * await store.list(query({}, { now: NOW }))
  * ```
  */
@@ -42,6 +44,8 @@ export interface ConformanceContext {
  *
  * @example
  * ```ts
+ * import { CAPABILITY_METHODS } from './context.js'
+ *
  * CAPABILITY_METHODS.rotationReceipts // ['rotateWithReceipt', 'consumeRotationReceipt']
  * ```
  */
@@ -55,6 +59,8 @@ export const CAPABILITY_METHODS = {
  *
  * @example
  * ```ts
+ * import type { OptionalCapability } from './context.js'
+ *
  * const capability: OptionalCapability = 'rotationReceipts'
  * ```
  */
@@ -65,6 +71,8 @@ export type OptionalCapability = keyof typeof CAPABILITY_METHODS
  *
  * @example
  * ```ts
+ * import type { WithCapability } from './context.js'
+ *
  * declare const store: WithCapability<'rotationReceipts'>
  * await store.consumeRotationReceipt(7, keyDigest, now)
  * ```
@@ -77,6 +85,8 @@ export type WithCapability<K extends OptionalCapability> = TokenStore &
  *
  * @example
  * ```ts
+ * import { hasCapability } from './context.js'
+ *
  * if (hasCapability(store, 'findByDigestWithUser')) await store.findByDigestWithUser(digest)
  * ```
  */
@@ -94,6 +104,8 @@ export function hasCapability<K extends OptionalCapability>(
  *
  * @example
  * ```ts
+ * import { seeder } from './context.js'
+ *
  * const seed = seeder(store)
  * const [a, b] = await seed.insertAll([{ name: 'a' }, { name: 'b', userId: 2 }])
  * ```
@@ -112,6 +124,8 @@ export interface Seeder {
  *
  * @example
  * ```ts
+ * import { seeder } from './context.js'
+ *
  * const seed = seeder(store)
  * ```
  */
@@ -149,6 +163,8 @@ export function seeder(store: TokenStore): Seeder {
  *
  * @example
  * ```ts
+ * import { query } from './context.js'
+ *
  * await store.list(query({ userId: 2 }, { sort: 'name_asc' }))
  * ```
  */
@@ -169,6 +185,8 @@ export function query(
  *
  * @example
  * ```ts
+ * import { listNames } from './context.js'
+ *
  * expect(await listNames(store, { revoked: true })).toEqual(['b'])
  * ```
  */

@@ -12,6 +12,8 @@ const USERS = [1, 2, 3] as const
  *
  * @example
  * ```ts
+ * import { describeIsolation } from './isolation.js'
+ *
  * describeIsolation(ctx)
  * ```
  */

@@ -10,6 +10,8 @@ import { okValue } from './results.js'
  *
  * @example
  * ```ts
+ * import { describeJoinedLookup } from './joined-lookup.js'
+ *
  * describeJoinedLookup(ctx)
  * ```
  */

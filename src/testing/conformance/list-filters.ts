@@ -12,6 +12,8 @@ const day = (value: string): CalendarDate => value as CalendarDate
  *
  * @example
  * ```ts
+ * import { describeListFilters } from './list-filters.js'
+ *
  * describeListFilters(ctx)
  * ```
  */

@@ -26,6 +26,8 @@ async function insert(store: TokenStore, drafts: readonly Partial<TokenDraft>[])
  *
  * @example
  * ```ts
+ * import { describeListSort } from './list-sort.js'
+ *
  * describeListSort(ctx)
  * ```
  */

@@ -9,6 +9,8 @@ import { errValue, okValue } from './results.js'
  *
  * @example
  * ```ts
+ * import { describeLookups } from './lookups.js'
+ *
  * describeLookups(ctx)
  * ```
  */

@@ -10,6 +10,8 @@ const seven = Array.from({ length: 7 }, (_, i) => ({ name: `t${i + 1}` }))
  *
  * @example
  * ```ts
+ * import { describePagination } from './pagination.js'
+ *
  * describePagination(ctx)
  * ```
  */

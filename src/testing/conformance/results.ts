@@ -12,6 +12,8 @@ function show(value: unknown): string {
  *
  * @example
  * ```ts
+ * import { okValue } from './results.js'
+ *
  * const token = await okValue(store.insert(draft()))
  * ```
  */
@@ -26,6 +28,8 @@ export async function okValue<T, E>(outcome: Outcome<T, E>): Promise<T> {
  *
  * @example
  * ```ts
+ * import { errValue } from './results.js'
+ *
  * const error = await errValue(store.rotate(404, draft()))
  * error.type // 'not_found'
  * ```

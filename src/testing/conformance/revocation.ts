@@ -22,6 +22,8 @@ const byId = (tokens: readonly Token[]): Token[] => [...tokens].sort((a, b) => a
  *
  * @example
  * ```ts
+ * import { describeRevocation } from './revocation.js'
+ *
  * describeRevocation(ctx)
  * ```
  */

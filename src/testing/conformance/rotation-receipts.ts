@@ -52,6 +52,8 @@ async function rotatedWithReceipt(
  *
  * @example
  * ```ts
+ * import { describeRotationReceipts } from './rotation-receipts.js'
+ *
  * describeRotationReceipts(ctx)
  * ```
  */

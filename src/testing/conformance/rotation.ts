@@ -36,6 +36,8 @@ async function familyOf(store: TokenStore, token: Token): Promise<Token[]> {
  *
  * @example
  * ```ts
+ * import { describeRotation } from './rotation.js'
+ *
  * describeRotation(ctx)
  * ```
  */

@@ -14,6 +14,8 @@ const plus = (ms: number): Date => new Date(T.getTime() + ms)
  *
  * @example
  * ```ts
+ * import { describeTouch } from './touch.js'
+ *
  * describeTouch(ctx)
  * ```
  */

@@ -8,6 +8,8 @@ import { okValue } from './results.js'
  *
  * @example
  * ```ts
+ * import { describeUsers } from './users.js'
+ *
  * describeUsers(ctx)
  * ```
  */
