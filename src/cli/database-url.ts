@@ -6,6 +6,8 @@ import { maskSecrets } from './mask-secrets.js'
  *
  * @example
  * ```ts
+ * import type { DatabaseUrl } from './database-url.js'
+ *
  * const sqlite: DatabaseUrl = { dialect: 'sqlite', file: './patkit.db' }
  * const postgres: DatabaseUrl = { dialect: 'postgres', url: 'postgres://patkit@localhost/patkit' }
  * ```
@@ -29,6 +31,8 @@ const SERVER_SCHEMES: Readonly<Record<string, 'postgres' | 'mysql'>> = {
  *
  * @example
  * ```ts
+ * import { parseDatabaseUrl } from './database-url.js'
+ *
  * parseDatabaseUrl('sqlite:./patkit.db') // ok({ dialect: 'sqlite', file: './patkit.db' })
  * parseDatabaseUrl('redis://localhost').isErr() // true
  * ```
@@ -69,6 +73,8 @@ export function parseDatabaseUrl(value: string): Result<DatabaseUrl, string> {
  *
  * @example
  * ```ts
+ * import { describeDatabase } from './database-url.js'
+ *
  * describeDatabase({ dialect: 'postgres', url: 'postgres://u:secret@h/db' }) // 'postgres://u:***@h/db'
  * ```
  */

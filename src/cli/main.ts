@@ -33,6 +33,8 @@ const io: CliOutput = {
  *
  * @example
  * ```ts
+ * import { main } from './main.js'
+ *
  * process.exitCode = await main(['--version'])
  * ```
  */

@@ -11,6 +11,8 @@ const PASSWORD_PARAMETER = /(\b(?:password|passwd|pwd|pass|sslpassword)\s*=\s*)(
  *
  * @example
  * ```ts
+ * import { maskSecrets } from './mask-secrets.js'
+ *
  * maskSecrets('cannot open postgres://u:secret@h/db?sslpassword=x') // 'cannot open postgres://u:***@h/db?sslpassword=***'
  * ```
  */

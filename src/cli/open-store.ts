@@ -9,6 +9,7 @@ import { type DatabaseUrl, describeDatabase } from './database-url.js'
  *
  * @example
  * ```ts
+ * import type { OpenedStore } from './open-store.js'
  * import { memoryStore } from 'patkit/memory'
  *
  * const opened: OpenedStore = { store: memoryStore(), description: 'memory', replaceable: true, close: async () => {} }
@@ -117,6 +118,8 @@ async function openSql(
  *
  * @example
  * ```ts
+ * import { openStore } from './open-store.js'
+ *
  * const opened = await openStore(undefined, pepper) // the in-memory store
  * ```
  */

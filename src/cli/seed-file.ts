@@ -13,6 +13,8 @@ function reason(cause: unknown): string {
  *
  * @example
  * ```ts
+ * import { readSeedFile } from './seed-file.js'
+ *
  * const seed = await readSeedFile('./seed.json')
  * if (seed.isErr()) for (const line of seed.error) console.error(line)
  * ```

@@ -12,6 +12,8 @@ import { type DatabaseUrl, parseDatabaseUrl } from './database-url.js'
  *
  * @example
  * ```ts
+ * import type { ServeOptions } from './serve-options.js'
+ *
  * const options: ServeOptions = {
  *   help: false, host: '127.0.0.1', port: 0, shutdownGrace: 5, daemon: false, frozen: false,
  *   pepper: 'dev', pepperSource: 'flag',
@@ -72,6 +74,8 @@ const OPTIONS = {
  *
  * @example
  * ```ts
+ * import { DEFAULT_SHUTDOWN_GRACE } from './serve-options.js'
+ *
  * DEFAULT_SHUTDOWN_GRACE // 5 (seconds)
  * ```
  */
@@ -143,6 +147,8 @@ function required(name: string, value: string | undefined): Result<string | unde
  *
  * @example
  * ```ts
+ * import type { ReadTextFile } from './serve-options.js'
+ *
  * const readFile: ReadTextFile = (path) => readFileSync(path, 'utf8')
  * ```
  */
@@ -181,6 +187,8 @@ function choosePepper(
  *
  * @example
  * ```ts
+ * import { parseServeArgs } from './serve-options.js'
+ *
  * parseServeArgs(['--port', '0'], {}) // ok({ host: '127.0.0.1', port: 0, pepperSource: 'default', ... })
  * parseServeArgs(['--port', 'x'], {}) // err('--port must be an integer from 0 to 65535, got "x"')
  * ```

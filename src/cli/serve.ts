@@ -23,6 +23,8 @@ import { stopRequests } from './stop-requests.js'
  *
  * @example
  * ```ts
+ * import type { CliOutput } from './serve.js'
+ *
  * const io: CliOutput = { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) }
  * ```
  */
@@ -194,6 +196,8 @@ async function start(options: ServeOptions, io: CliOutput, opened: OpenedStore, 
  *
  * @example
  * ```ts
+ * import { serve } from './serve.js'
+ *
  * const code = await serve(options, { out: console.log, err: console.error })
  * ```
  */

@@ -6,6 +6,8 @@ import { fstatSync } from 'node:fs'
  *
  * @example
  * ```ts
+ * import type { StopReason } from './stop-requests.js'
+ *
  * const why: StopReason = 'stdin closed'
  * ```
  */
@@ -16,6 +18,8 @@ export type StopReason = NodeJS.Signals | 'stdin closed' | 'parent exited'
  *
  * @example
  * ```ts
+ * import { stopRequests } from './stop-requests.js'
+ *
  * const stop = stopRequests({ watchParent: true })
  * console.log(`${await stop.reason} received`)
  * stop.dispose()
@@ -51,6 +55,8 @@ function stdinIsPipe(): boolean {
  *
  * @example
  * ```ts
+ * import { stopRequests } from './stop-requests.js'
+ *
  * const stop = stopRequests({ watchParent: true })
  * await stop.reason
  * ```

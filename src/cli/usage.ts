@@ -3,6 +3,8 @@
  *
  * @example
  * ```ts
+ * import { USAGE } from './usage.js'
+ *
  * process.stdout.write(USAGE)
  * ```
  */
@@ -23,6 +25,8 @@ Options:
  *
  * @example
  * ```ts
+ * import { SERVE_USAGE } from './usage.js'
+ *
  * process.stdout.write(SERVE_USAGE)
  * ```
  */

@@ -6,7 +6,7 @@ import type { Token } from './token.js'
  *
  * @example
  * ```ts
- * import type { Revocation } from 'patkit'
+ * import type { Revocation } from './revoke-token.js'
  * declare const r: Revocation
  * r.changed // false when the token was already revoked
  * ```
@@ -22,7 +22,7 @@ export interface Revocation {
  *
  * @example
  * ```ts
- * import { revokeToken } from 'patkit'
+ * import { revokeToken } from './revoke-token.js'
  * revokeToken(token).map(({ token, changed }) => token.revoked) // ok(true)
  * ```
  */
