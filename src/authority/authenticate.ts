@@ -44,6 +44,8 @@ export type AuthenticateError = ErrorOf<
  * @example
  * ```ts
  * import { authenticate } from './authenticate.js'
+ * import type { AuthorityDeps } from './deps.js'
+ * declare const deps: AuthorityDeps
  *
  * const principal = await authenticate(deps, request.headers.get('private-token'), {})
  * ```
@@ -105,6 +107,8 @@ async function principalFor(
  * @example
  * ```ts
  * import { tokenThenOwner } from './authenticate.js'
+ * import type { AuthorityDeps } from './deps.js'
+ * declare const deps: AuthorityDeps
  *
  * const found = await tokenThenOwner(deps, deps.digest(secret)) // ok({ token, user }) or ok(null)
  * ```

@@ -57,6 +57,8 @@ export type CreateError = ErrorOf<
  * @example
  * ```ts
  * import { create } from './create.js'
+ * import type { AuthorityDeps } from './deps.js'
+ * declare const deps: AuthorityDeps
  *
  * const created = await create(deps, admin, 3, { name: 'ci', scopes: ['read_api'] })
  * ```

@@ -68,7 +68,8 @@ export interface AuthorityDeps {
  * @example
  * ```ts
  * import { rotateToken } from '../domain/rotate-token.js'
- * import { mintContext } from './deps.js'
+ * import { type AuthorityDeps, mintContext } from './deps.js'
+ * declare const deps: AuthorityDeps
  *
  * rotateToken(target, {}, mintContext(deps, deps.clock.now()))
  * ```

@@ -24,6 +24,8 @@ export type GetError = ErrorOf<'insufficient_scope' | 'unauthorized' | 'not_foun
  * @example
  * ```ts
  * import { getToken } from './get-token.js'
+ * import type { AuthorityDeps } from './deps.js'
+ * declare const deps: AuthorityDeps
  *
  * const token = await getToken(deps, principal, 'self')
  * ```

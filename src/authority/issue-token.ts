@@ -66,6 +66,8 @@ function validate(input: IssueTokenInput): Result<TokenFields, IssueError> {
  * @example
  * ```ts
  * import { issueToken } from './issue-token.js'
+ * import type { AuthorityDeps } from './deps.js'
+ * declare const deps: AuthorityDeps
  *
  * const issued = await issueToken(deps, { userId: 2, name: 'ci', scopes: ['api'], secret: 'glpat-known-in-tests' })
  * ```

@@ -73,6 +73,8 @@ export type ListError = ErrorOf<'insufficient_scope' | 'unauthorized' | 'not_fou
  * @example
  * ```ts
  * import { listTokens } from './list-tokens.js'
+ * import type { AuthorityDeps } from './deps.js'
+ * declare const deps: AuthorityDeps
  *
  * const page = await listTokens(deps, principal, { filter: { state: 'active' }, sort: 'created_desc' })
  * ```
@@ -145,6 +147,8 @@ async function resolveOwnerScope(
  * @example
  * ```ts
  * import { findUserByRef } from './list-tokens.js'
+ * import type { AuthorityDeps } from './deps.js'
+ * declare const deps: AuthorityDeps
  *
  * await findUserByRef(deps, '2') // the user with id 2; findUserByRef(deps, 'alice') by username
  * ```

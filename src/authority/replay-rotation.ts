@@ -37,6 +37,9 @@ export type ReplayError = StoreFailure
  * @example
  * ```ts
  * import { replayRotation } from './replay-rotation.js'
+ * import type { AuthorityDeps } from './deps.js'
+ * declare const deps: AuthorityDeps
+ * declare const idempotencyKey: string
  *
  * const replayed = await replayRotation(deps, secret, 'self', idempotencyKey) // ok(null): no replay
  * ```

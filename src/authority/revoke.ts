@@ -37,6 +37,8 @@ function mayRevoke(principal: Principal, token: Token): boolean {
  * @example
  * ```ts
  * import { revoke } from './revoke.js'
+ * import type { AuthorityDeps } from './deps.js'
+ * declare const deps: AuthorityDeps
  *
  * await revoke(deps, principal, 'self')
  * ```

@@ -81,6 +81,8 @@ export type RotateError = ErrorOf<
  * @example
  * ```ts
  * import { rotate } from './rotate.js'
+ * import type { AuthorityDeps } from './deps.js'
+ * declare const deps: AuthorityDeps
  *
  * const rotated = await rotate(deps, principal, 'self', { expiresAt: '2030-01-31' })
  * ```

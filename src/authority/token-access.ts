@@ -13,6 +13,8 @@ import type { Principal } from './principal.js'
  * @example
  * ```ts
  * import { findAccessibleToken } from './token-access.js'
+ * import type { AuthorityDeps } from './deps.js'
+ * declare const deps: AuthorityDeps
  *
  * const found = await findAccessibleToken(deps, principal, 7) // ok(token), or unauthorized / not_found
  * ```

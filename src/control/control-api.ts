@@ -11,6 +11,7 @@ import { CONTROL_OPENAPI } from './openapi.js'
  * @example
  * ```ts
  * import { CONTROL_PREFIX } from 'patkit/fake'
+ * declare const url: URL
  *
  * `${url}${CONTROL_PREFIX}/clock` // 'http://127.0.0.1:3000/__patkit/clock'
  * ```
@@ -22,7 +23,11 @@ export const CONTROL_PREFIX = '/__patkit'
  *
  * @example
  * ```ts
- * import type { ControlParts } from 'patkit/fake'
+ * import type { ControlParts, Faults, Journal } from 'patkit/fake'
+ * import type { FakeState } from './fake-state.js'
+ * declare const state: FakeState
+ * declare const journal: Journal
+ * declare const faults: Faults
  *
  * const parts: ControlParts = { clock, state, journal, faults, mint: (userId) => newSecret(userId) }
  * ```
@@ -128,7 +133,11 @@ function journalQuery(params: URLSearchParams): JournalQuery | string {
  *
  * @example
  * ```ts
- * import { controlHandler } from 'patkit/fake'
+ * import { controlHandler, type Faults, type Journal } from 'patkit/fake'
+ * import type { FakeState } from './fake-state.js'
+ * declare const state: FakeState
+ * declare const journal: Journal
+ * declare const faults: Faults
  *
  * const control = controlHandler({ clock, state, journal, faults, mint })
  * await control(new Request('http://fake/__patkit/clock/advance', { method: 'POST', body: '{"days":7}' }))

@@ -12,7 +12,12 @@ import type { Journal } from './journal.js'
  *
  * @example
  * ```ts
+ * import type { Digester } from 'patkit'
+ * import type { Faults, Journal } from 'patkit/fake'
  * import type { FakeListenerParts } from './fake-listener.js'
+ * declare const journal: Journal
+ * declare const faults: Faults
+ * declare const digest: Digester
  *
  * const parts: FakeListenerParts = { gitlab, control, journal, faults, clock, store, digest }
  * ```

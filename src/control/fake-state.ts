@@ -41,7 +41,9 @@ export interface StateSnapshot {
  * @example
  * ```ts
  * import { memoryStore } from 'patkit/memory'
+ * import type { Digester } from 'patkit'
  * import { fakeState } from './fake-state.js'
+ * declare const digest: Digester
  *
  * const state = fakeState({ authority, store, digest, seed, freshStore: () => memoryStore() })
  * await state.reset()
@@ -63,7 +65,9 @@ export interface FakeState {
  * @example
  * ```ts
  * import { memoryStore } from 'patkit/memory'
+ * import type { Digester } from 'patkit'
  * import type { FakeStateOptions } from './fake-state.js'
+ * declare const digest: Digester
  *
  * const options: FakeStateOptions = { authority, store, digest, seed, freshStore: () => memoryStore() }
  * ```
@@ -113,7 +117,9 @@ function seedUser(user: User): SeedUser {
  * @example
  * ```ts
  * import { memoryStore } from 'patkit/memory'
+ * import type { Digester } from 'patkit'
  * import { fakeState } from './fake-state.js'
+ * declare const digest: Digester
  *
  * const state = fakeState({ authority, store, digest, seed, freshStore: () => memoryStore() })
  * const snapshot = await state.snapshot()

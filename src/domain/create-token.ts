@@ -52,6 +52,9 @@ export interface Minted {
  * @example
  * ```ts
  * import { createToken } from './create-token.js'
+ * import type { MintContext } from './context.js'
+ * declare const ctx: MintContext
+ *
  * const result = createToken({ userId: 2, name: 'ci', scopes: ['api'] }, ctx)
  * if (result.isOk()) console.log(result.value.secret)
  * ```

@@ -8,6 +8,8 @@ import type { ErrorOf } from './errors.js'
  * @example
  * ```ts
  * import { IDEMPOTENCY_KEY_HEADER } from './idempotency-key.js'
+ * declare const headers: Headers
+ *
  * headers.set(IDEMPOTENCY_KEY_HEADER, crypto.randomUUID())
  * ```
  */

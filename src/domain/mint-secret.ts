@@ -31,6 +31,8 @@ function friendlyToken(bytes: Uint8Array): string {
  * @example
  * ```ts
  * import { mintSecret } from './mint-secret.js'
+ * import type { MintContext } from './context.js'
+ * declare const ctx: MintContext
  *
  * mintSecret({ ...ctx, format: 'routable' }, 2) // 'glpat-...<payload>.01.0w<crc>'
  * mintSecret({ ...ctx, format: 'legacy' }, 2) // 'glpat-' + 20 characters

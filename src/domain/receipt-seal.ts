@@ -86,6 +86,9 @@ function aad(tokenId: number): Buffer {
  * import { cryptoRandom } from 'patkit'
  * import { presentedSecret } from '../http/credentials.js'
  * import { createReceiptSealer } from './receipt-seal.js'
+ * declare const idempotencyKey: string
+ * declare const successorSecret: string
+ *
  * const sealer = createReceiptSealer(process.env.PATKIT_PEPPER!)
  * const binding = { presentedSecret, idempotencyKey, tokenId: 7 }
  * const sealed = sealer.seal(binding, successorSecret, cryptoRandom)

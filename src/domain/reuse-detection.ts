@@ -10,6 +10,10 @@ import { isActive, type Token } from './token.js'
  * @example
  * ```ts
  * import { tokensToRevokeOnReuse } from 'patkit/store'
+ * import type { Token } from 'patkit'
+ * declare const first: Token
+ * declare const family: readonly Token[]
+ *
  * // family: 1 -> 2 -> 3, token 3 active; token 1 is presented again
  * tokensToRevokeOnReuse(first, family, now) // ok([token3])
  * ```

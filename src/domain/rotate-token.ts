@@ -31,6 +31,9 @@ export interface Rotation {
  * @example
  * ```ts
  * import { rotateToken } from './rotate-token.js'
+ * import type { MintContext } from './context.js'
+ * declare const ctx: MintContext
+ *
  * const result = rotateToken(token, { expiresAt: '2030-02-01' }, ctx)
  * if (result.isErr() && result.error.type === 'already_revoked') { ... }
  * ```

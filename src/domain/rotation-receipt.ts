@@ -12,6 +12,10 @@ import { isActive } from './token.js'
  * import type { RotationReceiptDraft } from 'patkit/store'
  * import { presentedSecret } from '../http/credentials.js'
  * import { receiptExpiry } from './rotation-receipt.js'
+ * import type { ReceiptSealer } from './receipt-seal.js'
+ * declare const sealer: ReceiptSealer
+ * declare const idempotencyKey: string
+ *
  * const draft: RotationReceiptDraft = {
  *   keyDigest: sealer.keyDigest(presentedSecret, idempotencyKey),
  *   sealedSecret: sealer.seal(binding, rotation.secret, random),
@@ -78,7 +82,10 @@ export function receiptExpiry(now: Date, windowMs: number): Date {
  *
  * @example
  * ```ts
- * import { isRedeemable } from 'patkit/store'
+ * import { isRedeemable, type RotationReceipt, type TokenDraft } from 'patkit/store'
+ * declare const receipt: RotationReceipt
+ * declare const successor: TokenDraft
+ *
  * isRedeemable(receipt, successor, now) // false once successor.lastUsedAt is set
  * ```
  */

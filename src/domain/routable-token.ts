@@ -104,6 +104,7 @@ export function routableSecret(randomBytes: Uint8Array, prefix: string, routing:
  * @example
  * ```ts
  * import { checkRoutableSecret, routableSecret } from './routable-token.js'
+ * declare const bytes: Uint8Array
  *
  * checkRoutableSecret(routableSecret(bytes, 'glpat-', { userId: 2 }), 'glpat-') // 'valid'
  * checkRoutableSecret('glpat-any-secret-string', 'glpat-') // 'other'

@@ -38,6 +38,7 @@ export function isMetadataRoute(name: string): name is MetadataRouteName {
  * @example
  * ```ts
  * import { serveMetadataRoute } from './metadata-routes.js'
+ * declare const url: URL
  *
  * const reply = await serveMetadataRoute(authority, 'version', request, url)
  * ```

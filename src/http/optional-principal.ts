@@ -14,6 +14,7 @@ import type { IncomingRequest } from './incoming.js'
  * @example
  * ```ts
  * import { optionalPrincipal } from './optional-principal.js'
+ * declare const url: URL
  *
  * const caller = await optionalPrincipal(authority, request, url)
  * const anonymous = caller.isOk() && caller.value === null

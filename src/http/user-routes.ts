@@ -47,6 +47,7 @@ export function isUserRoute(name: string): name is UserRouteName {
  * @example
  * ```ts
  * import { serveUserRoute } from './user-routes.js'
+ * declare const url: URL
  *
  * const reply = await serveUserRoute(authority, 'current_user', undefined, request, url, undefined)
  * ```

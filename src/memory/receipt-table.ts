@@ -10,6 +10,9 @@ import type { Token } from '../domain/token.js'
  * @example
  * ```ts
  * import { receiptTable } from './receipt-table.js'
+ * declare const keyDigest: string
+ * declare const sealedSecret: string
+ * declare const expiresAt: Date
  *
  * const receipts = receiptTable()
  * receipts.put({ tokenId: 1, successorId: 2, keyDigest, sealedSecret, expiresAt })

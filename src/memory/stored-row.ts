@@ -12,7 +12,9 @@ import type { InstantReader } from '../query/instants.js'
  *
  * @example
  * ```ts
+ * import type { Scope } from 'patkit'
  * import { type StoredRow, toRow, toToken } from './stored-row.js'
+ * declare const scopes: readonly Scope[]
  *
  * const row: StoredRow = toRow(token, scopes)
  * toToken(row).createdAt.getTime() === token.createdAt.getTime() // true
@@ -94,7 +96,8 @@ export function toRow(token: Token, intern: (scopes: readonly Scope[]) => readon
  *
  * @example
  * ```ts
- * import { withChanges } from './stored-row.js'
+ * import { type StoredRow, withChanges } from './stored-row.js'
+ * declare const row: StoredRow
  *
  * const revoked = withChanges(row, { revoked: true })
  * ```
@@ -125,7 +128,8 @@ export function withChanges(
  *
  * @example
  * ```ts
- * import { toToken } from './stored-row.js'
+ * import { type StoredRow, toToken } from './stored-row.js'
+ * declare const row: StoredRow
  *
  * const token = toToken(row)
  * ```
@@ -153,8 +157,10 @@ export function toToken(row: StoredRow): Token {
  *
  * @example
  * ```ts
+ * import type { TokenFilter } from 'patkit'
  * import { predicateOver } from '../query/predicate.js'
  * import { ROW_INSTANTS } from './stored-row.js'
+ * declare const filter: TokenFilter
  *
  * const keep = predicateOver(filter, now, ROW_INSTANTS)
  * ```

@@ -21,7 +21,9 @@ const ROW_ORDER = comparatorsOver(ROW_INSTANTS)
  *
  * @example
  * ```ts
+ * import type { TokenDraft } from 'patkit/store'
  * import { tokenTable } from './token-table.js'
+ * declare const draft: TokenDraft
  *
  * const table = tokenTable()
  * table.insert(draft) // ok(token with id 1)

@@ -50,6 +50,7 @@ type Compare<T> = (a: T, b: T) => number
  * ```ts
  * import type { Token } from 'patkit'
  * import type { Comparators } from './sort.js'
+ * declare const tokens: readonly Token[]
  *
  * declare const order: Comparators<Token>
  * tokens.sort(order.name_asc)

@@ -13,7 +13,12 @@ const isIdList = (ids: number | readonly number[]): ids is readonly number[] => 
  *
  * @example
  * ```ts
+ * import type { Transaction } from 'kysely'
  * import { revokeActive } from './revoke-active.js'
+ * import type { SqlDialect } from './dialect/sql-dialect.js'
+ * import type { PatkitDatabase } from './schema.js'
+ * declare const trx: Transaction<PatkitDatabase>
+ * declare const dialect: SqlDialect
  *
  * const result = await revokeActive(trx, dialect, 7).executeTakeFirst()
  * result.numUpdatedRows // 1n when this statement revoked it, 0n when it was revoked (or missing)

@@ -24,6 +24,10 @@ import { writeTransaction } from './transaction.js'
  * @example
  * ```ts
  * import { revokeDescendants } from './revoke-descendants.js'
+ * import type { SqlContext } from './options.js'
+ * import type { Statements } from './statements.js'
+ * declare const context: SqlContext
+ * declare const statements: Statements
  *
  * const revoked = await revokeDescendants(context, statements, 7, now)
  * ```

@@ -103,7 +103,13 @@ async function familyOf(
  *
  * @example
  * ```ts
+ * import type { TokenDraft } from 'patkit/store'
  * import { rotateRow } from './rotate.js'
+ * import type { SqlContext } from './options.js'
+ * import type { Statements } from './statements.js'
+ * declare const context: SqlContext
+ * declare const statements: Statements
+ * declare const successor: TokenDraft
  *
  * const outcome = await rotateRow(context, statements, 7, successor)
  * if (outcome.kind === 'rotated') console.log(outcome.token.id)

@@ -14,7 +14,16 @@ import { writeTransaction } from './transaction.js'
  *
  * @example
  * ```ts
+ * import type { Transaction } from 'kysely'
+ * import type { RotationReceipt, TokenDraft } from 'patkit/store'
  * import { insertReceipt } from './rotation-receipts.js'
+ * import type { SqlDialect } from './dialect/sql-dialect.js'
+ * import type { PatkitDatabase } from './schema.js'
+ * declare const trx: Transaction<PatkitDatabase>
+ * declare const dialect: SqlDialect
+ * declare const oldId: number
+ * declare const successor: TokenDraft
+ * declare const receipt: RotationReceipt
  *
  * await insertReceipt(trx, dialect, oldId, successor.id, receipt)
  * ```
@@ -45,7 +54,11 @@ export async function insertReceipt(
  *
  * @example
  * ```ts
+ * import type { TokenDraft } from 'patkit/store'
  * import { pruneReceipts } from './rotation-receipts.js'
+ * import type { SqlContext } from './options.js'
+ * declare const context: SqlContext
+ * declare const successor: TokenDraft
  *
  * await pruneReceipts(context, successor.createdAt)
  * ```
@@ -72,6 +85,11 @@ export function pruneReceipts({ db, dialect }: SqlContext, at: Date): Promise<vo
  * @example
  * ```ts
  * import { consumeReceipt } from './rotation-receipts.js'
+ * import type { SqlContext } from './options.js'
+ * import type { Statements } from './statements.js'
+ * declare const context: SqlContext
+ * declare const statements: Statements
+ * declare const keyDigest: string
  *
  * const redeemed = await consumeReceipt(context, statements, 7, keyDigest, now)
  * ```

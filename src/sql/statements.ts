@@ -12,6 +12,8 @@ import { type encodeToken, type TokenRow, tokenColumns } from './token-row.js'
  * @example
  * ```ts
  * import { decodeUser } from './users.js'
+ * import type { TokenRow } from './token-row.js'
+ * declare const row: TokenRow
  *
  * const owner = row.owner_id === null ? null : decodeUser(...)
  * ```
@@ -30,6 +32,13 @@ export interface TokenUserRow extends TokenRow {
  *
  * @example
  * ```ts
+ * import type { Digester } from 'patkit'
+ * import type { SqlContext } from './options.js'
+ * import type { Statements } from './statements.js'
+ * declare const statements: Statements
+ * declare const context: SqlContext
+ * declare const digest: Digester
+ *
  * const { rows } = await statements.byDigest.run(context.db, [digest])
  * ```
  */

@@ -23,6 +23,8 @@ export function toStoreFailure(operation: string): (cause: unknown) => StoreFail
  * @example
  * ```ts
  * import { retrying, TRANSACTION_ATTEMPTS } from './store-failure.js'
+ * import type { SqlDialect } from './dialect/sql-dialect.js'
+ * declare const dialect: SqlDialect
  *
  * await retrying(run, dialect.isRetryable, TRANSACTION_ATTEMPTS)
  * ```
@@ -37,6 +39,8 @@ export const TRANSACTION_ATTEMPTS = 16
  * @example
  * ```ts
  * import { retrying } from './store-failure.js'
+ * import type { SqlDialect } from './dialect/sql-dialect.js'
+ * declare const dialect: SqlDialect
  *
  * await retrying(() => db.transaction().execute(rotateIn), dialect.isRetryable)
  * ```

@@ -10,7 +10,9 @@ import { decodeInteger, encodeToken } from './token-row.js'
  *
  * @example
  * ```ts
+ * import type { TokenDraft } from 'patkit/store'
  * import { storedToken } from './token-insert.js'
+ * declare const draft: TokenDraft
  *
  * storedToken(draft, 7, 7).familyId // 7
  * ```
@@ -39,7 +41,14 @@ export function storedToken(token: TokenDraft | Token, id: number, familyId: num
  *
  * @example
  * ```ts
+ * import type { Transaction } from 'kysely'
+ * import type { TokenDraft } from 'patkit/store'
  * import { insertRow } from './token-insert.js'
+ * import type { SqlDialect } from './dialect/sql-dialect.js'
+ * import type { PatkitDatabase } from './schema.js'
+ * declare const trx: Transaction<PatkitDatabase>
+ * declare const dialect: SqlDialect
+ * declare const draft: TokenDraft
  *
  * const id = await insertRow(trx, dialect, draft, 0)
  * ```
@@ -68,7 +77,11 @@ export async function insertRow(
  *
  * @example
  * ```ts
+ * import type { TokenDraft } from 'patkit/store'
  * import { insertDraft } from './token-insert.js'
+ * import type { SqlDialect } from './dialect/sql-dialect.js'
+ * declare const dialect: SqlDialect
+ * declare const draft: TokenDraft
  *
  * const token = await db.transaction().execute((trx) => insertDraft(trx, dialect, draft))
  * ```
@@ -91,7 +104,10 @@ export async function insertDraft(
  *
  * @example
  * ```ts
+ * import type { Transaction } from 'kysely'
  * import { bumpSequence } from './token-insert.js'
+ * import type { PatkitDatabase } from './schema.js'
+ * declare const trx: Transaction<PatkitDatabase>
  *
  * await bumpSequence(trx, 'patkit_tokens', 42)
  * ```

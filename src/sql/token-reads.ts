@@ -15,6 +15,10 @@ import { filterCondition } from './where.js'
  * @example
  * ```ts
  * import { findTokenBy } from './token-reads.js'
+ * import type { SqlContext } from './options.js'
+ * import type { Statements } from './statements.js'
+ * declare const context: SqlContext
+ * declare const statements: Statements
  *
  * await findTokenBy(context, statements, 'digest', 'q1w2...')
  * ```
@@ -37,6 +41,10 @@ export async function findTokenBy(
  * @example
  * ```ts
  * import { findTokenWithUser } from './token-reads.js'
+ * import type { SqlContext } from './options.js'
+ * import type { Statements } from './statements.js'
+ * declare const context: SqlContext
+ * declare const statements: Statements
  *
  * const found = await findTokenWithUser(context, statements, 'q1w2...')
  * ```
@@ -78,6 +86,10 @@ function userOnly(filter: TokenFilter): number | null {
  * @example
  * ```ts
  * import { selectTokenPage } from './token-reads.js'
+ * import type { SqlContext } from './options.js'
+ * import type { Statements } from './statements.js'
+ * declare const context: SqlContext
+ * declare const statements: Statements
  *
  * const { items, total } = await selectTokenPage(context, statements, { filter: {}, sort: 'id_asc', page: { page: 1, perPage: 20 }, now })
  * ```

@@ -12,6 +12,8 @@ import type { TokensTable } from './schema.js'
  * @example
  * ```ts
  * import { tokenColumns } from './token-row.js'
+ * import type { SqlDialect } from './dialect/sql-dialect.js'
+ * declare const dialect: SqlDialect
  *
  * db.selectFrom('tokens').select(tokenColumns(dialect))
  * ```
@@ -40,6 +42,7 @@ export function tokenColumns(dialect: SqlDialect) {
  * @example
  * ```ts
  * import { decodeToken, type TokenRow } from './token-row.js'
+ * declare const row: TokenRow
  *
  * const token = decodeToken(row satisfies TokenRow)
  * ```
@@ -191,7 +194,11 @@ export function decodeToken(row: TokenRow): Token {
  *
  * @example
  * ```ts
+ * import type { TokenDraft } from 'patkit/store'
  * import { encodeToken } from './token-row.js'
+ * import type { SqlDialect } from './dialect/sql-dialect.js'
+ * declare const dialect: SqlDialect
+ * declare const draft: TokenDraft
  *
  * db.insertInto('tokens').values(encodeToken(dialect, draft, 0))
  * ```

@@ -11,7 +11,11 @@ import { writeTransaction } from './transaction.js'
  *
  * @example
  * ```ts
+ * import type { TokenDraft } from 'patkit/store'
  * import { insertToken } from './token-writes.js'
+ * import type { SqlContext } from './options.js'
+ * declare const context: SqlContext
+ * declare const draft: TokenDraft
  *
  * const token = await insertToken(context, draft)
  * ```
@@ -27,6 +31,8 @@ export function insertToken(context: SqlContext, draft: TokenDraft): Promise<Tok
  * @example
  * ```ts
  * import { importStoredToken } from './token-writes.js'
+ * import type { SqlContext } from './options.js'
+ * declare const context: SqlContext
  *
  * await importStoredToken(context, { ...token, id: 42, familyId: 40 })
  * ```
@@ -51,6 +57,8 @@ export async function importStoredToken(context: SqlContext, token: Token): Prom
  * @example
  * ```ts
  * import { revokeRow } from './token-writes.js'
+ * import type { SqlContext } from './options.js'
+ * declare const context: SqlContext
  *
  * await revokeRow(context, 7) // 'revoked' | 'already_revoked' | 'missing'
  * ```
@@ -70,6 +78,10 @@ export async function revokeRow({ db, dialect }: SqlContext, id: number): Promis
  * @example
  * ```ts
  * import { touchLastUsed } from './token-writes.js'
+ * import type { SqlContext } from './options.js'
+ * import type { Statements } from './statements.js'
+ * declare const context: SqlContext
+ * declare const statements: Statements
  *
  * await touchLastUsed(context, statements, 7, now, 600_000) // true when written
  * ```

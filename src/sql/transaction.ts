@@ -34,8 +34,12 @@ async function immediate<T>(
  *
  * @example
  * ```ts
+ * import type { TokenDraft } from 'patkit/store'
  * import { insertDraft } from './token-insert.js'
  * import { writeTransaction } from './transaction.js'
+ * import type { SqlContext } from './options.js'
+ * declare const context: SqlContext
+ * declare const draft: TokenDraft
  *
  * const token = await writeTransaction(context, (trx) => insertDraft(trx, context.dialect, draft))
  * ```

@@ -33,6 +33,8 @@ export function decodeUser(row: { id: unknown; username: unknown; admin: unknown
  * @example
  * ```ts
  * import { selectUser } from './users.js'
+ * import type { SqlContext } from './options.js'
+ * declare const context: SqlContext
  *
  * await selectUser(context, 'ROOT') // the user 'root'
  * ```
@@ -57,6 +59,8 @@ export async function selectUser({ db }: SqlContext, ref: number | string): Prom
  * @example
  * ```ts
  * import { upsertUser } from './users.js'
+ * import type { SqlContext } from './options.js'
+ * declare const context: SqlContext
  *
  * await upsertUser(context, { id: 1, username: 'root', admin: true, blocked: false })
  * ```

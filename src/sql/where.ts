@@ -45,6 +45,8 @@ export function searchConditions(search: string): Expression<SqlBool>[] {
  * @example
  * ```ts
  * import { activeAt } from './where.js'
+ * import type { SqlDialect } from './dialect/sql-dialect.js'
+ * declare const dialect: SqlDialect
  *
  * db.selectFrom('tokens').where((eb) => activeAt(eb, dialect, now))
  * ```
@@ -65,6 +67,8 @@ export function activeAt(eb: TokensBuilder, dialect: SqlDialect, now: Date): Exp
  * @example
  * ```ts
  * import { filterCondition } from './where.js'
+ * import type { SqlDialect } from './dialect/sql-dialect.js'
+ * declare const dialect: SqlDialect
  *
  * db.selectFrom('tokens').where(filterCondition(dialect, { userId: 2, state: 'active' }, now))
  * ```

@@ -6,6 +6,8 @@ import type { TokenStore } from './token-store.js'
  * @example
  * ```ts
  * import type { RotationReceiptStore } from 'patkit/store'
+ * declare const keyDigest: string
+ *
  * declare const store: RotationReceiptStore
  * await store.consumeRotationReceipt(7, keyDigest, now)
  * ```

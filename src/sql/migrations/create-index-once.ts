@@ -26,6 +26,8 @@ export interface IndexSpec {
  * @example
  * ```ts
  * import { createIndexOnce } from './create-index-once.js'
+ * import type { SqlDialect } from '../dialect/sql-dialect.js'
+ * declare const dialect: SqlDialect
  *
  * await createIndexOnce(db, dialect, 'patkit_', { name: 'patkit_tokens_family_id_idx', table: 'tokens', columns: ['family_id'] })
  * ```

@@ -21,6 +21,9 @@ export const NOW = new Date('2026-06-15T12:00:00.000Z')
  *
  * @example
  * ```ts
+ * import type { ConformanceContext } from './context.js'
+ * declare const ctx: ConformanceContext
+ *
  * ctx.test('findById returns null for an unknown id', async (store) => { ... })
  * ```
  */
@@ -72,6 +75,7 @@ export type OptionalCapability = keyof typeof CAPABILITY_METHODS
  * @example
  * ```ts
  * import type { WithCapability } from './context.js'
+ * declare const keyDigest: string
  *
  * declare const store: WithCapability<'rotationReceipts'>
  * await store.consumeRotationReceipt(7, keyDigest, now)
@@ -85,7 +89,9 @@ export type WithCapability<K extends OptionalCapability> = TokenStore &
  *
  * @example
  * ```ts
+ * import type { Digester } from 'patkit'
  * import { hasCapability } from './context.js'
+ * declare const digest: Digester
  *
  * if (hasCapability(store, 'findByDigestWithUser')) await store.findByDigestWithUser(digest)
  * ```

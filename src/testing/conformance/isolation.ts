@@ -13,6 +13,8 @@ const USERS = [1, 2, 3] as const
  * @example
  * ```ts
  * import { describeIsolation } from './isolation.js'
+ * import type { ConformanceContext } from './context.js'
+ * declare const ctx: ConformanceContext
  *
  * describeIsolation(ctx)
  * ```

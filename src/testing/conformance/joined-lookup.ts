@@ -11,6 +11,8 @@ import { okValue } from './results.js'
  * @example
  * ```ts
  * import { describeJoinedLookup } from './joined-lookup.js'
+ * import type { ConformanceContext } from './context.js'
+ * declare const ctx: ConformanceContext
  *
  * describeJoinedLookup(ctx)
  * ```

@@ -13,6 +13,8 @@ const day = (value: string): CalendarDate => value as CalendarDate
  * @example
  * ```ts
  * import { describeListFilters } from './list-filters.js'
+ * import type { ConformanceContext } from './context.js'
+ * declare const ctx: ConformanceContext
  *
  * describeListFilters(ctx)
  * ```

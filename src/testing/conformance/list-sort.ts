@@ -27,6 +27,8 @@ async function insert(store: TokenStore, drafts: readonly Partial<TokenDraft>[])
  * @example
  * ```ts
  * import { describeListSort } from './list-sort.js'
+ * import type { ConformanceContext } from './context.js'
+ * declare const ctx: ConformanceContext
  *
  * describeListSort(ctx)
  * ```

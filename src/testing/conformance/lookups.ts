@@ -10,6 +10,8 @@ import { errValue, okValue } from './results.js'
  * @example
  * ```ts
  * import { describeLookups } from './lookups.js'
+ * import type { ConformanceContext } from './context.js'
+ * declare const ctx: ConformanceContext
  *
  * describeLookups(ctx)
  * ```

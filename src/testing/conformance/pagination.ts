@@ -11,6 +11,8 @@ const seven = Array.from({ length: 7 }, (_, i) => ({ name: `t${i + 1}` }))
  * @example
  * ```ts
  * import { describePagination } from './pagination.js'
+ * import type { ConformanceContext } from './context.js'
+ * declare const ctx: ConformanceContext
  *
  * describePagination(ctx)
  * ```

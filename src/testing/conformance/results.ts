@@ -12,7 +12,9 @@ function show(value: unknown): string {
  *
  * @example
  * ```ts
+ * import type { TokenDraft } from 'patkit/store'
  * import { okValue } from './results.js'
+ * declare const draft: TokenDraft
  *
  * const token = await okValue(store.insert(draft()))
  * ```
@@ -28,7 +30,9 @@ export async function okValue<T, E>(outcome: Outcome<T, E>): Promise<T> {
  *
  * @example
  * ```ts
+ * import type { TokenDraft } from 'patkit/store'
  * import { errValue } from './results.js'
+ * declare const draft: TokenDraft
  *
  * const error = await errValue(store.rotate(404, draft()))
  * error.type // 'not_found'

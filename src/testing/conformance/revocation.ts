@@ -23,6 +23,8 @@ const byId = (tokens: readonly Token[]): Token[] => [...tokens].sort((a, b) => a
  * @example
  * ```ts
  * import { describeRevocation } from './revocation.js'
+ * import type { ConformanceContext } from './context.js'
+ * declare const ctx: ConformanceContext
  *
  * describeRevocation(ctx)
  * ```

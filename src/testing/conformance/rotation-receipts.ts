@@ -53,6 +53,8 @@ async function rotatedWithReceipt(
  * @example
  * ```ts
  * import { describeRotationReceipts } from './rotation-receipts.js'
+ * import type { ConformanceContext } from './context.js'
+ * declare const ctx: ConformanceContext
  *
  * describeRotationReceipts(ctx)
  * ```

@@ -37,6 +37,8 @@ async function familyOf(store: TokenStore, token: Token): Promise<Token[]> {
  * @example
  * ```ts
  * import { describeRotation } from './rotation.js'
+ * import type { ConformanceContext } from './context.js'
+ * declare const ctx: ConformanceContext
  *
  * describeRotation(ctx)
  * ```

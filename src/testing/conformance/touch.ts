@@ -15,6 +15,8 @@ const plus = (ms: number): Date => new Date(T.getTime() + ms)
  * @example
  * ```ts
  * import { describeTouch } from './touch.js'
+ * import type { ConformanceContext } from './context.js'
+ * declare const ctx: ConformanceContext
  *
  * describeTouch(ctx)
  * ```

@@ -9,6 +9,8 @@ import { okValue } from './results.js'
  * @example
  * ```ts
  * import { describeUsers } from './users.js'
+ * import type { ConformanceContext } from './context.js'
+ * declare const ctx: ConformanceContext
  *
  * describeUsers(ctx)
  * ```
