@@ -58,7 +58,9 @@ export type CreateError = ErrorOf<
  * ```ts
  * import { create } from './create.js'
  * import type { AuthorityDeps } from './deps.js'
+ * import type { Principal } from 'patkit'
  * declare const deps: AuthorityDeps
+ * declare const admin: Principal
  *
  * const created = await create(deps, admin, 3, { name: 'ci', scopes: ['read_api'] })
  * ```

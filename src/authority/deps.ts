@@ -69,7 +69,9 @@ export interface AuthorityDeps {
  * ```ts
  * import { rotateToken } from '../domain/rotate-token.js'
  * import { type AuthorityDeps, mintContext } from './deps.js'
+ * import type { Token } from 'patkit'
  * declare const deps: AuthorityDeps
+ * declare const target: Token
  *
  * rotateToken(target, {}, mintContext(deps, deps.clock.now()))
  * ```

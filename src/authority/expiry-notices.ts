@@ -12,7 +12,9 @@ import { type AuthorityEvent, toTokenInfo } from './events.js'
  *
  * @example
  * ```ts
- * import type { ExpiryNoticesOptions } from 'patkit'
+ * import type { AuthorityEvent, ExpiryNoticesOptions } from 'patkit'
+ *
+ * declare const mailer: { send(event: AuthorityEvent): void }
  *
  * const options: ExpiryNoticesOptions = { store, clock, onEvent: (event) => mailer.send(event) }
  * ```
@@ -30,7 +32,7 @@ export interface ExpiryNoticesOptions {
  * ```ts
  * import { expiryNotices } from 'patkit'
  *
- * const notices = expiryNotices({ store, clock, onEvent })
+ * const notices = expiryNotices({ store, clock, onEvent: (event) => console.log(event.type) })
  * setInterval(() => void notices.check(), 60_000) // GitLab's ExpiringWorker runs daily
  * ```
  */

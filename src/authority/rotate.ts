@@ -38,7 +38,10 @@ export interface RotationIdempotency {
  * @example
  * ```ts
  * import type { RotateOptions } from 'patkit'
- * const options: RotateOptions = { expiresAt: '2030-01-31', idempotency: { key, presentedSecret: secret } }
+ * const options: RotateOptions = {
+ *   expiresAt: '2030-01-31',
+ *   idempotency: { key: 'b7f3c1e0-rotation-1', presentedSecret: secret },
+ * }
  * ```
  */
 export interface RotateOptions {

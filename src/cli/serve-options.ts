@@ -147,6 +147,7 @@ function required(name: string, value: string | undefined): Result<string | unde
  *
  * @example
  * ```ts
+ * import { readFileSync } from 'node:fs'
  * import type { ReadTextFile } from './serve-options.js'
  *
  * const readFile: ReadTextFile = (path) => readFileSync(path, 'utf8')

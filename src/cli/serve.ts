@@ -196,9 +196,11 @@ async function start(options: ServeOptions, io: CliOutput, opened: OpenedStore, 
  *
  * @example
  * ```ts
+ * import { parseServeArgs } from './serve-options.js'
  * import { serve } from './serve.js'
  *
- * const code = await serve(options, { out: console.log, err: console.error })
+ * const options = parseServeArgs(['--port', '0'], process.env)
+ * if (options.isOk()) process.exitCode = await serve(options.value, { out: console.log, err: console.error })
  * ```
  */
 export async function serve(options: ServeOptions, io: CliOutput): Promise<number> {

@@ -23,11 +23,13 @@ export const CONTROL_PREFIX = '/__patkit'
  *
  * @example
  * ```ts
- * import type { ControlParts, Faults, Journal } from 'patkit/fake'
+ * import type { ControllableClock, ControlParts, Faults, Journal } from 'patkit/fake'
  * import type { FakeState } from './fake-state.js'
+ * declare const clock: ControllableClock
  * declare const state: FakeState
  * declare const journal: Journal
  * declare const faults: Faults
+ * declare const newSecret: (userId: number) => string
  *
  * const parts: ControlParts = { clock, state, journal, faults, mint: (userId) => newSecret(userId) }
  * ```
@@ -133,11 +135,13 @@ function journalQuery(params: URLSearchParams): JournalQuery | string {
  *
  * @example
  * ```ts
- * import { controlHandler, type Faults, type Journal } from 'patkit/fake'
+ * import { type ControllableClock, controlHandler, type Faults, type Journal } from 'patkit/fake'
  * import type { FakeState } from './fake-state.js'
+ * declare const clock: ControllableClock
  * declare const state: FakeState
  * declare const journal: Journal
  * declare const faults: Faults
+ * declare const mint: (userId: number) => string
  *
  * const control = controlHandler({ clock, state, journal, faults, mint })
  * await control(new Request('http://fake/__patkit/clock/advance', { method: 'POST', body: '{"days":7}' }))

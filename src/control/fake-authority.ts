@@ -25,12 +25,17 @@ import { type SwappableStore, swappableStore } from './swappable-store.js'
  *
  * @example
  * ```ts
- * import { cryptoRandom } from 'patkit'
- * import type { FakeAuthorityOptions } from 'patkit/fake'
+ * import { cryptoRandom, systemClock } from 'patkit'
+ * import { controllableClock, type FakeAuthorityOptions } from 'patkit/fake'
  * import { memoryStore } from 'patkit/memory'
  *
  * const options: FakeAuthorityOptions = {
- *   store: memoryStore(), freshStore: () => memoryStore(), pepper, clock, random: cryptoRandom, seed,
+ *   store: memoryStore(),
+ *   freshStore: () => memoryStore(),
+ *   pepper,
+ *   clock: controllableClock(systemClock),
+ *   random: cryptoRandom,
+ *   seed,
  * }
  * ```
  */
@@ -60,8 +65,9 @@ export interface FakeAuthorityOptions {
  *
  * @example
  * ```ts
- * import { fakeAuthority } from 'patkit/fake'
+ * import { type FakeAuthorityOptions, fakeAuthority } from 'patkit/fake'
  * import { listenNode } from '../testing/listen.js'
+ * declare const options: FakeAuthorityOptions
  *
  * const fake = await fakeAuthority(options)
  * if (fake.isOk()) await listenNode(fake.value.listener, { host: '127.0.0.1', port: 0 })
@@ -100,9 +106,11 @@ function rewindable(source: RandomSource | (() => RandomSource)): RandomSource &
  *
  * @example
  * ```ts
- * import { fakeAuthority } from 'patkit/fake'
+ * import { systemClock } from 'patkit'
+ * import { controllableClock, fakeAuthority } from 'patkit/fake'
  * import { memoryStore } from 'patkit/memory'
  *
+ * const clock = controllableClock(systemClock)
  * const fake = await fakeAuthority({ store, freshStore: () => memoryStore(), pepper, clock, random, seed })
  * ```
  */

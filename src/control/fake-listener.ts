@@ -13,13 +13,24 @@ import type { Journal } from './journal.js'
  * @example
  * ```ts
  * import type { Digester } from 'patkit'
- * import type { Faults, Journal } from 'patkit/fake'
+ * import { type ControllableClock, controlHandler, type Faults, type Journal } from 'patkit/fake'
+ * import { createNodeListener, toNodeListener } from 'patkit/http'
  * import type { FakeListenerParts } from './fake-listener.js'
  * declare const journal: Journal
  * declare const faults: Faults
  * declare const digest: Digester
+ * declare const clock: ControllableClock
+ * declare const control: ReturnType<typeof controlHandler>
  *
- * const parts: FakeListenerParts = { gitlab, control, journal, faults, clock, store, digest }
+ * const parts: FakeListenerParts = {
+ *   gitlab: createNodeListener(authority),
+ *   control: toNodeListener(control),
+ *   journal,
+ *   faults,
+ *   clock,
+ *   store,
+ *   digest,
+ * }
  * ```
  */
 export interface FakeListenerParts {
@@ -125,7 +136,8 @@ async function serveApi(
  * @example
  * ```ts
  * import { listenNode } from '../testing/listen.js'
- * import { fakeListener } from './fake-listener.js'
+ * import { type FakeListenerParts, fakeListener } from './fake-listener.js'
+ * declare const parts: FakeListenerParts
  *
  * const server = await listenNode(fakeListener(parts), { host: '127.0.0.1', port: 0 })
  * ```

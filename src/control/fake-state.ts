@@ -43,9 +43,10 @@ export interface StateSnapshot {
  * import { memoryStore } from 'patkit/memory'
  * import type { Digester } from 'patkit'
  * import { fakeState } from './fake-state.js'
+ * import { swappableStore } from './swappable-store.js'
  * declare const digest: Digester
  *
- * const state = fakeState({ authority, store, digest, seed, freshStore: () => memoryStore() })
+ * const state = fakeState({ authority, store: swappableStore(store), digest, seed, freshStore: () => memoryStore() })
  * await state.reset()
  * ```
  */
@@ -67,9 +68,16 @@ export interface FakeState {
  * import { memoryStore } from 'patkit/memory'
  * import type { Digester } from 'patkit'
  * import type { FakeStateOptions } from './fake-state.js'
+ * import { swappableStore } from './swappable-store.js'
  * declare const digest: Digester
  *
- * const options: FakeStateOptions = { authority, store, digest, seed, freshStore: () => memoryStore() }
+ * const options: FakeStateOptions = {
+ *   authority,
+ *   store: swappableStore(store),
+ *   digest,
+ *   seed,
+ *   freshStore: () => memoryStore(),
+ * }
  * ```
  */
 export interface FakeStateOptions {
@@ -119,9 +127,10 @@ function seedUser(user: User): SeedUser {
  * import { memoryStore } from 'patkit/memory'
  * import type { Digester } from 'patkit'
  * import { fakeState } from './fake-state.js'
+ * import { swappableStore } from './swappable-store.js'
  * declare const digest: Digester
  *
- * const state = fakeState({ authority, store, digest, seed, freshStore: () => memoryStore() })
+ * const state = fakeState({ authority, store: swappableStore(store), digest, seed, freshStore: () => memoryStore() })
  * const snapshot = await state.snapshot()
  * ```
  */
