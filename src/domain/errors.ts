@@ -7,7 +7,9 @@ import type { Scope } from './scopes.js'
  * @example
  * ```ts
  * import { ErrorType } from 'patkit'
- * if (result.isErr() && result.error.type === ErrorType.AlreadyRevoked) { ... }
+ *
+ * const result = await authority.rotate(principal, 7)
+ * if (result.isErr() && result.error.type === ErrorType.AlreadyRevoked) console.log('rotated already')
  * ```
  */
 export const ErrorType = {

@@ -84,8 +84,8 @@ function aad(tokenId: number): Buffer {
  * @example
  * ```ts
  * import { cryptoRandom } from 'patkit'
- * import { presentedSecret } from '../http/credentials.js'
  * import { createReceiptSealer } from './receipt-seal.js'
+ * declare const presentedSecret: string
  * declare const idempotencyKey: string
  * declare const successorSecret: string
  *

@@ -35,7 +35,7 @@ export interface Rotation {
  * declare const ctx: MintContext
  *
  * const result = rotateToken(token, { expiresAt: '2030-02-01' }, ctx)
- * if (result.isErr() && result.error.type === 'already_revoked') { ... }
+ * if (result.isErr() && result.error.type === 'already_revoked') console.log('rotated already')
  * ```
  */
 export function rotateToken(

@@ -10,14 +10,15 @@ import { isActive } from './token.js'
  * @example
  * ```ts
  * import type { RotationReceiptDraft } from 'patkit/store'
- * import { presentedSecret } from '../http/credentials.js'
+ * import type { ReceiptBinding, ReceiptSealer } from './receipt-seal.js'
+ * import type { Rotation } from './rotate-token.js'
  * import { receiptExpiry } from './rotation-receipt.js'
- * import type { ReceiptSealer } from './receipt-seal.js'
  * declare const sealer: ReceiptSealer
- * declare const idempotencyKey: string
+ * declare const binding: ReceiptBinding
+ * declare const rotation: Rotation
  *
  * const draft: RotationReceiptDraft = {
- *   keyDigest: sealer.keyDigest(presentedSecret, idempotencyKey),
+ *   keyDigest: sealer.keyDigest(binding.presentedSecret, binding.idempotencyKey),
  *   sealedSecret: sealer.seal(binding, rotation.secret, random),
  *   expiresAt: receiptExpiry(now, 600_000),
  * }
@@ -82,9 +83,10 @@ export function receiptExpiry(now: Date, windowMs: number): Date {
  *
  * @example
  * ```ts
- * import { isRedeemable, type RotationReceipt, type TokenDraft } from 'patkit/store'
+ * import type { Token } from 'patkit'
+ * import { isRedeemable, type RotationReceipt } from 'patkit/store'
  * declare const receipt: RotationReceipt
- * declare const successor: TokenDraft
+ * declare const successor: Token | null
  *
  * isRedeemable(receipt, successor, now) // false once successor.lastUsedAt is set
  * ```
