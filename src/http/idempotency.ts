@@ -14,7 +14,8 @@ import { tokenJson } from './token-json.js'
  * ```ts
  * import { idempotencyKeyOf } from './idempotency.js'
  *
- * idempotencyKeyOf(request, match.name === 'rotate') // 'retry-1' or null
+ * idempotencyKeyOf(request, true) // 'retry-1' or null on a rotate route
+ * idempotencyKeyOf(request, false) // null on any other route
  * ```
  */
 export function idempotencyKeyOf(request: IncomingRequest, isRotate: boolean): string | null {
@@ -48,7 +49,7 @@ export function rotationIdempotency(
  * import { replayedRotation } from './idempotency.js'
  *
  * const replayed = await replayedRotation(authority, secret, 'self', 'retry-1')
- * if (replayed !== null) return replayed
+ * if (replayed !== null) console.log(replayed.status, replayed.headers['idempotent-replayed']) // 200 'true'
  * ```
  */
 export async function replayedRotation(

@@ -12,11 +12,10 @@ import type { InstantReader } from '../query/instants.js'
  *
  * @example
  * ```ts
- * import type { Scope } from 'patkit'
  * import { type StoredRow, toRow, toToken } from './stored-row.js'
- * declare const scopes: readonly Scope[]
  *
- * const row: StoredRow = toRow(token, scopes)
+ * // The store passes its scope interner, so rows share one array per distinct scope list.
+ * const row: StoredRow = toRow(token, (scopes) => scopes)
  * toToken(row).createdAt.getTime() === token.createdAt.getTime() // true
  * ```
  */

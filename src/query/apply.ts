@@ -12,10 +12,12 @@ import { type Comparators, comparatorsOver, type Sortable } from './sort.js'
  *
  * @example
  * ```ts
- * import { ROW_INSTANTS } from '../memory/stored-row.js'
- * import { query } from '../testing/conformance/context.js'
+ * import type { ListQuery } from 'patkit/store'
+ * import { ROW_INSTANTS, type StoredRow } from '../memory/stored-row.js'
  * import { listOver } from './apply.js'
  * import { comparatorsOver } from './sort.js'
+ * declare const rows: readonly StoredRow[]
+ * declare const query: ListQuery
  *
  * const ORDER = comparatorsOver(ROW_INSTANTS)
  * const { items, total } = listOver(rows, query, ROW_INSTANTS, ORDER) // items are rows

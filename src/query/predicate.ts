@@ -23,10 +23,14 @@ export type Filterable = Pick<Token, 'userId' | 'impersonation' | 'expiresAt' | 
  *
  * @example
  * ```ts
- * import { predicateOver } from './predicate.js'
+ * import { type Filterable, predicateOver } from './predicate.js'
  *
- * declare const rows: { name: string; userId: number; impersonation: boolean; expiresAt: null; revoked: boolean; createdAt: number; lastUsedAt: null }[]
- * const keep = predicateOver({ state: 'active' }, new Date(), { createdAt: (r) => r.createdAt, lastUsedAt: (r) => r.lastUsedAt })
+ * type Row = Filterable & { readonly createdAt: number; readonly lastUsedAt: number | null }
+ * declare const rows: readonly Row[]
+ * const keep = predicateOver<Row>({ state: 'active' }, new Date(), {
+ *   createdAt: (row) => row.createdAt,
+ *   lastUsedAt: (row) => row.lastUsedAt,
+ * })
  * rows.filter(keep)
  * ```
  */
