@@ -1,38 +1,58 @@
-import { defineConfig } from 'tsup'
+import { defineConfig, type Options } from 'tsup'
 
 // tsup 8 passes `baseUrl` to the declaration build, which TypeScript 6 deprecates; the flag only
 // silences that notice for the .d.ts pass (TypeScript 7's native compiler has no JS API tsup can use).
 const dts = { compilerOptions: { ignoreDeprecations: '6.0' } }
 
+// Entries mirror the `exports` map in package.json: one entry per public subpath.
+const requirable = {
+  index: 'src/index.ts',
+  memory: 'src/memory/index.ts',
+  sql: 'src/sql/index.ts',
+  http: 'src/http/index.ts',
+  store: 'src/store/index.ts',
+  // The fake authority without the conformance suite: no vitest, so ESM and CJS.
+  fake: 'src/control/index.ts',
+}
+
+// No source maps: they would point at src/, which the package does not ship (1.5 MB of maps for
+// nothing). The output is not minified, so stack traces name the real functions in readable files.
+const library: Options = {
+  dts,
+  target: 'node20',
+  platform: 'node',
+  splitting: true,
+  treeshake: true,
+  external: ['vitest'],
+}
+
 export default defineConfig([
   {
-    // Entries mirror the `exports` map in package.json: one entry per public subpath.
+    ...library,
+    // Every ESM entry in one build, so they share chunks: a class such as AuthorityConfigError is one
+    // class whichever entry point (patkit, patkit/testing, ...) a program reaches it through, and
+    // `instanceof` works across them.
     entry: {
-      index: 'src/index.ts',
-      memory: 'src/memory/index.ts',
-      sql: 'src/sql/index.ts',
-      http: 'src/http/index.ts',
-      // The fake authority without the conformance suite: no vitest, so ESM and CJS.
-      fake: 'src/control/index.ts',
-      // ESM only in the export map (it imports vitest, which cannot be required); built here so its
-      // chunks are shared with `patkit` and `instanceof` works across the two entry points.
+      ...requirable,
+      // ESM only (it imports vitest, which cannot be required), so it has no CJS build below.
       testing: 'src/testing/index.ts',
     },
-    format: ['esm', 'cjs'],
-    dts,
-    sourcemap: true,
-    clean: true,
-    target: 'node20',
-    platform: 'node',
-    splitting: true,
-    treeshake: true,
-    external: ['vitest'],
+    format: ['esm'],
+    // The three builds run at once: each cleans only what it writes (tsup keeps declarations here and
+    // its declaration pass clears them at its start, long before either declaration pass writes).
+    clean: ['!**/*.cjs', '!cli.js'],
+  },
+  {
+    // The same entries but `testing`, for `require`: their chunks are shared among the CJS entries.
+    ...library,
+    entry: requirable,
+    format: ['cjs'],
+    clean: ['!**/*.js'],
   },
   {
     // The `patkit` bin: ESM only, no declarations.
     entry: { cli: 'src/cli/main.ts' },
     format: ['esm'],
-    sourcemap: true,
     target: 'node20',
     platform: 'node',
   },

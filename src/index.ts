@@ -1,5 +1,9 @@
 /**
- * patkit: an embeddable GitLab personal access token authority.
+ * patkit: an embeddable GitLab personal access token authority. This entry point is what an embedder
+ * uses: `createAuthority`, its options and errors, the clocks and random sources it takes, and the
+ * token, principal and release types its methods speak. Store authors find the port and the list
+ * query helpers in `patkit/store`; test helpers (`manualClock`, `seededRandom`) are in
+ * `patkit/testing` and `patkit/fake`.
  *
  * @example
  * ```ts
@@ -9,139 +13,55 @@
  * ```
  * @packageDocumentation
  */
+
+export type { AuthenticateError, AuthenticateOptions } from './authority/authenticate.js'
+export type { AuthorityConfig } from './authority/config.js'
+export type { CreateError, CreateRequest } from './authority/create.js'
 export {
-  type AuthenticateError,
-  type AuthenticateOptions,
   type Authority,
-  type AuthorityConfig,
   AuthorityConfigError,
-  type AuthorityEvent,
-  type CreateError,
-  type CreateRequest,
-  type CurrentUserError,
-  compareReleases,
   createAuthority,
   DEFAULT_LAST_USED_THROTTLE_MS,
-  DEFAULT_ROTATION_REPLAY_WINDOW_MS,
+} from './authority/create-authority.js'
+export type { CurrentUserError } from './authority/current-user.js'
+export {
   DEPRECATIONS,
   type Deprecation,
   type DeprecationId,
-  type ExpiryNotices,
-  type ExpiryNoticesOptions,
-  expiryNotices,
-  FEATURES,
-  type Feature,
-  type FindUserError,
-  type FindUsersError,
-  type GetError,
-  hasFeature,
-  type InstanceMetadata,
-  type IssuedToken,
-  type IssueError,
-  type IssueTokenInput,
-  instanceMetadata,
   isRemoved,
-  LATEST_RELEASE,
-  type ListError,
-  type ListRequest,
-  PATKIT_REVISION,
-  type Principal,
-  parseRelease,
-  type Release,
-  type ReplayError,
-  type RevokeError,
-  type RotateError,
-  type RotateOptions,
-  type RotationIdempotency,
   removedBy,
-  type TokenInfo,
-  type TokenPage,
-  type TokenRef,
-  toTokenInfo,
-  USERS_FILTER_FLAGS,
-  type UsersFilterFlag,
-  type UsersQuery,
-} from './authority/index.js'
+} from './authority/deprecations.js'
+export type { AuthorityEvent, TokenInfo } from './authority/events.js'
+export { type ExpiryNotices, type ExpiryNoticesOptions, expiryNotices } from './authority/expiry-notices.js'
+export type { FindUserError } from './authority/find-user.js'
+export type { FindUsersError, UsersFilterFlag, UsersQuery } from './authority/find-users.js'
+export type { GetError } from './authority/get-token.js'
+export { type InstanceMetadata, instanceMetadata } from './authority/instance-metadata.js'
+export type { IssueError, IssueTokenInput } from './authority/issue-token.js'
+export type { IssuedToken } from './authority/issued-token.js'
+export type { ListError, ListRequest, TokenPage } from './authority/list-tokens.js'
+export type { Principal, TokenRef } from './authority/principal.js'
+export { FEATURES, type Feature, hasFeature, LATEST_RELEASE, type Release } from './authority/release.js'
+export type { ReplayError } from './authority/replay-rotation.js'
+export { DEFAULT_ROTATION_REPLAY_WINDOW_MS } from './authority/replay-window.js'
+export type { RevokeError } from './authority/revoke.js'
+export type { RotateError, RotateOptions, RotationIdempotency } from './authority/rotate.js'
+export type { CalendarDate } from './domain/calendar.js'
+export { type Clock, systemClock } from './domain/clock.js'
 export {
-  ADMIN_ONLY_SCOPES,
-  addCalendarDays,
-  type CalendarDate,
-  type Clock,
-  type CreateTokenInput,
-  calendarDaysBetween,
-  createDigester,
-  createReceiptSealer,
-  createToken,
-  cryptoRandom,
-  DEFAULT_MAX_LIFETIME_DAYS,
-  DEFAULT_TOKEN_PREFIX,
-  type Digester,
   type ErrorCode,
   type ErrorOf,
   ErrorType,
-  type ExpiryPolicy,
-  encodeBase62,
-  generateSecret,
-  IDEMPOTENCY_KEY_HEADER,
-  IDEMPOTENCY_KEY_MAX_LENGTH,
-  isActive,
-  isExpired,
-  isRedeemable,
-  isScope,
-  MAX_TEXT_LENGTH,
-  type ManualClock,
-  type MintContext,
-  type Minted,
-  manualClock,
   type PatkitError,
-  parseCalendarDate,
-  parseIdempotencyKey,
-  type RandomSource,
-  type ReceiptBinding,
-  type ReceiptSealer,
-  type RedeemedReceipt,
-  type Revocation,
-  ROTATION_DEFAULT_DAYS,
-  type Rotation,
-  type RotationReceipt,
-  type RotationReceiptDraft,
-  receiptExpiry,
-  resolveExpiry,
-  revokeToken,
-  rotateToken,
-  SCOPES,
-  type Scope,
-  SECRET_RANDOM_BYTES,
-  scopeSchema,
-  seededRandom,
-  startOfUtcDay,
-  systemClock,
-  type Token,
-  type TokenDraft,
-  type TokenFormat,
-  tokensToRevokeOnReuse,
-  type UnreadableReceipt,
-  USER_CREATABLE_SCOPES,
-  utcDay,
-} from './domain/index.js'
-export {
-  applyListQuery,
-  compareTokens,
-  LIST_PARAMETERS,
-  type ListParameter,
-  type ListParams,
-  type ListQuery,
-  matchesFilter,
-  type PageRequest,
-  type Pagination,
-  paginate,
-  parseListParams,
-  parseSearch,
-  type SearchPlan,
-  SORT_KEYS,
-  type SortKey,
-  type TokenFilter,
-} from './query/index.js'
-export { type RotationReceiptStore, supportsRotationReceipts } from './store/rotation-receipts.js'
-export type { RevokeOutcome, TokenStore, TokenWithUser } from './store/token-store.js'
-export type { StoreFailure, User, UserDirectory } from './store/user.js'
+  type StoreFailure,
+} from './domain/errors.js'
+export type { TokenFormat } from './domain/mint-secret.js'
+export { cryptoRandom, type RandomSource } from './domain/random.js'
+export { SCOPES, type Scope } from './domain/scopes.js'
+// A public function needs one: `loadSeed`'s SeedTarget (patkit/fake, patkit/testing) takes the digester
+// of the authority's pepper, to recognize secrets that are already stored.
+export { createDigester, type Digester } from './domain/secret.js'
+export { isActive, isExpired, type Token } from './domain/token.js'
+export type { PageRequest, SortKey, TokenFilter } from './query/filter.js'
+export type { Pagination } from './query/pagination.js'
+export type { User } from './store/user.js'

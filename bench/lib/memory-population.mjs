@@ -1,4 +1,5 @@
-import { createAuthority, manualClock } from 'patkit'
+import { createAuthority } from 'patkit'
+import { manualClock } from 'patkit/fake'
 import { memoryStore } from 'patkit/memory'
 import { benchDigester, NOW, PEPPER, tokenAt, usersOf } from './dataset.mjs'
 

@@ -9,7 +9,8 @@
  *    included);
  * 4. patkit.
  */
-import { createAuthority, manualClock } from 'patkit'
+import { createAuthority } from 'patkit'
+import { manualClock } from 'patkit/fake'
 import { sqlStore } from 'patkit/sql'
 import { alternateMany } from './compare.mjs'
 import { NOW, PEPPER, sampleIndexes, secretOf, USER_TOKENS } from './dataset.mjs'

@@ -1,3 +1,5 @@
+// The authority barrel: internal (patkit's own tests import it). The package's entry points (src/index.ts,
+// src/store/index.ts, ...) each export a chosen few of these names.
 export type { AuthenticateError, AuthenticateOptions } from './authenticate.js'
 export type { AuthorityConfig } from './config.js'
 export type { CreateError, CreateRequest } from './create.js'

@@ -15,6 +15,10 @@
  * @packageDocumentation
  */
 
+// Deterministic time and randomness for tests; ManualClock is also the type of createFakeGitLab's
+// default clock.
+export { type ManualClock, manualClock } from '../domain/clock.js'
+export { seededRandom } from '../domain/random.js'
 export { DEMO_USERS, FAKE_GITLAB_START, INSECURE_DEVELOPMENT_PEPPER } from '../testing/demo-defaults.js'
 export { createFakeGitLab, type FakeGitLab, type FakeGitLabOptions } from '../testing/fake-gitlab.js'
 export { loadSeed, type SeedReport, type SeedTarget } from '../testing/load-seed.js'

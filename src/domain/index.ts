@@ -1,3 +1,5 @@
+// The domain barrel: internal (patkit's own tests import it). The package's entry points (src/index.ts,
+// src/store/index.ts, ...) each export a chosen few of these names.
 export {
   addCalendarDays,
   type CalendarDate,

@@ -1,9 +1,13 @@
 /**
  * The list query engine: parameters, filter, search, order and pages of `GET /personal_access_tokens`.
+ * An internal barrel (for patkit's own tests): what store authors use is exported by `patkit/store`,
+ * the rest is internal.
  *
  * @example
  * ```ts
- * import { applyListQuery, parseListParams } from './query/index.js'
+ * import { applyListQuery } from 'patkit/store'
+ * import { parseListParams } from './params.js'
+ * const query = parseListParams(new URLSearchParams('state=active'))
  * ```
  * @packageDocumentation
  */

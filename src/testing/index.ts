@@ -11,6 +11,10 @@
  * @packageDocumentation
  */
 
+// Deterministic time and randomness for tests; ManualClock is also the type of createFakeGitLab's
+// default clock.
+export { type ManualClock, manualClock } from '../domain/clock.js'
+export { seededRandom } from '../domain/random.js'
 export { DEMO_USERS, FAKE_GITLAB_START, INSECURE_DEVELOPMENT_PEPPER } from './demo-defaults.js'
 export { createFakeGitLab, type FakeGitLab, type FakeGitLabOptions } from './fake-gitlab.js'
 export { type DraftBuilder, draftFactory, tokenFixture, userFixture } from './fixtures.js'

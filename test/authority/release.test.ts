@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import {
-  compareReleases,
-  DEPRECATIONS,
-  FEATURES,
-  hasFeature,
-  isRemoved,
-  LATEST_RELEASE,
-  parseRelease,
-  removedBy,
-} from '../../src/index.js'
+import { compareReleases, parseRelease } from '../../src/authority/index.js'
+import { DEPRECATIONS, FEATURES, hasFeature, isRemoved, LATEST_RELEASE, removedBy } from '../../src/index.js'
 
 describe('release emulation', () => {
   it('releases order numerically, so 16.9 comes before 16.10', () => {

@@ -5,9 +5,9 @@ import {
   createAuthority,
   DEFAULT_ROTATION_REPLAY_WINDOW_MS,
   type Principal,
-  type TokenStore,
 } from '../../src/index.js'
 import { memoryStore } from '../../src/memory/index.js'
+import type { TokenStore } from '../../src/store/index.js'
 import { ALICE, BLOCKED, BOB, DAY, T0, world } from '../support/authority-fixtures.js'
 
 const KEY = '8e03978e-40d5-43e8-bc93-6894a57f9324'

@@ -1,7 +1,9 @@
 import { okAsync } from 'neverthrow'
 import { describe, expect, it } from 'vitest'
-import { createAuthority, manualClock, type TokenStore, type User } from '../../src/index.js'
+import { manualClock } from '../../src/domain/index.js'
+import { createAuthority, type User } from '../../src/index.js'
 import { memoryStore } from '../../src/memory/index.js'
+import type { TokenStore } from '../../src/store/index.js'
 import { ALICE, T0 } from '../support/authority-fixtures.js'
 
 async function secretFor(store: TokenStore, users?: { findUser: TokenStore['findUser'] }) {

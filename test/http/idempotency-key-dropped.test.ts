@@ -4,9 +4,11 @@ import type { AddressInfo } from 'node:net'
 import { connect, type Socket } from 'node:net'
 import type { Kysely } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
+import { manualClock, seededRandom } from '../../src/domain/index.js'
 import { createHandler, createNodeListener } from '../../src/http/index.js'
-import { createAuthority, manualClock, seededRandom, type TokenStore } from '../../src/index.js'
+import { createAuthority } from '../../src/index.js'
 import { memoryStore } from '../../src/memory/index.js'
+import type { TokenStore } from '../../src/store/index.js'
 import { migratedStore } from '../sql/support/conformance.js'
 import {
   type DatabaseTarget,

@@ -1,15 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { type ManualClock, manualClock, seededRandom } from '../../src/domain/index.js'
 import { createHandler, type Handler } from '../../src/http/index.js'
-import {
-  createAuthority,
-  DEFAULT_ROTATION_REPLAY_WINDOW_MS,
-  type ManualClock,
-  manualClock,
-  seededRandom,
-  type TokenStore,
-} from '../../src/index.js'
+import { createAuthority, DEFAULT_ROTATION_REPLAY_WINDOW_MS } from '../../src/index.js'
 import { memoryStore } from '../../src/memory/index.js'
+import type { TokenStore } from '../../src/store/index.js'
 import { ADMIN, ALICE, T0 } from '../support/authority-fixtures.js'
 
 // Two properties of the Idempotency-Key on rotate (issue 9, item 6):

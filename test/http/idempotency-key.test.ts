@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { createHandler } from '../../src/http/index.js'
-import { createAuthority, DEFAULT_ROTATION_REPLAY_WINDOW_MS, type TokenStore } from '../../src/index.js'
+import { createAuthority, DEFAULT_ROTATION_REPLAY_WINDOW_MS } from '../../src/index.js'
 import { memoryStore } from '../../src/memory/index.js'
+import type { TokenStore } from '../../src/store/index.js'
 import { ALICE } from '../support/authority-fixtures.js'
 import { httpWorld } from '../support/http-fixtures.js'
 

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely'
 import { beforeEach, describe, expect, it } from 'vitest'
+import { manualClock, seededRandom } from '../../src/domain/index.js'
 import { createHandler, type Handler } from '../../src/http/index.js'
-import { createAuthority, manualClock, seededRandom } from '../../src/index.js'
+import { createAuthority } from '../../src/index.js'
 import { migratedStore } from '../sql/support/conformance.js'
 import {
   type DatabaseTarget,

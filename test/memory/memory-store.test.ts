@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { CalendarDate, Token } from '../../src/domain/index.js'
-import { supportsRotationReceipts } from '../../src/index.js'
 import { memoryStore } from '../../src/memory/index.js'
 import type { ListQuery } from '../../src/query/filter.js'
+import { supportsRotationReceipts } from '../../src/store/index.js'
 import { describeStoreConformance, draftFactory, userFixture } from '../../src/testing/index.js'
 
 describeStoreConformance({ name: 'memory', create: () => memoryStore() })

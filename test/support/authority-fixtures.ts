@@ -1,11 +1,10 @@
+import { manualClock, seededRandom } from '../../src/domain/index.js'
 import {
   type AuthorityConfig,
   type AuthorityEvent,
   createAuthority,
   type IssueTokenInput,
-  manualClock,
   type Principal,
-  seededRandom,
 } from '../../src/index.js'
 import { memoryStore } from '../../src/memory/index.js'
 

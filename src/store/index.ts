@@ -1,0 +1,44 @@
+/**
+ * patkit/store: for authors of a `TokenStore`. The port itself (tokens, users, the optional rotation
+ * receipts), and the one evaluator of the list query (filter, search, order, pages) that every store
+ * must agree with: use it as is in memory, or compile the same semantics to your database's query
+ * language (see docs/storage.md). Prove a store with `describeStoreConformance` from `patkit/testing`.
+ *
+ * @example
+ * ```ts
+ * import type { Token } from 'patkit'
+ * import { applyListQuery, type ListQuery } from 'patkit/store'
+ * declare const tokens: readonly Token[]
+ * declare const query: ListQuery
+ * const { items, total } = applyListQuery(tokens, query)
+ * ```
+ * @packageDocumentation
+ */
+
+// A store that compiles `state: 'inactive'` compares `expires_at` with today's UTC day.
+export { utcDay } from '../domain/calendar.js'
+export type { StoreFailure } from '../domain/errors.js'
+export { tokensToRevokeOnReuse } from '../domain/reuse-detection.js'
+export {
+  isRedeemable,
+  type RedeemedReceipt,
+  type RotationReceipt,
+  type RotationReceiptDraft,
+} from '../domain/rotation-receipt.js'
+export type { TokenDraft } from '../domain/token.js'
+export { applyListQuery } from '../query/apply.js'
+export {
+  type ListQuery,
+  type PageRequest,
+  SORT_KEYS,
+  type SortKey,
+  type TokenFilter,
+} from '../query/filter.js'
+export { type Pagination, paginate } from '../query/pagination.js'
+export { filterPredicate, matchesFilter } from '../query/predicate.js'
+export { parseSearch, type SearchPlan } from '../query/search.js'
+export { compareTokens } from '../query/sort.js'
+export { SORT_ORDERS, type SortDirection, type SortField, type SortOrder } from '../query/sort-order.js'
+export { type RotationReceiptStore, supportsRotationReceipts } from './rotation-receipts.js'
+export type { RevokeOutcome, TokenStore, TokenWithUser } from './token-store.js'
+export type { User, UserDirectory } from './user.js'
