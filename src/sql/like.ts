@@ -4,6 +4,7 @@
  *
  * @example
  * ```ts
+ * import { sql } from 'kysely'
  * import { escapeLike, LIKE_ESCAPE } from './like.js'
  *
  * sql`name like ${escapeLike('50%')} escape '${sql.raw(LIKE_ESCAPE)}'`

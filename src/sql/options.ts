@@ -43,7 +43,7 @@ export const DEFAULT_TABLE_PREFIX = 'patkit_'
  * ```ts
  * import { resolveOptions } from './options.js'
  *
- * const { db, dialect, prefix } = resolveOptions(userDb, {})
+ * const { dialect, prefix } = resolveOptions(db, {}) // db: the application's Kysely instance
  * ```
  */
 export interface SqlContext {

@@ -18,6 +18,7 @@ const COLUMNS: Readonly<Record<SortField, string>> = {
  *
  * @example
  * ```ts
+ * import { sql } from 'kysely'
  * import type { OrderKey } from './order.js'
  *
  * const key: OrderKey = { expression: sql`"id"`, direction: 'asc', nulls: null }

@@ -15,17 +15,17 @@ import { writeTransaction } from './transaction.js'
  * @example
  * ```ts
  * import type { Transaction } from 'kysely'
- * import type { RotationReceipt, TokenDraft } from 'patkit/store'
- * import { insertReceipt } from './rotation-receipts.js'
+ * import type { RotationReceiptDraft } from 'patkit/store'
  * import type { SqlDialect } from './dialect/sql-dialect.js'
+ * import { insertReceipt } from './rotation-receipts.js'
  * import type { PatkitDatabase } from './schema.js'
  * declare const trx: Transaction<PatkitDatabase>
  * declare const dialect: SqlDialect
  * declare const oldId: number
- * declare const successor: TokenDraft
- * declare const receipt: RotationReceipt
+ * declare const successorId: number
+ * declare const receipt: RotationReceiptDraft
  *
- * await insertReceipt(trx, dialect, oldId, successor.id, receipt)
+ * await insertReceipt(trx, dialect, oldId, successorId, receipt)
  * ```
  */
 export async function insertReceipt(

@@ -84,10 +84,13 @@ export interface RotationReceiptsTable {
  *
  * @example
  * ```ts
+ * import type { Kysely } from 'kysely'
  * import type { PatkitDatabase } from './schema.js'
  * import { TablePrefixPlugin } from './table-prefix.js'
  *
- * const db = userDb.withPlugin(new TablePrefixPlugin('patkit_')) as unknown as Kysely<PatkitDatabase>
+ * // db: the application's Kysely instance
+ * const plugin = new TablePrefixPlugin('patkit_', ['tokens', 'users', 'settings', 'rotation_receipts'])
+ * const tables = db.withPlugin(plugin) as unknown as Kysely<PatkitDatabase>
  * ```
  */
 export interface PatkitDatabase {

@@ -42,6 +42,7 @@ import { selectUser, upsertUser } from './users.js'
  * import pg from 'pg'
  * import { migrate, sqlStore } from 'patkit/sql'
  *
+ * const connectionString = process.env.DATABASE_URL
  * const db = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString }) }) })
  * const migrated = await migrate(db)
  * if (migrated.isErr()) throw migrated.error.cause

@@ -17,6 +17,7 @@ export interface PreparingDatabase {
  *
  * @example
  * ```ts
+ * import Database from 'better-sqlite3'
  * import { DEFAULT_STATEMENT_CACHE_SIZE, sqliteStatementCache } from 'patkit/sql'
  *
  * sqliteStatementCache(new Database(':memory:'), DEFAULT_STATEMENT_CACHE_SIZE)

@@ -11,11 +11,14 @@ import { type encodeToken, type TokenRow, tokenColumns } from './token-row.js'
  *
  * @example
  * ```ts
+ * import type { TokenUserRow } from './statements.js'
  * import { decodeUser } from './users.js'
- * import type { TokenRow } from './token-row.js'
- * declare const row: TokenRow
+ * declare const row: TokenUserRow
  *
- * const owner = row.owner_id === null ? null : decodeUser(...)
+ * const owner =
+ *   row.owner_id === null
+ *     ? null
+ *     : decodeUser({ id: row.owner_id, username: row.owner_username, admin: row.owner_admin, blocked: row.owner_blocked })
  * ```
  */
 export interface TokenUserRow extends TokenRow {
@@ -71,9 +74,15 @@ export interface Statements {
  *
  * @example
  * ```ts
+ * import type { TokenDraft } from 'patkit/store'
+ * import type { SqlDialect } from './dialect/sql-dialect.js'
  * import { insertColumns } from './statements.js'
+ * import { encodeToken } from './token-row.js'
+ * declare const dialect: SqlDialect
+ * declare const draft: TokenDraft
  *
- * insertColumns.map((column) => encoded[column])
+ * const encoded = encodeToken(dialect, draft, 0)
+ * const values = insertColumns.map((column) => encoded[column])
  * ```
  */
 export const insertColumns = [

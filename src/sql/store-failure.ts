@@ -8,6 +8,7 @@ import type { StoreFailure } from '../domain/errors.js'
  *
  * @example
  * ```ts
+ * import { ResultAsync } from 'neverthrow'
  * import { toStoreFailure } from './store-failure.js'
  *
  * ResultAsync.fromPromise(db.selectFrom('tokens').selectAll().execute(), toStoreFailure('list'))
@@ -26,6 +27,7 @@ export function toStoreFailure(operation: string): (cause: unknown) => StoreFail
  * import type { SqlDialect } from './dialect/sql-dialect.js'
  * declare const dialect: SqlDialect
  *
+ * const run = () => db.transaction().execute((trx) => trx.selectFrom('tokens').selectAll().execute())
  * await retrying(run, dialect.isRetryable, TRANSACTION_ATTEMPTS)
  * ```
  */
@@ -38,9 +40,12 @@ export const TRANSACTION_ATTEMPTS = 16
  *
  * @example
  * ```ts
- * import { retrying } from './store-failure.js'
+ * import type { Transaction } from 'kysely'
  * import type { SqlDialect } from './dialect/sql-dialect.js'
+ * import type { PatkitDatabase } from './schema.js'
+ * import { retrying } from './store-failure.js'
  * declare const dialect: SqlDialect
+ * declare const rotateIn: (trx: Transaction<PatkitDatabase>) => Promise<void>
  *
  * await retrying(() => db.transaction().execute(rotateIn), dialect.isRetryable)
  * ```

@@ -78,8 +78,11 @@ export async function insertRow(
  * @example
  * ```ts
  * import type { TokenDraft } from 'patkit/store'
- * import { insertDraft } from './token-insert.js'
+ * import type { Kysely } from 'kysely'
  * import type { SqlDialect } from './dialect/sql-dialect.js'
+ * import type { PatkitDatabase } from './schema.js'
+ * import { insertDraft } from './token-insert.js'
+ * declare const db: Kysely<PatkitDatabase>
  * declare const dialect: SqlDialect
  * declare const draft: TokenDraft
  *

@@ -165,7 +165,8 @@ function decodeScopes(value: unknown): readonly Scope[] {
  *
  * @example
  * ```ts
- * import { decodeToken } from './token-row.js'
+ * import { decodeToken, type TokenRow } from './token-row.js'
+ * declare const rows: readonly TokenRow[]
  *
  * const tokens = rows.map(decodeToken)
  * ```

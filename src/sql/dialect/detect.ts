@@ -35,9 +35,13 @@ export function dialectNamed(name: SqlDialectName): SqlDialect {
  *
  * @example
  * ```ts
+ * import Database from 'better-sqlite3'
+ * import { Kysely, SqliteDialect } from 'kysely'
+ * import type { PatkitDatabase } from '../schema.js'
  * import { detectDialect } from './detect.js'
  *
- * detectDialect(new Kysely({ dialect: new SqliteDialect({ database }) }))?.name // 'sqlite'
+ * const database = new Database(':memory:')
+ * detectDialect(new Kysely<PatkitDatabase>({ dialect: new SqliteDialect({ database }) }))?.name // 'sqlite'
  * ```
  */
 export function detectDialect(db: Kysely<PatkitDatabase>): SqlDialect | null {

@@ -16,6 +16,7 @@ export type SqlDialectName = 'postgres' | 'mysql' | 'sqlite'
  *
  * @example
  * ```ts
+ * import { sql } from 'kysely'
  * import type { ColumnSql } from './sql-dialect.js'
  *
  * const instant: ColumnSql = sql`timestamptz(3)`
@@ -91,9 +92,11 @@ export interface SqlDialect {
  *
  * @example
  * ```ts
+ * import { sqliteDialect } from './sqlite.js'
  * import { DIALECT_DEFAULTS, type SqlDialect } from './sql-dialect.js'
  *
- * const mine: SqlDialect = { ...DIALECT_DEFAULTS, name: 'sqlite', ... }
+ * // A dialect overrides only what differs from the defaults (here, as SQLite does, and more).
+ * const mine: SqlDialect = { ...sqliteDialect, ...DIALECT_DEFAULTS, supportsReturning: true }
  * ```
  */
 export const DIALECT_DEFAULTS = {
