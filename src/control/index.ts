@@ -1,8 +1,9 @@
 /**
  * patkit/fake: the fake GitLab token authority in process, with its control plane (clock, reset,
  * snapshot and restore, journal, faults), and the seed format it shares with `patkit serve`. Needs no
- * test framework: use it from vitest, jest, node:test or a plain script. (`patkit/testing` exports the
- * same and adds the store conformance suite, which needs vitest.)
+ * test framework: use it from vitest, jest, node:test or a plain script. (`patkit/testing` also has
+ * `createFakeGitLab`, the seed format and the test clocks, and adds the store conformance suite and
+ * fixture builders, which need vitest; the control plane's building blocks are here only.)
  *
  * @example
  * ```ts
