@@ -26,7 +26,11 @@ export interface User {
  *
  * @example
  * ```ts
+ * import { okAsync } from 'neverthrow'
+ * import type { User } from 'patkit'
  * import type { UserDirectory } from 'patkit/store'
+ *
+ * const root: User = { id: 1, username: 'root', admin: true, blocked: false }
  * const directory: UserDirectory = {
  *   findUser: (ref) => okAsync(ref === 1 || ref === 'root' ? root : null),
  * }

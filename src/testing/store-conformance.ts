@@ -68,8 +68,12 @@ export interface StoreConformanceOptions {
  * @example
  * ```ts
  * // test/my-store.test.ts
+ * import type { TokenStore } from 'patkit/store'
  * import { describeStoreConformance } from 'patkit/testing'
- * import { myStore } from '../src/my-store.js'
+ * // Your store, its connection, and how to empty it (in your own modules):
+ * declare function myStore(connection: unknown): TokenStore
+ * declare function connect(): Promise<unknown>
+ * declare function truncateAll(store: TokenStore): Promise<void>
  *
  * describeStoreConformance({
  *   name: 'my store',

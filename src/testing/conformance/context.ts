@@ -24,7 +24,10 @@ export const NOW = new Date('2026-06-15T12:00:00.000Z')
  * import type { ConformanceContext } from './context.js'
  * declare const ctx: ConformanceContext
  *
- * ctx.test('findById returns null for an unknown id', async (store) => { ... })
+ * ctx.test('findById returns null for an unknown id', async (store) => {
+ *   const found = await store.findById(404)
+ *   if (found.isErr() || found.value !== null) throw new Error('expected ok(null)')
+ * })
  * ```
  */
 export interface ConformanceContext {
@@ -89,11 +92,9 @@ export type WithCapability<K extends OptionalCapability> = TokenStore &
  *
  * @example
  * ```ts
- * import type { Digester } from 'patkit'
  * import { hasCapability } from './context.js'
- * declare const digest: Digester
  *
- * if (hasCapability(store, 'findByDigestWithUser')) await store.findByDigestWithUser(digest)
+ * if (hasCapability(store, 'findByDigestWithUser')) await store.findByDigestWithUser(token.digest)
  * ```
  */
 export function hasCapability<K extends OptionalCapability>(
@@ -191,6 +192,7 @@ export function query(
  *
  * @example
  * ```ts
+ * import { expect } from 'vitest'
  * import { listNames } from './context.js'
  *
  * expect(await listNames(store, { revoked: true })).toEqual(['b'])

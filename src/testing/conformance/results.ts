@@ -12,10 +12,10 @@ function show(value: unknown): string {
  *
  * @example
  * ```ts
- * import type { TokenDraft } from 'patkit/store'
+ * import { draftFactory } from 'patkit/testing'
  * import { okValue } from './results.js'
- * declare const draft: TokenDraft
  *
+ * const draft = draftFactory()
  * const token = await okValue(store.insert(draft()))
  * ```
  */
@@ -30,10 +30,10 @@ export async function okValue<T, E>(outcome: Outcome<T, E>): Promise<T> {
  *
  * @example
  * ```ts
- * import type { TokenDraft } from 'patkit/store'
+ * import { draftFactory } from 'patkit/testing'
  * import { errValue } from './results.js'
- * declare const draft: TokenDraft
  *
+ * const draft = draftFactory()
  * const error = await errValue(store.rotate(404, draft()))
  * error.type // 'not_found'
  * ```
