@@ -60,24 +60,25 @@ export type Comparators<T> = Readonly<Record<SortKey, Compare<T>>>
 
 // YYYY-MM-DD strings have a fixed width, so their text order is their date order.
 const compareDays = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0)
-const subtract = (x: number, y: number): number => x - y
 
-// One field in one direction, nulls where the order puts them. Descending swaps the operands rather
-// than negating, which would turn an equality into -0.
-function directed<T, V>(
+// A nullable field's ascending order with its nulls as the largest values or the smallest.
+function withNulls<T, V>(
   get: (item: T) => V | null,
   compare: (x: V, y: V) => number,
-  direction: SortDirection,
-  nulls: SortOrder['nulls'],
+  nullsLargest: boolean,
 ): Compare<T> {
-  const nullSide = nulls === 'first' ? -1 : 1
-  const present: (x: V, y: V) => number = direction === 'asc' ? compare : (x, y) => compare(y, x)
+  const nullSide = nullsLargest ? 1 : -1
   return (a, b) => {
     const x = get(a)
     const y = get(b)
     if (x === null || y === null) return x === y ? 0 : x === null ? nullSide : -nullSide
-    return present(x, y)
+    return compare(x, y)
   }
+}
+
+// Descending swaps the operands rather than negating, which would turn an equality into -0.
+function oriented<T>(compare: Compare<T>, direction: SortDirection): Compare<T> {
+  return direction === 'asc' ? compare : (a, b) => compare(b, a)
 }
 
 /**
@@ -95,25 +96,33 @@ function directed<T, V>(
  * ```
  */
 export function comparatorsOver<T extends Sortable>(instants: InstantReader<T>): Comparators<T> {
-  const field = (name: SortField, direction: SortDirection, nulls: SortOrder['nulls']): Compare<T> => {
-    switch (name) {
+  // Each field's ascending order, one function each (a list of a million tokens sorts through these
+  // some twenty million times). Where nulls go is the declaration's: last ascending is largest.
+  const ascending = (field: SortField, nullsLargest: boolean): Compare<T> => {
+    switch (field) {
       case 'id':
-        return directed((t: T) => t.id, subtract, direction, nulls)
+        return (a, b) => a.id - b.id
       case 'name':
-        return directed((t: T) => t.name, compareCodePoints, direction, nulls)
+        return (a, b) => compareCodePoints(a.name, b.name)
       case 'createdAt':
-        return directed(instants.createdAt, subtract, direction, nulls)
+        return (a, b) => instants.createdAt(a) - instants.createdAt(b)
       case 'expiresAt':
-        return directed((t: T) => t.expiresAt, compareDays, direction, nulls)
+        return withNulls((t: T) => t.expiresAt, compareDays, nullsLargest)
       case 'lastUsedAt':
-        return directed(instants.lastUsedAt, subtract, direction, nulls)
+        return withNulls(instants.lastUsedAt, (x: number, y: number) => x - y, nullsLargest)
     }
   }
   const comparatorOf = (order: SortOrder): Compare<T> => {
-    const primary = field(order.field, order.direction, order.nulls)
-    if (order.tieBreak === null) return primary
-    const tie = field(order.tieBreak.field, order.tieBreak.direction, null)
-    return (a, b) => primary(a, b) || tie(a, b)
+    const column = ascending(order.field, (order.nulls === 'last') === (order.direction === 'asc'))
+    if (order.tieBreak === null) return oriented(column, order.direction)
+    const tie = ascending(order.tieBreak.field, true)
+    // Every key breaks ties in its own direction: one swap then serves both comparisons.
+    if (order.tieBreak.direction === order.direction) {
+      return oriented((a, b) => column(a, b) || tie(a, b), order.direction)
+    }
+    const primary = oriented(column, order.direction)
+    const secondary = oriented(tie, order.tieBreak.direction)
+    return (a, b) => primary(a, b) || secondary(a, b)
   }
   const comparators = {} as Record<SortKey, Compare<T>>
   for (const key of SORT_KEYS) comparators[key] = comparatorOf(SORT_ORDERS[key])
