@@ -50,9 +50,9 @@ type Compare<T> = (a: T, b: T) => number
  * ```ts
  * import type { Token } from 'patkit'
  * import type { Comparators } from './sort.js'
- * declare const tokens: readonly Token[]
- *
+ * declare const tokens: Token[]
  * declare const order: Comparators<Token>
+ *
  * tokens.sort(order.name_asc)
  * ```
  */
@@ -89,8 +89,10 @@ function oriented<T>(compare: Compare<T>, direction: SortDirection): Compare<T> 
  *
  * @example
  * ```ts
- * import { comparatorsOver } from './sort.js'
+ * import { comparatorsOver, type Sortable } from './sort.js'
  *
+ * type Row = Sortable & { readonly createdAt: number; readonly lastUsedAt: number | null }
+ * declare const rows: Row[]
  * const byKey = comparatorsOver<Row>({ createdAt: (r) => r.createdAt, lastUsedAt: (r) => r.lastUsedAt })
  * rows.sort(byKey.created_desc)
  * ```
