@@ -1,9 +1,6 @@
 import type { ResultAsync } from 'neverthrow'
 import type { StoreFailure } from '../domain/errors.js'
 
-// Defined with the other errors; still exported here for the entry points that name this module.
-export type { StoreFailure } from '../domain/errors.js'
-
 /**
  * A user as the authority needs to know one: identity, role and whether they are blocked.
  *
