@@ -56,9 +56,9 @@ export type CreateError = ErrorOf<
  *
  * @example
  * ```ts
+ * import type { Principal } from 'patkit'
  * import { create } from './create.js'
  * import type { AuthorityDeps } from './deps.js'
- * import type { Principal } from 'patkit'
  * declare const deps: AuthorityDeps
  * declare const admin: Principal
  *

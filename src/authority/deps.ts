@@ -67,9 +67,9 @@ export interface AuthorityDeps {
  *
  * @example
  * ```ts
+ * import type { Token } from 'patkit'
  * import { rotateToken } from '../domain/rotate-token.js'
  * import { type AuthorityDeps, mintContext } from './deps.js'
- * import type { Token } from 'patkit'
  * declare const deps: AuthorityDeps
  * declare const target: Token
  *

@@ -9,8 +9,8 @@ import { type DatabaseUrl, describeDatabase } from './database-url.js'
  *
  * @example
  * ```ts
- * import type { OpenedStore } from './open-store.js'
  * import { memoryStore } from 'patkit/memory'
+ * import type { OpenedStore } from './open-store.js'
  *
  * const opened: OpenedStore = { store: memoryStore(), description: 'memory', replaceable: true, close: async () => {} }
  * ```
