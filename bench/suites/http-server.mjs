@@ -1,11 +1,12 @@
 /**
  * The servers of target 3, in one process of their own (the load generator runs in the suite's
  * process, so each has a core): patkit's API through createNodeListener over a memory store of N
- * tokens, and a bare node:http handler that answers the same JSON. Sends `{ patkit, bare, secrets }`
- * (ports and the secrets to present) to its parent once both listen.
+ * tokens, the same API through toNodeListener(createHandler(authority)) (the general Request/Response
+ * path, for the note), and a bare node:http handler that answers the same JSON. Sends
+ * `{ patkit, adapted, bare, secrets }` (ports and the secrets to present) to its parent once all listen.
  */
 import { createServer } from 'node:http'
-import { createNodeListener, tokenJson } from 'patkit/http'
+import { createHandler, createNodeListener, tokenJson, toNodeListener } from 'patkit/http'
 import { NOW, sampleIndexes, secretOf } from '../lib/dataset.mjs'
 import { memoryPopulation } from '../lib/memory-population.mjs'
 import { settings } from '../lib/suite.mjs'
@@ -27,6 +28,7 @@ const listen = (server) =>
   })
 
 const patkit = createServer(createNodeListener(authority))
+const adapted = createServer(toNodeListener(createHandler(authority)))
 // The floor: routing by one string comparison, no authentication, the same body built per request.
 const bare = createServer((req, res) => {
   if (req.url !== '/api/v4/personal_access_tokens/self') {
@@ -37,6 +39,11 @@ const bare = createServer((req, res) => {
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) })
   res.end(body)
 })
-const ports = { patkit: await listen(patkit), bare: await listen(bare), secrets }
+const ports = {
+  patkit: await listen(patkit),
+  adapted: await listen(adapted),
+  bare: await listen(bare),
+  secrets,
+}
 process.send?.(ports)
 process.on('disconnect', () => process.exit(0))
