@@ -1,4 +1,3 @@
-import { z } from 'zod'
 import type { Clock } from '../domain/clock.js'
 import type { TokenFormat } from '../domain/mint-secret.js'
 import type { RandomSource } from '../domain/random.js'
@@ -55,29 +54,96 @@ export interface AuthorityConfig {
 }
 
 /**
- * Validates the scalar options at the edge, so a typo fails at start-up with the option's name.
+ * Checks the scalar options at the edge, so a typo fails at start-up with the option's name: the
+ * first invalid option (in this order) as `name: reason`, or `null` when every given option is valid
+ * (every one is optional). Written out rather than a zod schema so that `import('patkit')` does not
+ * load zod (about 80 ms of a cold start; see docs/benchmarks.md); the reasons are worded as the zod
+ * schema this replaces worded them, which test/authority/config-options.property.test.ts holds it to.
  *
  * @example
  * ```ts
- * import { authorityOptionsSchema } from './config.js'
+ * import { authorityOptionProblem } from './config.js'
  *
- * authorityOptionsSchema.safeParse({ maxLifetimeDays: 0 }).success // false
+ * authorityOptionProblem({ maxLifetimeDays: 0 }) // 'maxLifetimeDays: Too small: expected number to be >=1'
  * ```
  */
-export const authorityOptionsSchema = z.object({
-  tokenPrefix: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{0,20}$/, 'letters, digits, - and _, at most 20')
-    .optional(),
-  tokenFormat: z.enum(['routable', 'legacy']).optional(),
-  release: z
-    .string()
-    .regex(/^\d{1,3}\.\d{1,3}$/, 'a GitLab release such as 16.10')
-    .optional(),
-  requireExpiry: z.boolean().optional(),
-  maxLifetimeDays: z.number().int().min(1).max(36_500).optional(),
-  lastUsedThrottleMs: z.number().int().min(0).optional(),
+export function authorityOptionProblem(options: AuthorityOptions): string | null {
+  for (const [name, check] of OPTION_CHECKS) {
+    const value = options[name]
+    if (value === undefined) continue
+    const problem = check(value)
+    if (problem !== null) return `${name}: ${problem}`
+  }
+  return null
+}
+
+/**
+ * The options {@link authorityOptionProblem} checks, as a caller may pass them (of any type: a
+ * JavaScript caller or a cast can pass anything).
+ *
+ * @example
+ * ```ts
+ * import type { AuthorityOptions } from './config.js'
+ * const options: AuthorityOptions = { release: '16.10', maxLifetimeDays: 365 }
+ * ```
+ */
+export type AuthorityOptions = { readonly [K in (typeof OPTION_CHECKS)[number][0]]?: unknown }
+
+/** The reason a value is invalid, or `null`. */
+type Check = (value: unknown) => string | null
+
+const text =
+  (pattern: RegExp, reason: string): Check =>
+  (value) =>
+    typeof value !== 'string' ? invalidType('string', value) : pattern.test(value) ? null : reason
+
+const flag: Check = (value) => (typeof value === 'boolean' ? null : invalidType('boolean', value))
+
+const oneOf =
+  (values: readonly string[]): Check =>
+  (value) =>
+    values.includes(value as string)
+      ? null
+      : `Invalid option: expected one of ${values.map((v) => `"${v}"`).join('|')}`
+
+/** A safe integer in [min, max]; the bounds of a safe integer are checked first, as zod's `int()` did. */
+const integer =
+  (min: number, max: number = Number.MAX_SAFE_INTEGER): Check =>
+  (value) => {
+    if (typeof value !== 'number' || !Number.isFinite(value)) return invalidType('number', value)
+    if (!Number.isInteger(value)) return 'Invalid input: expected int, received number'
+    if (value > Number.MAX_SAFE_INTEGER) return `Too big: expected int to be <=${Number.MAX_SAFE_INTEGER}`
+    if (value < Number.MIN_SAFE_INTEGER) return `Too small: expected int to be >=${Number.MIN_SAFE_INTEGER}`
+    if (value < min) return `Too small: expected number to be >=${min}`
+    if (value > max) return `Too big: expected number to be <=${max}`
+    return null
+  }
+
+function invalidType(expected: string, value: unknown): string {
+  return `Invalid input: expected ${expected}, received ${typeName(value)}`
+}
+
+/** How zod names the type of a value it did not expect: `NaN`, `Infinity`, `null`, `array`, a class name. */
+function typeName(value: unknown): string {
+  if (typeof value === 'number')
+    return Number.isNaN(value) ? 'NaN' : Number.isFinite(value) ? 'number' : String(value)
+  if (typeof value !== 'object') return typeof value
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'array'
+  if (Object.getPrototypeOf(value) !== Object.prototype && 'constructor' in value && value.constructor) {
+    return `${(value.constructor as { name?: unknown }).name}`
+  }
+  return 'object'
+}
+
+const OPTION_CHECKS = [
+  ['tokenPrefix', text(/^[A-Za-z0-9_-]{0,20}$/, 'letters, digits, - and _, at most 20')],
+  ['tokenFormat', oneOf(['routable', 'legacy'])],
+  ['release', text(/^\d{1,3}\.\d{1,3}$/, 'a GitLab release such as 16.10')],
+  ['requireExpiry', flag],
+  ['maxLifetimeDays', integer(1, 36_500)],
+  ['lastUsedThrottleMs', integer(0)],
   // A day at most: a receipt holds a sealed live secret, and the window is how long a stolen old
   // token and key could still obtain it.
-  rotationReplayWindowMs: z.number().int().min(0).max(86_400_000).optional(),
-})
+  ['rotationReplayWindowMs', integer(0, 86_400_000)],
+] as const satisfies readonly (readonly [keyof AuthorityConfig, Check])[]

@@ -7,7 +7,7 @@ import { createDigester, DEFAULT_TOKEN_PREFIX } from '../domain/secret.js'
 import type { Token } from '../domain/token.js'
 import type { User } from '../store/user.js'
 import { type AuthenticateError, type AuthenticateOptions, authenticate } from './authenticate.js'
-import { type AuthorityConfig, authorityOptionsSchema } from './config.js'
+import { type AuthorityConfig, authorityOptionProblem } from './config.js'
 import { type CreateError, type CreateRequest, create } from './create.js'
 import { type CurrentUserError, currentUser } from './current-user.js'
 import type { AuthorityDeps } from './deps.js'
@@ -149,7 +149,7 @@ export function createAuthority(config: AuthorityConfig): Authority {
  * ```
  */
 export function resolveAuthorityDeps(config: AuthorityConfig): AuthorityDeps {
-  const options = authorityOptionsSchema.safeParse({
+  const problem = authorityOptionProblem({
     tokenPrefix: config.tokenPrefix,
     tokenFormat: config.tokenFormat,
     release: config.release,
@@ -158,12 +158,7 @@ export function resolveAuthorityDeps(config: AuthorityConfig): AuthorityDeps {
     lastUsedThrottleMs: config.lastUsedThrottleMs,
     rotationReplayWindowMs: config.rotationReplayWindowMs,
   })
-  if (!options.success) {
-    const issue = options.error.issues[0]
-    throw new AuthorityConfigError(
-      `invalid option ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`,
-    )
-  }
+  if (problem !== null) throw new AuthorityConfigError(`invalid option ${problem}`)
   if (config.pepper.length === 0) throw new AuthorityConfigError('invalid option pepper: must not be empty')
   const replay = resolveReplay(config)
   if (replay.isErr()) throw new AuthorityConfigError(replay.error)

@@ -47,7 +47,6 @@ export {
   isScope,
   SCOPES,
   type Scope,
-  scopeSchema,
   USER_CREATABLE_SCOPES,
 } from './scopes.js'
 export {

@@ -1,5 +1,3 @@
-import { z } from 'zod'
-
 /**
  * Every scope GitLab grants to a personal access token, in GitLab's own order.
  *
@@ -41,18 +39,6 @@ export const SCOPES = [
  * ```
  */
 export type Scope = (typeof SCOPES)[number]
-
-/**
- * zod schema accepting exactly one of {@link SCOPES}.
- *
- * @example
- * ```ts
- * import { scopeSchema } from './scopes.js'
- * scopeSchema.safeParse('api').success // true
- * scopeSchema.safeParse('root').success // false
- * ```
- */
-export const scopeSchema = z.enum(SCOPES)
 
 /**
  * Scopes a user may grant when creating a token for themselves through

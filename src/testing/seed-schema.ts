@@ -1,6 +1,9 @@
 import { z } from 'zod'
 import { parseCalendarDate } from '../domain/calendar.js'
-import { scopeSchema } from '../domain/scopes.js'
+import { SCOPES } from '../domain/scopes.js'
+
+// One of GitLab's scopes; zod stays at this edge (the seed file), out of the domain.
+const scopeSchema = z.enum(SCOPES)
 
 /**
  * One user of a seed: `id` and `username` are required; `admin` and `blocked` default to false.
