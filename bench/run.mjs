@@ -37,6 +37,7 @@ const SUITES = [
   { name: 'sqlite', file: 'sqlite.mjs' },
   { name: 'memory', file: 'memory.mjs' },
   { name: 'reset', file: 'reset.mjs' },
+  { name: 'cold', file: 'cold-start.mjs' },
 ]
 
 /**
