@@ -101,6 +101,29 @@ async function principalFor(
 }
 
 /**
+ * The token with a digest and its owner: one joined lookup when the store has it and is the user
+ * directory, else {@link tokenThenOwner}. `principalFor` writes the same choice inline, to spare the
+ * hot path a promise (docs/benchmarks.md, target 1); other callers use this.
+ *
+ * @example
+ * ```ts
+ * import { findWithOwner } from './authenticate.js'
+ * import type { AuthorityDeps } from './deps.js'
+ * declare const deps: AuthorityDeps
+ *
+ * const found = await findWithOwner(deps, deps.digest(secret)) // ok({ token, user }) or ok(null)
+ * ```
+ */
+export function findWithOwner(
+  deps: AuthorityDeps,
+  digest: string,
+): Promise<Result<TokenWithUser | null, StoreFailure>> | ResultAsync<TokenWithUser | null, StoreFailure> {
+  return deps.usersFromStore && deps.store.findByDigestWithUser !== undefined
+    ? deps.store.findByDigestWithUser(digest)
+    : tokenThenOwner(deps, digest)
+}
+
+/**
  * The token with a digest and its owner in two store calls, `findByDigest` then `findUser`: for a
  * store without `findByDigestWithUser`, or a separate user directory.
  *

@@ -2,7 +2,7 @@ import { err, ok, type Result, ResultAsync } from 'neverthrow'
 import type { StoreFailure } from '../domain/errors.js'
 import { parseIdempotencyKey } from '../domain/idempotency-key.js'
 import { isExpired } from '../domain/token.js'
-import { tokenThenOwner } from './authenticate.js'
+import { findWithOwner } from './authenticate.js'
 import type { AuthorityDeps } from './deps.js'
 import { toTokenInfo } from './events.js'
 import type { IssuedToken } from './issued-token.js'
@@ -66,10 +66,7 @@ async function replayFor(
   if (key.isErr()) return ok(null)
   const now = deps.clock.now()
   const digest = deps.digest(secret)
-  const found =
-    deps.usersFromStore && deps.store.findByDigestWithUser !== undefined
-      ? await deps.store.findByDigestWithUser(digest)
-      : await tokenThenOwner(deps, digest)
+  const found = await findWithOwner(deps, digest)
   if (found.isErr()) return err(found.error)
   if (found.value === null) return ok(null)
   const { token, user } = found.value
