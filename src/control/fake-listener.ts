@@ -1,6 +1,7 @@
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http'
 import type { Clock } from '../domain/clock.js'
 import type { Digester } from '../domain/secret.js'
+import { presentedSecret } from '../http/credentials.js'
 import type { NodeListener } from '../http/node-listener.js'
 import type { TokenStore } from '../store/token-store.js'
 import { CONTROL_PREFIX } from './control-api.js'
@@ -48,15 +49,17 @@ export interface FakeListenerParts {
   readonly beforeRequest?: () => Promise<void>
 }
 
-// The secret a GitLab client presents, where GitLab reads it (a body's private_token is not read here:
-// the journal and the faults see the request before its body).
+// Where the presented secret is read when the target does not parse (it is then only in a header).
+const NO_URL = new URL('http://patkit.invalid/')
+
+// The secret a GitLab client presents, read by the handler's own rule (a body's private_token is not
+// read here: the journal and the faults see the request before its body).
 function presented(req: IncomingMessage, url: URL | null): string | null {
-  const fromQuery = url?.searchParams.get('private_token')
-  if (fromQuery) return fromQuery
-  const header = req.headers['private-token']
-  if (typeof header === 'string' && header !== '') return header
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')
-  return bearer?.[1] ?? null
+  const get = (name: string) => {
+    const value = req.headers[name]
+    return typeof value === 'string' ? value : null
+  }
+  return presentedSecret({ headers: { get } }, url ?? NO_URL, {})
 }
 
 function parse(target: string | undefined): URL | null {

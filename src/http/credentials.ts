@@ -5,7 +5,11 @@ import type { BodyParams } from './request-body.js'
  * The presented secret, from where GitLab looks, in its order: the `private_token` parameter
  * (query or body), the `PRIVATE-TOKEN` header, then `Authorization: Bearer`.
  */
-export function presentedSecret(request: IncomingRequest, url: URL, body: BodyParams): string | null {
+export function presentedSecret(
+  request: Pick<IncomingRequest, 'headers'>,
+  url: URL,
+  body: BodyParams,
+): string | null {
   const fromQuery = url.searchParams.get('private_token')
   if (fromQuery !== null && fromQuery !== '') return fromQuery
   const fromBody = body['private_token']
