@@ -14,6 +14,7 @@
  * @packageDocumentation
  */
 
+export { type AsUserError, USER_BLOCKED } from './authority/as-user.js'
 export type { AuthenticateError, AuthenticateOptions } from './authority/authenticate.js'
 export type { AuthorityConfig } from './authority/config.js'
 export type { CreateError, CreateRequest } from './authority/create.js'
@@ -40,12 +41,18 @@ export { type InstanceMetadata, instanceMetadata } from './authority/instance-me
 export type { IssueError, IssueTokenInput } from './authority/issue-token.js'
 export type { IssuedToken } from './authority/issued-token.js'
 export type { ListError, ListRequest, TokenPage } from './authority/list-tokens.js'
-export type { Principal, TokenRef } from './authority/principal.js'
+export type { Actor, Principal, SessionPrincipal, TokenRef } from './authority/principal.js'
 export { FEATURES, type Feature, hasFeature, LATEST_RELEASE, type Release } from './authority/release.js'
 export type { ReplayError } from './authority/replay-rotation.js'
 export { DEFAULT_ROTATION_REPLAY_WINDOW_MS } from './authority/replay-window.js'
 export type { RevokeError } from './authority/revoke.js'
 export type { RotateError, RotateOptions, RotationIdempotency } from './authority/rotate.js'
+export {
+  type Verification,
+  VerifyCode,
+  type VerifyFailureCode,
+  type VerifyOptions,
+} from './authority/verify.js'
 export type { CalendarDate } from './domain/calendar.js'
 export { type Clock, systemClock } from './domain/clock.js'
 export {
@@ -54,6 +61,7 @@ export {
   ErrorType,
   type PatkitError,
   type StoreFailure,
+  type UnauthenticatedReason,
 } from './domain/errors.js'
 export type { TokenFormat } from './domain/mint-secret.js'
 export { cryptoRandom, type RandomSource } from './domain/random.js'

@@ -55,10 +55,10 @@ export function authenticate(
   secret: string | null | undefined,
   options: AuthenticateOptions,
 ): ResultAsync<Principal, AuthenticateError> {
-  if (secret === null || secret === undefined || secret === '') return errAsync(unauthenticated())
+  if (secret === null || secret === undefined || secret === '') return errAsync(unauthenticated('missing'))
   // A secret with a routable token's tail but a wrong checksum (a typo, a truncation, a forgery) is
   // refused before any store lookup; secrets of other formats (seeds, legacy) are looked up as usual.
-  if (checkRoutableSecret(secret, deps.prefix) === 'malformed') return errAsync(unauthenticated())
+  if (checkRoutableSecret(secret, deps.prefix) === 'malformed') return errAsync(unauthenticated('malformed'))
   return new ResultAsync(principalFor(deps, secret, options))
 }
 
@@ -75,9 +75,9 @@ async function principalFor(
       ? await deps.store.findByDigestWithUser(digest)
       : await tokenThenOwner(deps, digest)
   if (found.isErr()) return err(found.error)
-  if (found.value === null) return err(unauthenticated())
+  if (found.value === null) return err(unauthenticated('unknown'))
   const { token, user } = found.value
-  if (user === null || user.blocked) return err(unauthenticated())
+  if (user === null || user.blocked) return err(unauthenticated('user_inactive'))
   if (isExpired(token, now)) return err(tokenExpired(token.id))
   if (token.revoked) {
     if (options.rotateRequest === true && hasFeature('reuse_detection', deps.release)) {

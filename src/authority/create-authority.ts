@@ -6,9 +6,11 @@ import { cryptoRandom } from '../domain/random.js'
 import { createDigester, DEFAULT_TOKEN_PREFIX } from '../domain/secret.js'
 import type { Token } from '../domain/token.js'
 import type { User } from '../store/user.js'
+import { type AsUserError, asUser, type USER_BLOCKED } from './as-user.js'
 import { type AuthenticateError, type AuthenticateOptions, authenticate } from './authenticate.js'
 import { type AuthorityConfig, authorityOptionProblem } from './config.js'
 import { type CreateError, type CreateRequest, create } from './create.js'
+import { createOwn } from './create-own.js'
 import { type CurrentUserError, currentUser } from './current-user.js'
 import type { AuthorityDeps } from './deps.js'
 import type { AuthorityEvent } from './events.js'
@@ -19,12 +21,13 @@ import { type InstanceMetadata, readInstanceMetadata } from './instance-metadata
 import { type IssueError, type IssueTokenInput, issueToken } from './issue-token.js'
 import type { IssuedToken } from './issued-token.js'
 import { type ListError, type ListRequest, listTokens, type TokenPage } from './list-tokens.js'
-import type { Principal, TokenRef } from './principal.js'
+import type { Actor, Principal, SessionPrincipal, TokenRef } from './principal.js'
 import { defaultTokenFormat, LATEST_RELEASE, type Release } from './release.js'
 import { type ReplayError, replayRotation } from './replay-rotation.js'
 import { resolveReplay } from './replay-window.js'
 import { type RevokeError, revoke } from './revoke.js'
 import { type RotateError, type RotateOptions, rotate } from './rotate.js'
+import { type Verification, type VerifyCode, type VerifyOptions, verify } from './verify.js'
 
 /**
  * The default `last_used_at` throttle window: GitLab's 10 minutes.
@@ -60,9 +63,32 @@ export interface Authority {
     secret: string | null | undefined,
     options?: AuthenticateOptions,
   ): ResultAsync<Principal, AuthenticateError>
-  list(principal: Principal, request?: ListRequest): ResultAsync<TokenPage, ListError>
-  get(principal: Principal, ref: TokenRef): ResultAsync<Token, GetError>
-  rotate(principal: Principal, ref: TokenRef, options?: RotateOptions): ResultAsync<IssuedToken, RotateError>
+  /**
+   * A session principal for a user the application authenticated itself (see {@link SessionPrincipal}
+   * for what it may do): `not_found` for no such user, `forbidden` ({@link USER_BLOCKED}) for a
+   * blocked one.
+   *
+   * @example
+   * ```ts
+   * const session = await authority.asUser(2)
+   * if (session.isOk()) await authority.list(session.value) // the user's own tokens
+   * ```
+   */
+  asUser(userId: number): ResultAsync<SessionPrincipal, AsUserError>
+  /**
+   * `authenticate` and a scope check answered as a value, with stable codes ({@link VerifyCode});
+   * only a store failure is an error.
+   *
+   * @example
+   * ```ts
+   * const checked = await authority.verify(secret, { scopes: ['read_api'] })
+   * if (checked.isOk() && !checked.value.valid) console.log(checked.value.code) // e.g. 'expired'
+   * ```
+   */
+  verify(secret: string | null | undefined, options?: VerifyOptions): ResultAsync<Verification, StoreFailure>
+  list(principal: Actor, request?: ListRequest): ResultAsync<TokenPage, ListError>
+  get(principal: Actor, ref: TokenRef): ResultAsync<Token, GetError>
+  rotate(principal: Actor, ref: TokenRef, options?: RotateOptions): ResultAsync<IssuedToken, RotateError>
   /**
    * A retried rotation (`Idempotency-Key`): the successor a `rotate` with the same old secret and key
    * stored, once, while redeemable; else `null`, and the request goes on through `authenticate`.
@@ -72,21 +98,40 @@ export interface Authority {
     ref: TokenRef,
     idempotencyKey: string,
   ): ResultAsync<IssuedToken | null, ReplayError>
-  revoke(principal: Principal, ref: TokenRef): ResultAsync<void, RevokeError>
+  revoke(principal: Actor, ref: TokenRef): ResultAsync<void, RevokeError>
+  /** GitLab's creation: for a user by an administrator, or `self` with GitLab's limited scopes. */
   create(
-    principal: Principal,
+    principal: Actor,
     target: number | 'self',
     request: CreateRequest,
   ): ResultAsync<IssuedToken, CreateError>
+  /**
+   * Creation for the caller's own account with every check (configured scopes, admin-only scopes,
+   * expiry window) and without GitLab's self-service scope limit: an application's settings page.
+   *
+   * @example
+   * ```ts
+   * const session = await authority.asUser(2)
+   * if (session.isOk()) {
+   *   const created = await authority.createOwn(session.value, { name: 'laptop', scopes: ['read_api'] })
+   *   if (created.isOk()) console.log(created.value.secret) // shown once
+   * }
+   * ```
+   */
+  createOwn(principal: Actor, request: CreateRequest): ResultAsync<IssuedToken, CreateError>
   /** The caller (GitLab's `GET /user`). */
-  currentUser(principal: Principal): ResultAsync<User, CurrentUserError>
+  currentUser(principal: Actor): ResultAsync<User, CurrentUserError>
   /** One user by id (`GET /users/:id`); `null` for an anonymous caller. */
   findUser(principal: Principal | null, id: number): ResultAsync<User, FindUserError>
   /** The users a `GET /users` query finds; `null` for an anonymous caller. */
   findUsers(principal: Principal | null, query: UsersQuery): ResultAsync<readonly User[], FindUsersError>
   /** The emulated release's `GET /metadata`. */
   metadata(principal: Principal): ResultAsync<InstanceMetadata, ErrorOf<'insufficient_scope'>>
-  /** Puts a token in place without authorization (seeds, fixtures, migrations). */
+  /**
+   * Puts a token in place without authorization and without the expiry window (seeds, fixtures,
+   * migrations: a past `expiresAt` seeds an expired token, a far one a long-lived fixture). Not for
+   * an application's users: `createOwn` and `create` keep every check.
+   */
   issueToken(input: IssueTokenInput): ResultAsync<IssuedToken, IssueError>
   /** Adds or replaces a user in the store. */
   putUser(user: User): ResultAsync<User, StoreFailure>
@@ -204,6 +249,9 @@ export function authorityOver(deps: AuthorityDeps): Authority {
     replayRotation: (secret, ref, idempotencyKey) => replayRotation(deps, secret, ref, idempotencyKey),
     revoke: (principal, ref) => revoke(deps, principal, ref),
     create: (principal, target, request) => create(deps, principal, target, request),
+    createOwn: (principal, request) => createOwn(deps, principal, request),
+    asUser: (userId) => asUser(deps, userId),
+    verify: (secret, opts = {}) => verify(deps, secret, opts),
     currentUser: (principal) => currentUser(principal),
     findUser: (principal, id) => findUser(deps, principal, id),
     findUsers: (principal, query) => findUsers(deps, principal, query),

@@ -8,7 +8,7 @@ import { parseDateParameter } from './date-parameter.js'
 import { type AuthorityDeps, mintContext } from './deps.js'
 import { toTokenInfo } from './events.js'
 import type { IssuedToken } from './issued-token.js'
-import type { Principal } from './principal.js'
+import { type Actor, actsAsAdmin } from './principal.js'
 import { requireScope, WRITE_SCOPES } from './scope-policy.js'
 
 /**
@@ -67,7 +67,7 @@ export type CreateError = ErrorOf<
  */
 export function create(
   deps: AuthorityDeps,
-  principal: Principal,
+  principal: Actor,
   target: number | 'self',
   request: CreateRequest,
 ): ResultAsync<IssuedToken, CreateError> {
@@ -76,7 +76,7 @@ export function create(
 
 async function createFor(
   deps: AuthorityDeps,
-  principal: Principal,
+  principal: Actor,
   target: number | 'self',
   request: CreateRequest,
 ): Promise<Result<IssuedToken, CreateError>> {
@@ -89,12 +89,35 @@ async function createFor(
     }
     owner = principal.user
   } else {
-    if (!principal.user.admin) return err(forbidden())
+    if (!actsAsAdmin(principal)) return err(forbidden())
     const found = await deps.users.findUser(target)
     if (found.isErr()) return err(found.error)
     if (found.value === null) return err(notFound('user'))
     owner = found.value
   }
+  return mintFor(deps, principal, owner, request)
+}
+
+/**
+ * The checks every creation shares once the owner is settled, and the creation: admin-only scopes need
+ * an administrator as owner, the token's fields (`validateTokenFields`), the expiry window
+ * (`resolveExpiry`), then the insert and the `created` event. `create` and `createOwn` both end here.
+ *
+ * @example
+ * ```ts
+ * import { mintFor } from './create.js'
+ * import type { AuthorityDeps } from './deps.js'
+ * declare const deps: AuthorityDeps
+ *
+ * const created = await mintFor(deps, principal, principal.user, { name: 'ci', scopes: ['read_api'] })
+ * ```
+ */
+export async function mintFor(
+  deps: AuthorityDeps,
+  principal: Actor,
+  owner: User,
+  request: CreateRequest,
+): Promise<Result<IssuedToken, CreateError>> {
   if (!owner.admin && request.scopes.some((s) => (ADMIN_ONLY_SCOPES as readonly string[]).includes(s))) {
     return err(validationFailed('Scopes can only contain available scopes'))
   }

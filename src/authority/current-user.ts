@@ -1,7 +1,7 @@
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow'
 import type { ErrorOf } from '../domain/errors.js'
 import type { User } from '../store/user.js'
-import type { Principal } from './principal.js'
+import type { Actor } from './principal.js'
 import { requireScope, USER_READ_SCOPES } from './scope-policy.js'
 
 /**
@@ -25,7 +25,7 @@ export type CurrentUserError = ErrorOf<'insufficient_scope'>
  * if (me.isOk()) me.value.username
  * ```
  */
-export function currentUser(principal: Principal): ResultAsync<User, CurrentUserError> {
+export function currentUser(principal: Actor): ResultAsync<User, CurrentUserError> {
   const allowed = requireScope(principal, USER_READ_SCOPES)
   return allowed.isErr() ? errAsync(allowed.error) : okAsync(principal.user)
 }

@@ -1,8 +1,9 @@
 import { errAsync, okAsync, ResultAsync } from 'neverthrow'
+import { noToken } from '../domain/error-constructors.js'
 import type { ErrorOf } from '../domain/errors.js'
 import type { Token } from '../domain/token.js'
 import type { AuthorityDeps } from './deps.js'
-import type { Principal, TokenRef } from './principal.js'
+import type { Actor, TokenRef } from './principal.js'
 import { ANY_SCOPE, READ_SCOPES, requireScope } from './scope-policy.js'
 import { findAccessibleToken } from './token-access.js'
 
@@ -16,7 +17,9 @@ import { findAccessibleToken } from './token-access.js'
  * e.type
  * ```
  */
-export type GetError = ErrorOf<'insufficient_scope' | 'unauthorized' | 'not_found' | 'store_failure'>
+export type GetError = ErrorOf<
+  'insufficient_scope' | 'unauthorized' | 'not_found' | 'no_token' | 'store_failure'
+>
 
 /**
  * GET by id (own token, or any for an administrator) or `self` (any scope).
@@ -30,12 +33,9 @@ export type GetError = ErrorOf<'insufficient_scope' | 'unauthorized' | 'not_foun
  * const token = await getToken(deps, principal, 'self')
  * ```
  */
-export function getToken(
-  deps: AuthorityDeps,
-  principal: Principal,
-  ref: TokenRef,
-): ResultAsync<Token, GetError> {
+export function getToken(deps: AuthorityDeps, principal: Actor, ref: TokenRef): ResultAsync<Token, GetError> {
   if (ref === 'self') {
+    if (principal.token === null) return errAsync(noToken())
     // `GET /self` is the most frequent request there is, and needs no store call: a plain check
     // answers it (docs/benchmarks.md, target 3).
     const allowed = requireScope(principal, ANY_SCOPE)

@@ -1,5 +1,6 @@
 // The authority barrel: internal (patkit's own tests import it). The package's entry points (src/index.ts,
 // src/store/index.ts, ...) each export a chosen few of these names.
+export { type AsUserError, USER_BLOCKED } from './as-user.js'
 export type { AuthenticateError, AuthenticateOptions } from './authenticate.js'
 export type { AuthorityConfig } from './config.js'
 export type { CreateError, CreateRequest } from './create.js'
@@ -31,7 +32,7 @@ export { type InstanceMetadata, instanceMetadata, PATKIT_REVISION } from './inst
 export type { IssueError, IssueTokenInput } from './issue-token.js'
 export type { IssuedToken } from './issued-token.js'
 export type { ListError, ListRequest, TokenPage } from './list-tokens.js'
-export type { Principal, TokenRef } from './principal.js'
+export type { Actor, Principal, SessionPrincipal, TokenRef } from './principal.js'
 export {
   compareReleases,
   FEATURES,
@@ -45,3 +46,9 @@ export type { ReplayError } from './replay-rotation.js'
 export { DEFAULT_ROTATION_REPLAY_WINDOW_MS } from './replay-window.js'
 export type { RevokeError } from './revoke.js'
 export type { RotateError, RotateOptions, RotationIdempotency } from './rotate.js'
+export {
+  type Verification,
+  VerifyCode,
+  type VerifyFailureCode,
+  type VerifyOptions,
+} from './verify.js'

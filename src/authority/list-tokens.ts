@@ -6,7 +6,7 @@ import type { PageRequest, SortKey, TokenFilter } from '../query/filter.js'
 import { type Pagination, paginate } from '../query/pagination.js'
 import type { User } from '../store/user.js'
 import type { AuthorityDeps } from './deps.js'
-import type { Principal } from './principal.js'
+import { type Actor, actsAsAdmin } from './principal.js'
 import { hasFeature } from './release.js'
 import { READ_SCOPES, requireScope } from './scope-policy.js'
 
@@ -81,7 +81,7 @@ export type ListError = ErrorOf<'insufficient_scope' | 'unauthorized' | 'not_fou
  */
 export function listTokens(
   deps: AuthorityDeps,
-  principal: Principal,
+  principal: Actor,
   request: ListRequest,
 ): ResultAsync<TokenPage, ListError> {
   return new ResultAsync(listFor(deps, principal, request))
@@ -89,7 +89,7 @@ export function listTokens(
 
 async function listFor(
   deps: AuthorityDeps,
-  principal: Principal,
+  principal: Actor,
   request: ListRequest,
 ): Promise<Result<TokenPage, ListError>> {
   const scoped = requireScope(principal, READ_SCOPES)
@@ -123,11 +123,11 @@ function datedFilters(
 
 async function resolveOwnerScope(
   deps: AuthorityDeps,
-  principal: Principal,
+  principal: Actor,
   userRef: string | undefined,
 ): Promise<Result<Pick<TokenFilter, 'userId' | 'excludeImpersonation'>, ListError>> {
   const ref = userRef?.trim()
-  if (!principal.user.admin) {
+  if (!actsAsAdmin(principal)) {
     const own = { userId: principal.user.id, excludeImpersonation: true }
     if (ref === undefined || ref === '') return ok(own)
     const named = await findUserByRef(deps, ref)

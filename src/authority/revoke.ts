@@ -1,10 +1,10 @@
 import { err, ok, type Result, ResultAsync } from 'neverthrow'
-import { badRequest, featureUnavailable, notFound } from '../domain/error-constructors.js'
+import { badRequest, featureUnavailable, noToken, notFound } from '../domain/error-constructors.js'
 import type { ErrorOf } from '../domain/errors.js'
 import type { Token } from '../domain/token.js'
 import type { AuthorityDeps } from './deps.js'
 import { toTokenInfo } from './events.js'
-import type { Principal, TokenRef } from './principal.js'
+import { type Actor, actsAsAdmin, type TokenRef } from './principal.js'
 import { hasFeature } from './release.js'
 import { ANY_SCOPE, requireScope, WRITE_SCOPES } from './scope-policy.js'
 
@@ -19,15 +19,15 @@ import { ANY_SCOPE, requireScope, WRITE_SCOPES } from './scope-policy.js'
  * ```
  */
 export type RevokeError = ErrorOf<
-  'insufficient_scope' | 'not_found' | 'bad_request' | 'feature_unavailable' | 'store_failure'
+  'insufficient_scope' | 'not_found' | 'bad_request' | 'feature_unavailable' | 'no_token' | 'store_failure'
 >
 
 /**
  * GitLab's revoke permission: an administrator, or the owner of a token that is not an impersonation
  * token. Anything else is refused with a bare 400, not 401/403.
  */
-function mayRevoke(principal: Principal, token: Token): boolean {
-  return principal.user.admin || (token.userId === principal.user.id && !token.impersonation)
+function mayRevoke(principal: Actor, token: Token): boolean {
+  return actsAsAdmin(principal) || (token.userId === principal.user.id && !token.impersonation)
 }
 
 /**
@@ -43,21 +43,18 @@ function mayRevoke(principal: Principal, token: Token): boolean {
  * await revoke(deps, principal, 'self')
  * ```
  */
-export function revoke(
-  deps: AuthorityDeps,
-  principal: Principal,
-  ref: TokenRef,
-): ResultAsync<void, RevokeError> {
+export function revoke(deps: AuthorityDeps, principal: Actor, ref: TokenRef): ResultAsync<void, RevokeError> {
   return new ResultAsync(revokeFor(deps, principal, ref))
 }
 
 async function revokeFor(
   deps: AuthorityDeps,
-  principal: Principal,
+  principal: Actor,
   ref: TokenRef,
 ): Promise<Result<void, RevokeError>> {
   let token: Token
   if (ref === 'self') {
+    if (principal.token === null) return err(noToken())
     if (!hasFeature('delete_self', deps.release)) return err(featureUnavailable('delete_self', deps.release))
     const scoped = requireScope(
       principal,

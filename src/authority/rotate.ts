@@ -1,5 +1,5 @@
 import { err, ok, type Result, ResultAsync } from 'neverthrow'
-import { badRequest, featureUnavailable } from '../domain/error-constructors.js'
+import { badRequest, featureUnavailable, noToken } from '../domain/error-constructors.js'
 import type { ErrorOf } from '../domain/errors.js'
 import { parseIdempotencyKey } from '../domain/idempotency-key.js'
 import { rotateToken } from '../domain/rotate-token.js'
@@ -10,7 +10,7 @@ import { parseDateParameter } from './date-parameter.js'
 import { type AuthorityDeps, mintContext, type ReplayDeps } from './deps.js'
 import { toTokenInfo } from './events.js'
 import type { IssuedToken } from './issued-token.js'
-import type { Principal, TokenRef } from './principal.js'
+import type { Actor, TokenRef } from './principal.js'
 import { hasFeature } from './release.js'
 import { requireScope, SELF_ROTATE_SCOPES, WRITE_SCOPES } from './scope-policy.js'
 import { findAccessibleToken } from './token-access.js'
@@ -68,6 +68,7 @@ export type RotateError = ErrorOf<
   | 'invalid_parameter'
   | 'feature_unavailable'
   | 'bad_request'
+  | 'no_token'
   | 'store_failure'
 >
 
@@ -92,7 +93,7 @@ export type RotateError = ErrorOf<
  */
 export function rotate(
   deps: AuthorityDeps,
-  principal: Principal,
+  principal: Actor,
   ref: TokenRef,
   options: RotateOptions,
 ): ResultAsync<IssuedToken, RotateError> {
@@ -101,13 +102,14 @@ export function rotate(
 
 async function rotateFor(
   deps: AuthorityDeps,
-  principal: Principal,
+  principal: Actor,
   ref: TokenRef,
   options: RotateOptions,
 ): Promise<Result<IssuedToken, RotateError>> {
   let target: Token
   if (ref === 'self') {
     if (!hasFeature('self_rotate', deps.release)) return err(featureUnavailable('self_rotate', deps.release))
+    if (principal.token === null) return err(noToken())
     const scoped = requireScope(principal, SELF_ROTATE_SCOPES)
     if (scoped.isErr()) return err(scoped.error)
     target = principal.token
@@ -171,7 +173,7 @@ interface KeyedRotation extends ReplayDeps {
  */
 function idempotencyFor(
   deps: AuthorityDeps,
-  principal: Principal,
+  principal: Actor,
   target: Token,
   requested: RotationIdempotency | undefined,
 ): Result<KeyedRotation | null, ErrorOf<'invalid_parameter' | 'bad_request'>> {
@@ -182,7 +184,7 @@ function idempotencyFor(
   if (replay.store === null) {
     return err(badRequest('Idempotency-Key is not supported by this token store'))
   }
-  if (deps.digest(requested.presentedSecret) !== principal.token.digest) {
+  if (principal.token === null || deps.digest(requested.presentedSecret) !== principal.token.digest) {
     return err(badRequest('the presented secret is not the principal’s token'))
   }
   if (target.id !== principal.token.id) return ok(null)

@@ -2,7 +2,7 @@ import { err, ok, type Result } from 'neverthrow'
 import { insufficientScope } from '../domain/error-constructors.js'
 import type { ErrorOf } from '../domain/errors.js'
 import type { Scope } from '../domain/scopes.js'
-import type { Principal } from './principal.js'
+import type { Actor } from './principal.js'
 
 /**
  * The scopes that let a token call an operation: GitLab allows `api` everywhere and `read_api` on
@@ -74,7 +74,8 @@ export const METADATA_SCOPES: readonly Scope[] = ['api', 'read_api', 'read_user'
 export const ANY_SCOPE = 'any'
 
 /**
- * Checks that the principal's token has one of the allowed scopes.
+ * Checks that the principal's token has one of the allowed scopes. A session principal has no token
+ * and is not limited by scopes (see `SessionPrincipal`).
  *
  * @example
  * ```ts
@@ -83,10 +84,10 @@ export const ANY_SCOPE = 'any'
  * ```
  */
 export function requireScope(
-  principal: Principal,
+  principal: Actor,
   allowed: readonly Scope[] | typeof ANY_SCOPE,
 ): Result<void, ErrorOf<'insufficient_scope'>> {
-  if (allowed === ANY_SCOPE) return ok(undefined)
+  if (allowed === ANY_SCOPE || principal.token === null) return ok(undefined)
   return principal.token.scopes.some((s) => allowed.includes(s))
     ? ok(undefined)
     : err(insufficientScope(allowed))

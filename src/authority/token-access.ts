@@ -3,7 +3,7 @@ import { notFound, unauthorized } from '../domain/error-constructors.js'
 import type { ErrorOf } from '../domain/errors.js'
 import type { Token } from '../domain/token.js'
 import type { AuthorityDeps } from './deps.js'
-import type { Principal } from './principal.js'
+import { type Actor, actsAsAdmin } from './principal.js'
 
 /**
  * Loads a token the principal may read or rotate: their own, or any for an administrator. A missing
@@ -21,12 +21,13 @@ import type { Principal } from './principal.js'
  */
 export async function findAccessibleToken(
   deps: AuthorityDeps,
-  principal: Principal,
+  principal: Actor,
   id: number,
 ): Promise<Result<Token, ErrorOf<'unauthorized' | 'not_found' | 'store_failure'>>> {
   const found = await deps.store.findById(id)
   if (found.isErr()) return err(found.error)
   const token = found.value
-  if (token !== null && (principal.user.admin || token.userId === principal.user.id)) return ok(token)
-  return err(principal.user.admin ? notFound('token') : unauthorized())
+  const admin = actsAsAdmin(principal)
+  if (token !== null && (admin || token.userId === principal.user.id)) return ok(token)
+  return err(admin ? notFound('token') : unauthorized())
 }

@@ -1,4 +1,4 @@
-import type { ErrorOf, StoreFailure } from './errors.js'
+import type { ErrorOf, StoreFailure, UnauthenticatedReason } from './errors.js'
 import type { Scope } from './scopes.js'
 
 // One constructor per error code, so a use case says `notFound('token')` and the union member's shape
@@ -55,11 +55,25 @@ export function unauthorized(): ErrorOf<'unauthorized'> {
  * ```ts
  * import { unauthenticated } from './error-constructors.js'
  *
- * unauthenticated() // { type: 'unauthenticated' }
+ * unauthenticated('unknown') // { type: 'unauthenticated', reason: 'unknown' }
  * ```
  */
-export function unauthenticated(): ErrorOf<'unauthenticated'> {
-  return { type: 'unauthenticated' }
+export function unauthenticated(reason?: UnauthenticatedReason): ErrorOf<'unauthenticated'> {
+  return reason === undefined ? { type: 'unauthenticated' } : { type: 'unauthenticated', reason }
+}
+
+/**
+ * `no_token`: `self` addressed by a principal without a token (a session principal).
+ *
+ * @example
+ * ```ts
+ * import { noToken } from './error-constructors.js'
+ *
+ * noToken() // { type: 'no_token' }
+ * ```
+ */
+export function noToken(): ErrorOf<'no_token'> {
+  return { type: 'no_token' }
 }
 
 /**

@@ -41,6 +41,11 @@ export const ErrorType = {
   FeatureUnavailable: 'feature_unavailable',
   /** The storage backend failed; the operation had no effect. */
   StoreFailure: 'store_failure',
+  /**
+   * `self` was addressed by a principal that carries no token (a session principal from `asUser`):
+   * address the token by its id. Never answered over HTTP, where every principal has a token.
+   */
+  NoToken: 'no_token',
 } as const
 
 /**
@@ -82,7 +87,15 @@ export type PatkitError =
       readonly reason: 'missing' | 'invalid' | 'not_allowed_value' | 'excluded_value' | 'all_or_none'
     }
   | { readonly type: 'validation_failed'; readonly message: string }
-  | { readonly type: 'unauthenticated' }
+  | {
+      readonly type: 'unauthenticated'
+      /**
+       * Why, for `authority.verify` (the HTTP answer is the same 401 for all): `missing` (no secret),
+       * `malformed` (a routable token's tail with a wrong checksum), `unknown` (no such token),
+       * `user_inactive` (its user is gone or blocked). Absent when no reason is known.
+       */
+      readonly reason?: UnauthenticatedReason
+    }
   | { readonly type: 'token_expired'; readonly tokenId: number }
   | { readonly type: 'token_revoked'; readonly tokenId: number }
   | { readonly type: 'insufficient_scope'; readonly required: readonly Scope[] }
@@ -93,6 +106,18 @@ export type PatkitError =
   | { readonly type: 'bad_request'; readonly reason?: string }
   | { readonly type: 'feature_unavailable'; readonly feature: string; readonly release: string }
   | { readonly type: 'store_failure'; readonly operation: string; readonly cause: unknown }
+  | { readonly type: 'no_token' }
+
+/**
+ * Why a secret did not authenticate anyone (see `unauthenticated` in {@link PatkitError}).
+ *
+ * @example
+ * ```ts
+ * import type { UnauthenticatedReason } from 'patkit'
+ * const reason: UnauthenticatedReason = 'malformed'
+ * ```
+ */
+export type UnauthenticatedReason = 'missing' | 'malformed' | 'unknown' | 'user_inactive'
 
 /**
  * The error of one code, e.g. `ErrorOf<'already_revoked'>`.

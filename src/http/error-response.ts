@@ -70,6 +70,9 @@ export function errorReply(e: PatkitError, context: ErrorContext = 'default'): R
       return message(404, context === 'revoke_by_id' ? '404 Not found' : '404 Not Found')
     case 'feature_unavailable':
       return error(404, '404 Not Found')
+    case 'no_token':
+      // Only a session principal (asUser) gets it, and the HTTP binding never makes one.
+      return message(400, '400 Bad request')
     case 'bad_request':
       return message(400, e.reason === undefined ? '400 Bad request' : `400 Bad request - ${e.reason}`)
     case 'already_revoked':

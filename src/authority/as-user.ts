@@ -1,0 +1,65 @@
+import { err, ok, type Result, ResultAsync } from 'neverthrow'
+import { forbidden, notFound } from '../domain/error-constructors.js'
+import type { ErrorOf } from '../domain/errors.js'
+import type { AuthorityDeps } from './deps.js'
+import type { SessionPrincipal } from './principal.js'
+
+/**
+ * Every way `asUser` can fail: no such user (`not_found`, entity `user`), a blocked user
+ * (`forbidden`, reason {@link USER_BLOCKED}), or the store.
+ *
+ * @example
+ * ```ts
+ * import type { AsUserError } from 'patkit'
+ *
+ * const e: AsUserError = { type: 'not_found', entity: 'user' }
+ * ```
+ */
+export type AsUserError = ErrorOf<'not_found' | 'forbidden' | 'store_failure'>
+
+/**
+ * The `forbidden` reason of `asUser` for a blocked user.
+ *
+ * @example
+ * ```ts
+ * import { USER_BLOCKED } from 'patkit'
+ *
+ * const session = await authority.asUser(2)
+ * if (session.isErr() && session.error.type === 'forbidden' && session.error.reason === USER_BLOCKED) {
+ *   // sign the user out
+ * }
+ * ```
+ */
+export const USER_BLOCKED = 'user blocked'
+
+/**
+ * A {@link SessionPrincipal} for a user the application authenticated itself (a login session):
+ * the user is read from the user directory, and a blocked user is refused as `authenticate` refuses
+ * their tokens.
+ *
+ * @example
+ * ```ts
+ * import { asUser } from './as-user.js'
+ * import type { AuthorityDeps } from './deps.js'
+ * declare const deps: AuthorityDeps
+ *
+ * const session = await asUser(deps, 2) // ok({ kind: 'session', user, token: null })
+ * ```
+ */
+export function asUser(deps: AuthorityDeps, userId: number): ResultAsync<SessionPrincipal, AsUserError> {
+  return new ResultAsync(sessionFor(deps, userId))
+}
+
+async function sessionFor(
+  deps: AuthorityDeps,
+  userId: number,
+): Promise<Result<SessionPrincipal, AsUserError>> {
+  // A username is not an id: the directory finds users by either, and a session names its user by id.
+  if (!Number.isSafeInteger(userId)) return err(notFound('user'))
+  const found = await deps.users.findUser(userId)
+  if (found.isErr()) return err(found.error)
+  const user = found.value
+  if (user === null) return err(notFound('user'))
+  if (user.blocked) return err(forbidden(USER_BLOCKED))
+  return ok(Object.freeze({ kind: 'session', user, token: null }))
+}
