@@ -4,14 +4,16 @@ import { ADMIN, ALICE, BLOCKED, DAY, T0, world } from '../support/authority-fixt
 describe('spec 5: authentication', () => {
   it('a request without a token is unauthenticated', async () => {
     const { authority } = await world()
-    expect((await authority.authenticate(undefined))._unsafeUnwrapErr()).toEqual({ type: 'unauthenticated' })
-    expect((await authority.authenticate(''))._unsafeUnwrapErr()).toEqual({ type: 'unauthenticated' })
+    const missing = { type: 'unauthenticated', reason: 'missing' }
+    expect((await authority.authenticate(undefined))._unsafeUnwrapErr()).toEqual(missing)
+    expect((await authority.authenticate(''))._unsafeUnwrapErr()).toEqual(missing)
   })
 
   it('an unknown token is unauthenticated', async () => {
     const { authority } = await world()
     expect((await authority.authenticate('glpat-not-a-real-token'))._unsafeUnwrapErr()).toEqual({
       type: 'unauthenticated',
+      reason: 'unknown',
     })
   })
 
@@ -26,7 +28,10 @@ describe('spec 5: authentication', () => {
   it('a token of a blocked user does not authenticate', async () => {
     const { authority, issue } = await world()
     const { secret } = await issue(BLOCKED.id)
-    expect((await authority.authenticate(secret))._unsafeUnwrapErr()).toEqual({ type: 'unauthenticated' })
+    expect((await authority.authenticate(secret))._unsafeUnwrapErr()).toEqual({
+      type: 'unauthenticated',
+      reason: 'user_inactive',
+    })
   })
 
   it('an expired token fails as expired from 00:00 UTC of its expires_at day', async () => {

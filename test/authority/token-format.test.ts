@@ -63,11 +63,15 @@ describe('token format', () => {
     lookups = 0
     const last = secret.at(-1) === 'a' ? 'b' : 'a'
     const typo = `${secret.slice(0, -1)}${last}`
-    expect((await authority.authenticate(typo))._unsafeUnwrapErr()).toEqual({ type: 'unauthenticated' })
+    expect((await authority.authenticate(typo))._unsafeUnwrapErr()).toEqual({
+      type: 'unauthenticated',
+      reason: 'malformed',
+    })
     expect(lookups).toBe(0)
     // A secret of another shape is looked up as before (seeds may hold any string).
     expect((await authority.authenticate('glpat-any-seeded-secret'))._unsafeUnwrapErr()).toEqual({
       type: 'unauthenticated',
+      reason: 'unknown',
     })
     expect(lookups).toBe(1)
   })
