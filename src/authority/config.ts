@@ -1,6 +1,7 @@
 import type { Clock } from '../domain/clock.js'
 import type { TokenFormat } from '../domain/mint-secret.js'
 import type { RandomSource } from '../domain/random.js'
+import type { SCOPES } from '../domain/scopes.js'
 import type { TokenStore } from '../store/token-store.js'
 import type { UserDirectory } from '../store/user.js'
 import type { AuthorityEvent } from './events.js'
@@ -39,6 +40,20 @@ export interface AuthorityConfig {
   readonly requireExpiry?: boolean
   /** Longest allowed lifetime in days; defaults to 365. */
   readonly maxLifetimeDays?: number
+  /**
+   * Days a rotated token lives when the rotation names no `expiresAt`; defaults to GitLab's 7 (capped
+   * by `maxLifetimeDays`; without `requireExpiry` a rotation without `expiresAt` never expires).
+   */
+  readonly rotationDefaultDays?: number
+  /**
+   * The scopes a token may carry: an application's own vocabulary (e.g. `['read', 'write', 'billing']`);
+   * defaults to GitLab's {@link SCOPES}. Creation (`create`, `createOwn`, `issueToken`) refuses any
+   * other scope (`invalid_parameter` on `scopes`). GitLab's own routes keep asking for GitLab's scopes
+   * (`api`, `read_api`, ...), so a vocabulary without them suits an application that checks its own
+   * routes with `verify` and manages tokens through `asUser`. Each scope is 1 to 255 printable ASCII
+   * characters without space, `"` or `\` (it travels in `WWW-Authenticate`); the list is not empty.
+   */
+  readonly scopes?: readonly string[]
   /** `last_used_at` is written at most once per window; defaults to 10 minutes. */
   readonly lastUsedThrottleMs?: number
   /**
@@ -119,6 +134,20 @@ const integer =
     return null
   }
 
+/** An OAuth scope-token (RFC 6749, 3.3): printable ASCII without space, `"` or `\`. */
+const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]{1,255}$/
+
+function scopeList(value: unknown): string | null {
+  if (!Array.isArray(value)) return invalidType('array', value)
+  if (value.length === 0) return 'at least one scope'
+  for (const scope of value) {
+    if (typeof scope !== 'string' || !SCOPE_TOKEN.test(scope)) {
+      return `${JSON.stringify(String(scope))} is not a scope: 1 to 255 printable ASCII characters without space, " or \\`
+    }
+  }
+  return null
+}
+
 function invalidType(expected: string, value: unknown): string {
   return `Invalid input: expected ${expected}, received ${typeName(value)}`
 }
@@ -142,8 +171,10 @@ const OPTION_CHECKS = [
   ['release', text(/^\d{1,3}\.\d{1,3}$/, 'a GitLab release such as 16.10')],
   ['requireExpiry', flag],
   ['maxLifetimeDays', integer(1, 36_500)],
+  ['rotationDefaultDays', integer(1, 36_500)],
   ['lastUsedThrottleMs', integer(0)],
   // A day at most: a receipt holds a sealed live secret, and the window is how long a stolen old
   // token and key could still obtain it.
   ['rotationReplayWindowMs', integer(0, 86_400_000)],
+  ['scopes', scopeList],
 ] as const satisfies readonly (readonly [keyof AuthorityConfig, Check])[]

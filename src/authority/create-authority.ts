@@ -1,8 +1,9 @@
 import type { ResultAsync } from 'neverthrow'
 import { systemClock } from '../domain/clock.js'
 import type { ErrorOf, StoreFailure } from '../domain/errors.js'
-import { DEFAULT_MAX_LIFETIME_DAYS } from '../domain/expiry.js'
+import { DEFAULT_MAX_LIFETIME_DAYS, ROTATION_DEFAULT_DAYS } from '../domain/expiry.js'
 import { cryptoRandom } from '../domain/random.js'
+import { SCOPES } from '../domain/scopes.js'
 import { createDigester, DEFAULT_TOKEN_PREFIX } from '../domain/secret.js'
 import type { Token } from '../domain/token.js'
 import type { User } from '../store/user.js'
@@ -200,6 +201,8 @@ export function resolveAuthorityDeps(config: AuthorityConfig): AuthorityDeps {
     release: config.release,
     requireExpiry: config.requireExpiry,
     maxLifetimeDays: config.maxLifetimeDays,
+    rotationDefaultDays: config.rotationDefaultDays,
+    scopes: config.scopes,
     lastUsedThrottleMs: config.lastUsedThrottleMs,
     rotationReplayWindowMs: config.rotationReplayWindowMs,
   })
@@ -220,7 +223,9 @@ export function resolveAuthorityDeps(config: AuthorityConfig): AuthorityDeps {
     expiry: Object.freeze({
       requireExpiry: config.requireExpiry ?? true,
       maxLifetimeDays: config.maxLifetimeDays ?? DEFAULT_MAX_LIFETIME_DAYS,
+      rotationDefaultDays: config.rotationDefaultDays ?? ROTATION_DEFAULT_DAYS,
     }),
+    scopes: Object.freeze([...new Set(config.scopes ?? SCOPES)]),
     lastUsedThrottleMs: config.lastUsedThrottleMs ?? DEFAULT_LAST_USED_THROTTLE_MS,
     replay: replay.value,
     emit: isolate(config.onEvent),

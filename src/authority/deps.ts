@@ -56,6 +56,8 @@ export interface AuthorityDeps {
   readonly digest: Digester
   readonly release: Release
   readonly expiry: ExpiryPolicy
+  /** The scopes a token may carry: the `scopes` option, or GitLab's. */
+  readonly scopes: readonly string[]
   readonly lastUsedThrottleMs: number
   /** `null` when `rotationReplayWindowMs` is 0: the header is ignored. */
   readonly replay: ReplayDeps | null
@@ -84,5 +86,6 @@ export function mintContext(deps: AuthorityDeps, now: Date): MintContext {
     format: deps.format,
     digest: deps.digest,
     expiry: deps.expiry,
+    scopes: deps.scopes,
   }
 }

@@ -51,8 +51,8 @@ export type IssueError = ErrorOf<'invalid_parameter' | 'validation_failed' | 'no
 
 // The fields every token has are checked by the domain's one rule, as `create` does; only the secret
 // is particular to a token put in place (a seed may name one, and a guessable one is refused).
-function validate(input: IssueTokenInput): Result<TokenFields, IssueError> {
-  const fields = validateTokenFields(input)
+function validate(input: IssueTokenInput, scopes: readonly string[]): Result<TokenFields, IssueError> {
+  const fields = validateTokenFields(input, scopes)
   if (fields.isErr()) return err(fields.error)
   if (input.secret !== undefined && input.secret.length < 8) {
     return err(validationFailed('Token is too short (minimum is 8 characters)'))
@@ -83,7 +83,7 @@ async function issueFor(
   deps: AuthorityDeps,
   input: IssueTokenInput,
 ): Promise<Result<IssuedToken, IssueError>> {
-  const fields = validate(input)
+  const fields = validate(input, deps.scopes)
   if (fields.isErr()) return err(fields.error)
   const owner = await deps.users.findUser(input.userId)
   if (owner.isErr()) return err(owner.error)

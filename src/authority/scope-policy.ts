@@ -85,7 +85,7 @@ export const ANY_SCOPE = 'any'
  */
 export function requireScope(
   principal: Actor,
-  allowed: readonly Scope[] | typeof ANY_SCOPE,
+  allowed: readonly string[] | typeof ANY_SCOPE,
 ): Result<void, ErrorOf<'insufficient_scope'>> {
   if (allowed === ANY_SCOPE || principal.token === null) return ok(undefined)
   return principal.token.scopes.some((s) => allowed.includes(s))

@@ -1,6 +1,5 @@
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow'
 import type { StoreFailure } from '../domain/errors.js'
-import type { Scope } from '../domain/scopes.js'
 import { type AuthenticateError, authenticate } from './authenticate.js'
 import type { AuthorityDeps } from './deps.js'
 import type { Principal } from './principal.js'
@@ -74,7 +73,7 @@ export type Verification =
  * ```
  */
 export interface VerifyOptions {
-  readonly scopes?: readonly Scope[]
+  readonly scopes?: readonly string[]
 }
 
 /**

@@ -1,6 +1,7 @@
 import { err, ok, type Result } from 'neverthrow'
 import type { Authority } from '../authority/create-authority.js'
 import type { StoreFailure } from '../domain/errors.js'
+import { isScope } from '../domain/scopes.js'
 import type { Digester } from '../domain/secret.js'
 import type { Token } from '../domain/token.js'
 import type { TokenStore } from '../store/token-store.js'
@@ -103,7 +104,8 @@ function seedToken(token: Token, secret: string | undefined): SeedToken {
     id: token.id,
     user_id: token.userId,
     name: token.name,
-    scopes: [...token.scopes],
+    // The fake speaks GitLab's vocabulary: its tokens carry no other scope.
+    scopes: token.scopes.filter(isScope),
     ...(secret === undefined ? { token_digest: token.digest } : { token: secret }),
     description: token.description,
     created_at: token.createdAt.toISOString(),

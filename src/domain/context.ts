@@ -1,6 +1,7 @@
 import type { ExpiryPolicy } from './expiry.js'
 import type { TokenFormat } from './mint-secret.js'
 import type { RandomSource } from './random.js'
+import type { SCOPES } from './scopes.js'
 import type { Digester } from './secret.js'
 
 /**
@@ -26,4 +27,6 @@ export interface MintContext {
   readonly format?: TokenFormat
   readonly digest: Digester
   readonly expiry: ExpiryPolicy
+  /** The scopes a token may carry (the authority's `scopes` option); GitLab's {@link SCOPES} when absent. */
+  readonly scopes?: readonly string[]
 }

@@ -63,7 +63,7 @@ export function createToken(
   input: CreateTokenInput,
   ctx: MintContext,
 ): Result<Minted, ErrorOf<'invalid_parameter' | 'validation_failed' | 'invalid_expiry'>> {
-  const fields = validateTokenFields(input)
+  const fields = validateTokenFields(input, ctx.scopes)
   if (fields.isErr()) return err(fields.error)
   const { name, description, scopes } = fields.value
   return resolveExpiry(input.expiresAt, ctx.now, ctx.expiry, ctx.expiry.maxLifetimeDays).map((expiresAt) => {

@@ -1,5 +1,4 @@
 import type { ErrorOf, StoreFailure, UnauthenticatedReason } from './errors.js'
-import type { Scope } from './scopes.js'
 
 // One constructor per error code, so a use case says `notFound('token')` and the union member's shape
 // is written here once. Optional fields are left out when absent (never `reason: undefined`): the HTTP
@@ -142,7 +141,7 @@ export function tokenRevoked(tokenId: number): ErrorOf<'token_revoked'> {
  * insufficientScope(['api']) // { type: 'insufficient_scope', required: ['api'] }
  * ```
  */
-export function insufficientScope(required: readonly Scope[]): ErrorOf<'insufficient_scope'> {
+export function insufficientScope(required: readonly string[]): ErrorOf<'insufficient_scope'> {
   return { type: 'insufficient_scope', required }
 }
 

@@ -1,5 +1,3 @@
-import type { Scope } from './scopes.js'
-
 /**
  * Stable codes of every expected failure in patkit. Match on `error.type` against these constants;
  * the strings never change within a major version.
@@ -98,7 +96,7 @@ export type PatkitError =
     }
   | { readonly type: 'token_expired'; readonly tokenId: number }
   | { readonly type: 'token_revoked'; readonly tokenId: number }
-  | { readonly type: 'insufficient_scope'; readonly required: readonly Scope[] }
+  | { readonly type: 'insufficient_scope'; readonly required: readonly string[] }
   | { readonly type: 'unauthorized' }
   /** `reason` is GitLab's text after `403 Forbidden - `, when it gives one. */
   | { readonly type: 'forbidden'; readonly reason?: string }

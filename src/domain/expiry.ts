@@ -21,6 +21,11 @@ export interface ExpiryPolicy {
   /** When true a token must expire, and at most `maxLifetimeDays` after today. */
   readonly requireExpiry: boolean
   readonly maxLifetimeDays: number
+  /**
+   * Days a rotated token lives when the rotation names no expiry (the authority's
+   * `rotationDefaultDays`); {@link ROTATION_DEFAULT_DAYS} (GitLab's week) when absent.
+   */
+  readonly rotationDefaultDays?: number
 }
 
 /**

@@ -25,7 +25,8 @@ export interface Rotation {
 
 /**
  * Rotates a token: the successor inherits user, name, description, scopes and impersonation, links
- * `previousId` and `familyId`, and expires on the requested day or by default one week from today
+ * `previousId` and `familyId`, and expires on the requested day or by default one week from today (the
+ * policy's `rotationDefaultDays`)
  * (never, when expiry is not required). A revoked token cannot be rotated.
  *
  * @example
@@ -44,7 +45,8 @@ export function rotateToken(
   ctx: MintContext,
 ): Result<Rotation, ErrorOf<'already_revoked' | 'invalid_expiry'>> {
   if (token.revoked) return err({ type: 'already_revoked', tokenId: token.id })
-  return resolveExpiry(request.expiresAt, ctx.now, ctx.expiry, ROTATION_DEFAULT_DAYS).map((expiresAt) => {
+  const defaultDays = ctx.expiry.rotationDefaultDays ?? ROTATION_DEFAULT_DAYS
+  return resolveExpiry(request.expiresAt, ctx.now, ctx.expiry, defaultDays).map((expiresAt) => {
     const secret = mintSecret(ctx, token.userId)
     const successor: TokenDraft = {
       userId: token.userId,

@@ -1,7 +1,7 @@
 import { err, ok, type Result } from 'neverthrow'
 import { invalidParameter, validationFailed } from './error-constructors.js'
 import type { ErrorOf } from './errors.js'
-import { isScope, type Scope } from './scopes.js'
+import { SCOPES } from './scopes.js'
 
 /**
  * GitLab's column limit for `name` and `description`.
@@ -44,7 +44,7 @@ export interface TokenFieldsInput {
  */
 export interface TokenFields {
   readonly name: string
-  readonly scopes: readonly Scope[]
+  readonly scopes: readonly string[]
   readonly description: string | null
 }
 
@@ -52,7 +52,8 @@ export interface TokenFields {
  * GitLab's model rules for a token's name, description and scopes, the one place they are written:
  * every way a token comes into being (`createToken` for the API, `issueToken` for seeds and fixtures)
  * runs them, so every store receives only what fits its columns. In GitLab's order: name present,
- * name and description at most {@link MAX_TEXT_LENGTH} characters, scopes present and known.
+ * name and description at most {@link MAX_TEXT_LENGTH} characters, scopes present and known: of
+ * `vocabulary`, the authority's `scopes` option, GitLab's {@link SCOPES} by default.
  *
  * @example
  * ```ts
@@ -64,6 +65,7 @@ export interface TokenFields {
  */
 export function validateTokenFields(
   input: TokenFieldsInput,
+  vocabulary: readonly string[] = SCOPES,
 ): Result<TokenFields, ErrorOf<'invalid_parameter' | 'validation_failed'>> {
   const name = input.name.trim()
   if (name === '') return err(validationFailed("Name can't be blank"))
@@ -75,6 +77,8 @@ export function validateTokenFields(
     return err(validationFailed(`Description is too long (maximum is ${MAX_TEXT_LENGTH} characters)`))
   }
   if (input.scopes.length === 0) return err(validationFailed("Scopes can't be blank"))
-  if (!input.scopes.every(isScope)) return err(invalidParameter('scopes', 'not_allowed_value'))
-  return ok({ name, description, scopes: [...new Set(input.scopes as readonly Scope[])] })
+  if (!input.scopes.every((s) => vocabulary.includes(s))) {
+    return err(invalidParameter('scopes', 'not_allowed_value'))
+  }
+  return ok({ name, description, scopes: [...new Set(input.scopes)] })
 }

@@ -1,5 +1,4 @@
 import { type CalendarDate, startOfUtcDay } from './calendar.js'
-import type { Scope } from './scopes.js'
 
 /**
  * A personal access token as patkit stores it. The secret itself is never kept: only its keyed
@@ -18,7 +17,7 @@ export interface Token {
   readonly userId: number
   readonly name: string
   readonly description: string | null
-  readonly scopes: readonly Scope[]
+  readonly scopes: readonly string[]
   /** UTC, millisecond precision. */
   readonly createdAt: Date
   readonly lastUsedAt: Date | null

@@ -1,5 +1,4 @@
 import type { CalendarDate } from '../domain/calendar.js'
-import type { Scope } from '../domain/scopes.js'
 import type { Token } from '../domain/token.js'
 import type { InstantReader } from '../query/instants.js'
 
@@ -24,7 +23,7 @@ export interface StoredRow {
   readonly userId: number
   readonly name: string
   readonly description: string | null
-  readonly scopes: readonly Scope[]
+  readonly scopes: readonly string[]
   readonly createdAt: number
   readonly lastUsedAt: number | null
   readonly expiresAt: CalendarDate | null
@@ -47,8 +46,8 @@ export interface StoredRow {
  * intern(['api']) === intern(['api']) // true
  * ```
  */
-export function scopeInterner(): (scopes: readonly Scope[]) => readonly Scope[] {
-  const known = new Map<string, readonly Scope[]>()
+export function scopeInterner(): (scopes: readonly string[]) => readonly string[] {
+  const known = new Map<string, readonly string[]>()
   return (scopes) => {
     // Scope names contain no comma, so the joined list identifies the list exactly (order included).
     const key = scopes.join(',')
@@ -71,7 +70,7 @@ export function scopeInterner(): (scopes: readonly Scope[]) => readonly Scope[] 
  * const row = toRow(token, scopeInterner())
  * ```
  */
-export function toRow(token: Token, intern: (scopes: readonly Scope[]) => readonly Scope[]): StoredRow {
+export function toRow(token: Token, intern: (scopes: readonly string[]) => readonly string[]): StoredRow {
   // One literal in one property order keeps every row on one hidden class.
   return Object.freeze({
     id: token.id,

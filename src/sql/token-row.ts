@@ -1,6 +1,5 @@
 import type { Insertable } from 'kysely'
 import type { CalendarDate } from '../domain/calendar.js'
-import { isScope, type Scope } from '../domain/scopes.js'
 import type { Token, TokenDraft } from '../domain/token.js'
 import type { SqlDialect } from './dialect/sql-dialect.js'
 import type { TokensTable } from './schema.js'
@@ -151,9 +150,10 @@ function decodeText(value: unknown, column: string): string {
   return value
 }
 
-function decodeScopes(value: unknown): readonly Scope[] {
+// Any strings: the vocabulary is the authority's (its `scopes` option), checked when a token is made.
+function decodeScopes(value: unknown): readonly string[] {
   const parsed: unknown = JSON.parse(decodeText(value, 'scopes'))
-  if (!Array.isArray(parsed) || !parsed.every((s): s is Scope => typeof s === 'string' && isScope(s))) {
+  if (!Array.isArray(parsed) || !parsed.every((s): s is string => typeof s === 'string')) {
     throw corrupt('scopes', value)
   }
   return parsed

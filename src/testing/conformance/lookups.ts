@@ -63,6 +63,15 @@ export function describeLookups(ctx: ConformanceContext): void {
       expect(await okValue(store.findByDigest(draft.digest))).toEqual(token)
     })
 
+    ctx.test('insert keeps scopes of an application’s own vocabulary as given', async (store) => {
+      // The authority's `scopes` option makes any scope-token a scope: a store keeps the strings as is.
+      const seed = seeder(store)
+      const scopes = ['billing:read', 'Reports.Export', 'x'.repeat(255), 'a~b!#[]{}']
+      const token = await seed.insert({ scopes })
+      expect((await okValue(store.findById(token.id)))?.scopes).toEqual(scopes)
+      expect((await okValue(store.findByDigest(token.digest)))?.scopes).toEqual(scopes)
+    })
+
     ctx.test('insert assigns increasing positive integer ids', async (store) => {
       const tokens = await seeder(store).insertAll([{}, {}, {}, {}])
       const ids = tokens.map((t) => t.id)
