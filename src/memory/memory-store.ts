@@ -72,6 +72,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): TokenStore {
         return ok(token === null ? null : { token, user: users.find(token.userId) })
       }),
     findById: (id) => attempt('findById', () => ok(tokens.byId(id))),
+    findSuccessor: (id) => attempt('findSuccessor', () => ok(tokens.successorOf(id))),
     // With a userId only that user's tokens are read; the query still applies the whole filter.
     list: (query) => attempt('list', () => ok(tokens.list(query))),
     insert: (draft) => attempt('insert', () => tokens.insert(draft)),

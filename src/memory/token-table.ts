@@ -32,6 +32,8 @@ const ROW_ORDER = comparatorsOver(ROW_INSTANTS)
 export interface TokenTable {
   byDigest(digest: string): Token | null
   byId(id: number): Token | null
+  /** The token rotated from `id` (whose `previousId` is `id`), if any. */
+  successorOf(id: number): Token | null
   /**
    * One page of the tokens matching a list query, and how many match. With a `userId` in the filter
    * only that user's tokens are read; only the page's tokens are built.
@@ -148,6 +150,11 @@ export function tokenTable(): TokenTable {
     },
     byId(id) {
       const row = rows.get(id)
+      return row === undefined ? null : toToken(row)
+    },
+    successorOf(id) {
+      const successor = successorOf.get(id)
+      const row = successor === undefined ? undefined : rows.get(successor)
       return row === undefined ? null : toToken(row)
     },
     list(query) {

@@ -70,6 +70,7 @@ export function sqlStore<DB>(db: Kysely<DB>, options: SqlStoreOptions = {}): Tok
     findByDigestWithUser: (digest) =>
       run('findByDigestWithUser', () => findTokenWithUser(context, statements, digest)),
     findById: (id) => run('findById', () => findTokenBy(context, statements, 'id', id)),
+    findSuccessor: (id) => run('findSuccessor', () => findTokenBy(context, statements, 'previous_id', id)),
     list: (query) => run('list', () => selectTokenPage(context, statements, query)),
     insert: (draft) => run('insert', () => insertToken(context, draft)),
     importToken: (token) => run('importToken', () => importStoredToken(context, token)),

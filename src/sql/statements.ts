@@ -48,6 +48,8 @@ export interface TokenUserRow extends TokenRow {
 export interface Statements {
   readonly byDigest: Prepared<TokenRow>
   readonly byId: Prepared<TokenRow>
+  /** Values: the predecessor's id (`previous_id`, UNIQUE, so at most one row). */
+  readonly successorOf: Prepared<TokenRow>
   /** Values: digest. */
   readonly withUserByDigest: Prepared<TokenUserRow>
   /** Values: at, id, threshold. */
@@ -126,6 +128,7 @@ export function prepareStatements({ db, dialect }: SqlContext): Statements {
   return {
     byDigest: prepare(db.selectFrom('tokens').select(columns).where('tokens.digest', '=', digest), [digest]),
     byId: prepare(db.selectFrom('tokens').select(columns).where('tokens.id', '=', id), [id]),
+    successorOf: prepare(db.selectFrom('tokens').select(columns).where('tokens.previous_id', '=', id), [id]),
     withUserByDigest: prepare(
       db
         .selectFrom('tokens')

@@ -26,10 +26,11 @@ import { filterCondition } from './where.js'
 export async function findTokenBy(
   { db }: SqlContext,
   statements: Statements,
-  column: 'id' | 'digest',
+  column: 'id' | 'digest' | 'previous_id',
   value: number | string,
 ): Promise<Token | null> {
-  const statement = column === 'id' ? statements.byId : statements.byDigest
+  const statement =
+    column === 'id' ? statements.byId : column === 'digest' ? statements.byDigest : statements.successorOf
   const row = (await statement.run(db, [value])).rows[0]
   return row === undefined ? null : decodeToken(row)
 }

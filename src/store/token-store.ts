@@ -68,6 +68,11 @@ export interface TokenStore extends UserDirectory {
    */
   findByDigestWithUser?(digest: string): ResultAsync<TokenWithUser | null, StoreFailure>
   findById(id: number): ResultAsync<Token | null, StoreFailure>
+  /**
+   * Optional: the token rotated from `id` (its `previousId` is `id`; there is at most one), or `null`.
+   * The rotation grace window (`rotationGraceMs`) needs it, with the `rotationReceipts` capability.
+   */
+  findSuccessor?(id: number): ResultAsync<Token | null, StoreFailure>
   /** One page of the tokens matching the filter, in the query's order, and the total count. */
   list(
     query: ListQuery,

@@ -10,6 +10,7 @@ import { describePagination } from './conformance/pagination.js'
 import { describeRevocation } from './conformance/revocation.js'
 import { describeRotation } from './conformance/rotation.js'
 import { describeRotationReceipts } from './conformance/rotation-receipts.js'
+import { describeSuccessorLookup } from './conformance/successor-lookup.js'
 import { describeTouch } from './conformance/touch.js'
 import { describeUsers } from './conformance/users.js'
 
@@ -135,6 +136,7 @@ export function describeStoreConformance(options: StoreConformanceOptions): void
     describePagination(ctx)
     describeRotation(ctx)
     describeRotationReceipts(ctx)
+    describeSuccessorLookup(ctx)
     describeRevocation(ctx)
     describeTouch(ctx)
     describeIsolation(ctx)

@@ -58,6 +58,7 @@ export interface ConformanceContext {
 export const CAPABILITY_METHODS = {
   findByDigestWithUser: ['findByDigestWithUser'],
   rotationReceipts: ['rotateWithReceipt', 'consumeRotationReceipt'],
+  successorLookup: ['findSuccessor'],
 } as const satisfies Readonly<Record<string, readonly (keyof TokenStore)[]>>
 
 /**
