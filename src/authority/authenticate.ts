@@ -6,6 +6,7 @@ import { isExpired } from '../domain/token.js'
 import type { TokenWithUser } from '../store/token-store.js'
 import type { AuthorityDeps } from './deps.js'
 import { toTokenInfo } from './events.js'
+import { withinGrace } from './grace-window.js'
 import type { Principal } from './principal.js'
 import { hasFeature } from './release.js'
 
@@ -39,7 +40,9 @@ export type AuthenticateError = ErrorOf<
 /**
  * Secret to principal, in GitLab's order: unknown token or unusable user, then expired, then
  * revoked. A revoked token presented to a rotation revokes the tokens rotated from it (reuse
- * detection) and the call still fails as revoked. Success records `lastUsedAt`, throttled.
+ * detection) and the call still fails as revoked. Success records `lastUsedAt`, throttled. With a
+ * grace window (`rotationGraceMs`), a revoked token inside it (`withinGrace`) authenticates instead,
+ * reuse detection not involved.
  *
  * @example
  * ```ts
@@ -79,7 +82,10 @@ async function principalFor(
   const { token, user } = found.value
   if (user === null || user.blocked) return err(unauthenticated('user_inactive'))
   if (isExpired(token, now)) return err(tokenExpired(token.id))
-  if (token.revoked) {
+  // The grace window (off by default) lets the immediate predecessor of a fresh rotation work on.
+  const graced = token.revoked && deps.grace !== null ? await withinGrace(deps.grace, token, now) : NOT_GRACED
+  if (graced.isErr()) return err(graced.error)
+  if (token.revoked && !graced.value) {
     if (options.rotateRequest === true && hasFeature('reuse_detection', deps.release)) {
       const revoked = await deps.store.revokeDescendants(token.id, now)
       if (revoked.isErr()) return err(revoked.error)
@@ -99,6 +105,8 @@ async function principalFor(
   if (touched.value) deps.emit({ type: 'used', at: now, token: toTokenInfo(current) })
   return ok({ user, token: current })
 }
+
+const NOT_GRACED = ok(false)
 
 /**
  * The token with a digest and its owner: one joined lookup when the store has it and is the user

@@ -64,6 +64,14 @@ export interface AuthorityConfig {
    * `rotationReceipts` capability throws {@link AuthorityConfigError}. See docs/rotation.md.
    */
   readonly rotationReplayWindowMs?: number
+  /**
+   * Beyond GitLab, off by default (0): the rotation grace window, in milliseconds (at most a day).
+   * After a rotation the immediately previous token keeps working for this long (while its successor
+   * is active; older generations never), and a rotation replayed with it inside the window gets the
+   * same successor and secret once, while the successor is unused, instead of reuse detection. Needs
+   * a store with rotation receipts and `findSuccessor` (patkit's stores have them). See docs/rotation.md.
+   */
+  readonly rotationGraceMs?: number
   /** Receives the audit trail. A listener that throws does not affect the operation. */
   readonly onEvent?: (event: AuthorityEvent) => void
 }
@@ -176,5 +184,7 @@ const OPTION_CHECKS = [
   // A day at most: a receipt holds a sealed live secret, and the window is how long a stolen old
   // token and key could still obtain it.
   ['rotationReplayWindowMs', integer(0, 86_400_000)],
+  // A day at most, as the replay window: the previous token and its sealed successor live that long.
+  ['rotationGraceMs', integer(0, 86_400_000)],
   ['scopes', scopeList],
 ] as const satisfies readonly (readonly [keyof AuthorityConfig, Check])[]

@@ -18,6 +18,7 @@ import type { AuthorityEvent } from './events.js'
 import { type FindUserError, findUser } from './find-user.js'
 import { type FindUsersError, findUsers, type UsersQuery } from './find-users.js'
 import { type GetError, getToken } from './get-token.js'
+import { resolveGrace } from './grace-window.js'
 import { type InstanceMetadata, readInstanceMetadata } from './instance-metadata.js'
 import { type IssueError, type IssueTokenInput, issueToken } from './issue-token.js'
 import type { IssuedToken } from './issued-token.js'
@@ -93,11 +94,13 @@ export interface Authority {
   /**
    * A retried rotation (`Idempotency-Key`): the successor a `rotate` with the same old secret and key
    * stored, once, while redeemable; else `null`, and the request goes on through `authenticate`.
+   * With `idempotencyKey` `null`, the grace window's receipt (`rotationGraceMs`; always `null`
+   * without one).
    */
   replayRotation(
     secret: string | null | undefined,
     ref: TokenRef,
-    idempotencyKey: string,
+    idempotencyKey: string | null,
   ): ResultAsync<IssuedToken | null, ReplayError>
   revoke(principal: Actor, ref: TokenRef): ResultAsync<void, RevokeError>
   /** GitLab's creation: for a user by an administrator, or `self` with GitLab's limited scopes. */
@@ -205,11 +208,14 @@ export function resolveAuthorityDeps(config: AuthorityConfig): AuthorityDeps {
     scopes: config.scopes,
     lastUsedThrottleMs: config.lastUsedThrottleMs,
     rotationReplayWindowMs: config.rotationReplayWindowMs,
+    rotationGraceMs: config.rotationGraceMs,
   })
   if (problem !== null) throw new AuthorityConfigError(`invalid option ${problem}`)
   if (config.pepper.length === 0) throw new AuthorityConfigError('invalid option pepper: must not be empty')
   const replay = resolveReplay(config)
   if (replay.isErr()) throw new AuthorityConfigError(replay.error)
+  const grace = resolveGrace(config)
+  if (grace.isErr()) throw new AuthorityConfigError(grace.error)
   const deps: AuthorityDeps = Object.freeze({
     store: config.store,
     users: config.users ?? config.store,
@@ -228,6 +234,7 @@ export function resolveAuthorityDeps(config: AuthorityConfig): AuthorityDeps {
     scopes: Object.freeze([...new Set(config.scopes ?? SCOPES)]),
     lastUsedThrottleMs: config.lastUsedThrottleMs ?? DEFAULT_LAST_USED_THROTTLE_MS,
     replay: replay.value,
+    grace: grace.value,
     emit: isolate(config.onEvent),
   })
   return deps

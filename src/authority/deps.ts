@@ -9,6 +9,7 @@ import type { RotationReceiptStore } from '../store/rotation-receipts.js'
 import type { TokenStore } from '../store/token-store.js'
 import type { UserDirectory } from '../store/user.js'
 import type { AuthorityEvent } from './events.js'
+import type { GraceDeps } from './grace-window.js'
 import type { Release } from './release.js'
 
 /**
@@ -61,6 +62,8 @@ export interface AuthorityDeps {
   readonly lastUsedThrottleMs: number
   /** `null` when `rotationReplayWindowMs` is 0: the header is ignored. */
   readonly replay: ReplayDeps | null
+  /** `null` when `rotationGraceMs` is 0 (the default): GitLab's behaviour. */
+  readonly grace: GraceDeps | null
   readonly emit: (event: AuthorityEvent) => void
 }
 

@@ -1,10 +1,13 @@
 import { err, ok, type Result, ResultAsync } from 'neverthrow'
 import type { StoreFailure } from '../domain/errors.js'
 import { parseIdempotencyKey } from '../domain/idempotency-key.js'
+import type { ReceiptSealer } from '../domain/receipt-seal.js'
 import { isExpired } from '../domain/token.js'
+import type { RotationReceiptStore } from '../store/rotation-receipts.js'
 import { findWithOwner } from './authenticate.js'
 import type { AuthorityDeps } from './deps.js'
 import { toTokenInfo } from './events.js'
+import { GRACE_RECEIPT_KEY } from './grace-window.js'
 import type { IssuedToken } from './issued-token.js'
 import type { Principal, TokenRef } from './principal.js'
 import { hasFeature } from './release.js'
@@ -34,10 +37,17 @@ export type ReplayError = StoreFailure
  * release, its scopes allow the route, and `ref` is `self` or the token's own id. An invalid key, a
  * replay window of 0 and a store without receipts all give `null` (`rotate` reports them).
  *
+ * With `idempotencyKey` `null` (no header), the grace window's receipt is looked for instead: a token
+ * that rotated itself less than `rotationGraceMs` ago gets the same successor, once, on the same terms.
+ * With no grace window that is always `null`, without a store call.
+ *
  * @example
  * ```ts
  * import { replayRotation } from './replay-rotation.js'
- * import type { AuthorityDeps } from './deps.js'
+ * import type { ReceiptSealer } from '../domain/receipt-seal.js'
+import type { RotationReceiptStore } from '../store/rotation-receipts.js'
+import type { AuthorityDeps } from './deps.js'
+import { GRACE_RECEIPT_KEY } from './grace-window.js'
  * declare const deps: AuthorityDeps
  * declare const idempotencyKey: string
  *
@@ -48,7 +58,7 @@ export function replayRotation(
   deps: AuthorityDeps,
   secret: string | null | undefined,
   ref: TokenRef,
-  idempotencyKey: string,
+  idempotencyKey: string | null,
 ): ResultAsync<IssuedToken | null, ReplayError> {
   return new ResultAsync(replayFor(deps, secret, ref, idempotencyKey))
 }
@@ -57,13 +67,12 @@ async function replayFor(
   deps: AuthorityDeps,
   secret: string | null | undefined,
   ref: TokenRef,
-  idempotencyKey: string,
+  idempotencyKey: string | null,
 ): Promise<Result<IssuedToken | null, ReplayError>> {
-  const replay = deps.replay
-  if (replay === null || replay.store === null) return ok(null)
+  const replay = receiptsFor(deps, idempotencyKey)
+  if (replay === null) return ok(null)
   if (secret === null || secret === undefined || secret === '') return ok(null)
-  const key = parseIdempotencyKey(idempotencyKey)
-  if (key.isErr()) return ok(null)
+  const key = replay.key
   const now = deps.clock.now()
   const digest = deps.digest(secret)
   const found = await findWithOwner(deps, digest)
@@ -74,14 +83,14 @@ async function replayFor(
   if (!routeAllows({ user, token }, ref, deps)) return ok(null)
   const consumed = await replay.store.consumeRotationReceipt(
     token.id,
-    replay.sealer.keyDigest(secret, key.value),
+    replay.sealer.keyDigest(secret, key),
     now,
   )
   if (consumed.isErr()) return err(consumed.error)
   if (consumed.value === null) return ok(null)
   const { successor, sealedSecret } = consumed.value
   const opened = replay.sealer.open(
-    { presentedSecret: secret, idempotencyKey: key.value, tokenId: token.id },
+    { presentedSecret: secret, idempotencyKey: key, tokenId: token.id },
     sealedSecret,
   )
   // Only a changed row gets here (the digest found the receipt, so the binding is right). The receipt
@@ -95,6 +104,19 @@ async function replayFor(
     token: toTokenInfo(successor),
   })
   return ok({ token: successor, secret: opened.value })
+}
+
+/** Where the receipt of this replay would be: the Idempotency-Key's, or without one the grace window's. */
+function receiptsFor(
+  deps: AuthorityDeps,
+  idempotencyKey: string | null,
+): { readonly key: string; readonly sealer: ReceiptSealer; readonly store: RotationReceiptStore } | null {
+  if (idempotencyKey === null) {
+    return deps.grace === null ? null : { ...deps.grace, key: GRACE_RECEIPT_KEY }
+  }
+  if (deps.replay === null || deps.replay.store === null) return null
+  const key = parseIdempotencyKey(idempotencyKey)
+  return key.isErr() ? null : { sealer: deps.replay.sealer, store: deps.replay.store, key: key.value }
 }
 
 /** Whether the rotate route addressed by `ref` is one the presented token could have rotated itself on. */

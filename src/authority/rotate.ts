@@ -9,6 +9,7 @@ import type { RotationReceiptStore } from '../store/rotation-receipts.js'
 import { parseDateParameter } from './date-parameter.js'
 import { type AuthorityDeps, mintContext, type ReplayDeps } from './deps.js'
 import { toTokenInfo } from './events.js'
+import { GRACE_RECEIPT_KEY, type GraceDeps } from './grace-window.js'
 import type { IssuedToken } from './issued-token.js'
 import type { Actor, TokenRef } from './principal.js'
 import { hasFeature } from './release.js'
@@ -47,6 +48,12 @@ export interface RotationIdempotency {
 export interface RotateOptions {
   readonly expiresAt?: string
   readonly idempotency?: RotationIdempotency
+  /**
+   * The secret that authenticated the request (the HTTP binding passes it). Used only with a grace
+   * window (`rotationGraceMs`): a token rotating itself then keeps a grace receipt, so that a rotation
+   * replayed with the same secret inside the window gets the same successor. Ignored otherwise.
+   */
+  readonly presentedSecret?: string
 }
 
 /**
@@ -124,6 +131,8 @@ async function rotateFor(
   }
   const idempotency = idempotencyFor(deps, principal, target, options.idempotency)
   if (idempotency.isErr()) return err(idempotency.error)
+  const keyed =
+    idempotency.value ?? graceReceiptFor(deps.grace, deps, principal, target, options.presentedSecret)
   // Before 16.6 the parameter does not exist, so it is ignored like any unknown parameter.
   const requested = hasFeature('rotate_expires_at', deps.release) ? options.expiresAt : undefined
   const expiresAt = parseDateParameter(requested, 'expires_at')
@@ -135,7 +144,6 @@ async function rotateFor(
     mintContext(deps, now),
   )
   if (rotation.isErr()) return err(rotation.error)
-  const keyed = idempotency.value
   const successor =
     keyed === null
       ? await deps.store.rotate(target.id, rotation.value.successor)
@@ -160,10 +168,27 @@ async function rotateFor(
 }
 
 /** A rotation that keeps a receipt: the checked key, the presented secret, and where the receipt goes. */
-interface KeyedRotation extends ReplayDeps {
+interface KeyedRotation extends Omit<ReplayDeps, 'store'> {
   readonly store: RotationReceiptStore
   readonly key: string
   readonly presentedSecret: string
+}
+
+/**
+ * The grace receipt of a rotation (the grace window on, no Idempotency receipt): only for a token
+ * rotating itself with its presented secret, which seals the receipt; a presented secret that is not
+ * the principal's token keeps none (its holder could not open it).
+ */
+function graceReceiptFor(
+  grace: GraceDeps | null,
+  deps: AuthorityDeps,
+  principal: Actor,
+  target: Token,
+  presentedSecret: string | undefined,
+): KeyedRotation | null {
+  if (grace === null || presentedSecret === undefined || principal.token === null) return null
+  if (target.id !== principal.token.id || deps.digest(presentedSecret) !== principal.token.digest) return null
+  return { ...grace, key: GRACE_RECEIPT_KEY, presentedSecret }
 }
 
 /**

@@ -89,8 +89,9 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
     const unknown = match.bodyParams === undefined ? undefined : unknownParameter(body, match.bodyParams)
     // A retried rotation (docs/rotation.md) is answered before authentication, which would take the
     // rotated token for reuse. Only a request the first one could have been: no unknown parameter.
+    // Without the header, a rotation inside the grace window (off by default) is replayed the same way.
     const idempotencyKey = idempotencyKeyOf(request, match.name === 'rotate')
-    if (idempotencyKey !== null && unknown === undefined) {
+    if (match.name === 'rotate' && unknown === undefined) {
       const replayed = await replayedRotation(authority, secret, match.segment, idempotencyKey)
       if (replayed !== null) return replayed
     }
@@ -106,6 +107,7 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
       url,
       params,
       rotationIdempotency(idempotencyKey, secret),
+      secret,
     )
   }
 
@@ -116,6 +118,7 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
     url: URL,
     body: BodyParams,
     idempotency: RotationIdempotency | undefined,
+    secret: string | null,
   ): Promise<Reply> {
     const fail = (e: PatkitError, context: ErrorContext = 'default') => errorReply(e, context)
     switch (name) {
@@ -160,6 +163,7 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
         const result = await authority.rotate(principal, ref.value, {
           ...(expiresAt.value === undefined ? {} : { expiresAt: expiresAt.value }),
           ...(idempotency === undefined ? {} : { idempotency }),
+          ...(secret === null ? {} : { presentedSecret: secret }),
         })
         if (result.isErr()) return fail(result.error)
         return json(200, { ...tokenJson(result.value.token, authority.now()), token: result.value.secret })

@@ -42,7 +42,9 @@ export function rotationIdempotency(
 /**
  * The answer to a retried rotation: the same 200 and body as the first answer (the successor as it is
  * now, with its secret), plus `Idempotent-Replayed: true`, so a client can tell. `null` when there is
- * nothing to replay: the request then goes on exactly as one without the header.
+ * nothing to replay: the request then goes on exactly as one without the header. With `key` `null`
+ * (no header), the grace window's replay (`rotationGraceMs`), answered as the rotation was, without
+ * the header (always `null` when the window is off).
  *
  * @example
  * ```ts
@@ -56,7 +58,7 @@ export async function replayedRotation(
   authority: Authority,
   secret: string | null,
   segment: string | undefined,
-  key: string,
+  key: string | null,
 ): Promise<Reply | null> {
   const ref = parseTokenRef(segment)
   if (ref.isErr()) return null
@@ -67,6 +69,6 @@ export async function replayedRotation(
   return json(
     200,
     { ...tokenJson(token, authority.now()), token: successorSecret },
-    { 'idempotent-replayed': 'true' },
+    key === null ? {} : { 'idempotent-replayed': 'true' },
   )
 }

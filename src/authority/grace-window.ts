@@ -1,0 +1,108 @@
+import { err, ok, type Result } from 'neverthrow'
+import type { StoreFailure } from '../domain/errors.js'
+import { createReceiptSealer, type ReceiptSealer } from '../domain/receipt-seal.js'
+import { isActive, type Token } from '../domain/token.js'
+import { type RotationReceiptStore, supportsRotationReceipts } from '../store/rotation-receipts.js'
+import type { TokenStore } from '../store/token-store.js'
+import type { AuthorityConfig } from './config.js'
+
+/**
+ * The store a grace window needs: rotation receipts (the grace replay) and `findSuccessor` (whether a
+ * revoked token is the immediate predecessor of an active token inside the window).
+ *
+ * @example
+ * ```ts
+ * import type { GraceStore } from './grace-window.js'
+ * declare const store: GraceStore
+ *
+ * await store.findSuccessor(7) // the token rotated from token 7, or null
+ * ```
+ */
+export type GraceStore = RotationReceiptStore & Required<Pick<TokenStore, 'findSuccessor'>>
+
+/**
+ * The rotation grace window of an authority whose `rotationGraceMs` is above 0.
+ *
+ * @example
+ * ```ts
+ * import { createReceiptSealer } from '../domain/receipt-seal.js'
+ * import type { GraceDeps, GraceStore } from './grace-window.js'
+ * declare const store: GraceStore
+ *
+ * const grace: GraceDeps = { windowMs: 30_000, sealer: createReceiptSealer(pepper), store }
+ * ```
+ */
+export interface GraceDeps {
+  readonly windowMs: number
+  readonly sealer: ReceiptSealer
+  readonly store: GraceStore
+}
+
+/**
+ * The idempotency key a grace receipt is stored under. It holds a NUL, which no `Idempotency-Key`
+ * header can (printable ASCII only), so a client's key never opens a grace receipt, nor the reverse.
+ *
+ * @example
+ * ```ts
+ * import { GRACE_RECEIPT_KEY } from './grace-window.js'
+ *
+ * sealer.keyDigest(presentedSecret, GRACE_RECEIPT_KEY)
+ * ```
+ */
+export const GRACE_RECEIPT_KEY = '\u0000patkit rotation grace v1'
+
+/**
+ * The grace window of a configuration: `null` when `rotationGraceMs` is 0 or absent (GitLab's
+ * behaviour); an error message when it is set on a store without `rotateWithReceipt`,
+ * `consumeRotationReceipt` and `findSuccessor`.
+ *
+ * @example
+ * ```ts
+ * import { memoryStore } from 'patkit/memory'
+ * import { resolveGrace } from './grace-window.js'
+ *
+ * resolveGrace({ store: memoryStore(), pepper: 'p', rotationGraceMs: 30_000 }) // ok({ windowMs: 30000, ... })
+ * ```
+ */
+export function resolveGrace(config: AuthorityConfig): Result<GraceDeps | null, string> {
+  const windowMs = config.rotationGraceMs ?? 0
+  if (windowMs === 0) return ok(null)
+  const store = config.store
+  if (!supportsGrace(store)) {
+    return err(
+      'invalid option rotationGraceMs: the store lacks rotateWithReceipt, consumeRotationReceipt or findSuccessor; set 0 or use a store that has them',
+    )
+  }
+  return ok(Object.freeze({ windowMs, sealer: createReceiptSealer(config.pepper), store }))
+}
+
+function supportsGrace(store: TokenStore): store is GraceStore {
+  return supportsRotationReceipts(store) && typeof store.findSuccessor === 'function'
+}
+
+/**
+ * Whether a revoked token still works, inside the grace window: it is the immediate predecessor of a
+ * token that is active now and was created (rotated to) less than `windowMs` ago. An older generation
+ * never is (its successor is revoked by the next rotation), nor a token whose successor was revoked.
+ *
+ * @example
+ * ```ts
+ * import { withinGrace } from './grace-window.js'
+ *
+ * const graced = await withinGrace(grace, revokedToken, now) // ok(true) inside the window
+ * ```
+ */
+export async function withinGrace(
+  grace: GraceDeps,
+  token: Token,
+  now: Date,
+): Promise<Result<boolean, StoreFailure>> {
+  const found = await grace.store.findSuccessor(token.id)
+  if (found.isErr()) return err(found.error)
+  const successor = found.value
+  return ok(
+    successor !== null &&
+      isActive(successor, now) &&
+      now.getTime() < successor.createdAt.getTime() + grace.windowMs,
+  )
+}
