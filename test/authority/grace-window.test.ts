@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest'
+import { AuthorityConfigError, createAuthority, type TokenStore } from '../../src/index.js'
+import { memoryStore } from '../../src/memory/index.js'
+import { ALICE, world } from '../support/authority-fixtures.js'
+
+const GRACE_MS = 30_000
+
+/** A world with a grace window, Alice's token rotated by itself once: the old token and the answer. */
+async function rotatedOnce(options: Parameters<typeof world>[0] = { rotationGraceMs: GRACE_MS }) {
+  const w = await world(options)
+  const first = await w.login(ALICE.id)
+  const rotated = (await w.authority.rotate(first, 'self', { presentedSecret: first.secret }))._unsafeUnwrap()
+  w.events.length = 0
+  return { ...w, first, rotated }
+}
+
+describe('issue 13: the rotation grace window', () => {
+  it('is off by default: the previous token is revoked at once and a replay finds nothing', async () => {
+    const { authority, first } = await rotatedOnce({})
+    expect((await authority.authenticate(first.secret))._unsafeUnwrapErr().type).toBe('token_revoked')
+    expect((await authority.replayRotation(first.secret, 'self', null))._unsafeUnwrap()).toBeNull()
+  })
+
+  it('keeps the previous token working inside the window, and not from its end on', async () => {
+    const { authority, clock, first, rotated } = await rotatedOnce()
+    clock.advance(GRACE_MS - 1)
+    const principal = (await authority.authenticate(first.secret))._unsafeUnwrap()
+    expect(principal.token).toMatchObject({ id: first.token.id, revoked: true })
+    expect((await authority.verify(first.secret))._unsafeUnwrap().valid).toBe(true)
+    clock.advance(1)
+    expect((await authority.authenticate(first.secret))._unsafeUnwrapErr()).toEqual({
+      type: 'token_revoked',
+      tokenId: first.token.id,
+    })
+    // Outside the window it is today's reuse detection again.
+    expect((await authority.authenticate(first.secret, { rotateRequest: true })).isErr()).toBe(true)
+    expect((await authority.authenticate(rotated.secret))._unsafeUnwrapErr().type).toBe('token_revoked')
+  })
+
+  it('answers a replayed rotation inside the window with the same successor, once, not reuse detection', async () => {
+    const { authority, first, rotated, events } = await rotatedOnce()
+    const replayed = (await authority.replayRotation(first.secret, 'self', null))._unsafeUnwrap()
+    expect(replayed).toEqual(rotated)
+    expect(events).toMatchObject([{ type: 'rotation_replayed', previous: { id: first.token.id } }])
+    expect((await authority.replayRotation(first.secret, 'self', null))._unsafeUnwrap()).toBeNull()
+    // Then the rotation goes on: the previous token still authenticates for it, and rotating a revoked
+    // token is refused as GitLab refuses it, without revoking the successor.
+    const again = (await authority.authenticate(first.secret, { rotateRequest: true }))._unsafeUnwrap()
+    expect(
+      (await authority.rotate(again, 'self', { presentedSecret: first.secret }))._unsafeUnwrapErr(),
+    ).toEqual({
+      type: 'already_revoked',
+      tokenId: first.token.id,
+    })
+    expect((await authority.authenticate(rotated.secret)).isOk()).toBe(true)
+  })
+
+  it('replays by the token’s own id as by self, and not for a client Idempotency-Key', async () => {
+    const { authority, first, rotated } = await rotatedOnce()
+    expect(
+      (await authority.replayRotation(first.secret, first.token.id + 100, null))._unsafeUnwrap(),
+    ).toBeNull()
+    expect((await authority.replayRotation(first.secret, 'self', 'some-key'))._unsafeUnwrap()).toBeNull()
+    expect((await authority.replayRotation(first.secret, first.token.id, null))._unsafeUnwrap()).toEqual(
+      rotated,
+    )
+  })
+
+  it('does not replay once the successor was used', async () => {
+    const { authority, first, rotated } = await rotatedOnce()
+    ;(await authority.authenticate(rotated.secret))._unsafeUnwrap()
+    expect((await authority.replayRotation(first.secret, 'self', null))._unsafeUnwrap()).toBeNull()
+    expect((await authority.authenticate(first.secret)).isOk()).toBe(true)
+  })
+
+  it('never covers an older generation, nor a predecessor whose successor was revoked', async () => {
+    const { authority, first, rotated } = await rotatedOnce()
+    const second = (await authority.authenticate(rotated.secret))._unsafeUnwrap()
+    const third = (
+      await authority.rotate(second, 'self', { presentedSecret: rotated.secret })
+    )._unsafeUnwrap()
+    expect((await authority.authenticate(first.secret))._unsafeUnwrapErr().type).toBe('token_revoked')
+    expect((await authority.replayRotation(first.secret, 'self', null))._unsafeUnwrap()).toBeNull()
+    expect((await authority.authenticate(rotated.secret)).isOk()).toBe(true)
+    const session = (await authority.asUser(ALICE.id))._unsafeUnwrap()
+    ;(await authority.revoke(session, third.token.id))._unsafeUnwrap()
+    expect((await authority.authenticate(rotated.secret))._unsafeUnwrapErr().type).toBe('token_revoked')
+  })
+
+  it('a rotation by id from a session keeps the previous token working, with nothing to replay', async () => {
+    const { authority, issue } = await world({ rotationGraceMs: GRACE_MS })
+    const own = await issue(ALICE.id)
+    const session = (await authority.asUser(ALICE.id))._unsafeUnwrap()
+    ;(await authority.rotate(session, own.token.id))._unsafeUnwrap()
+    expect((await authority.authenticate(own.secret)).isOk()).toBe(true)
+    expect((await authority.replayRotation(own.secret, 'self', null))._unsafeUnwrap()).toBeNull()
+  })
+
+  it('a rotation with a presented secret that is not the principal’s keeps no grace receipt', async () => {
+    const { authority, login } = await world({ rotationGraceMs: GRACE_MS })
+    const alice = await login(ALICE.id)
+    const other = await login(ALICE.id)
+    ;(await authority.rotate(alice, 'self', { presentedSecret: other.secret }))._unsafeUnwrap()
+    expect((await authority.replayRotation(alice.secret, 'self', null))._unsafeUnwrap()).toBeNull()
+    expect((await authority.replayRotation(other.secret, 'self', null))._unsafeUnwrap()).toBeNull()
+  })
+
+  it('is checked at start-up: at most a day, and a store with receipts and findSuccessor', () => {
+    for (const rotationGraceMs of [-1, 0.5, 86_400_001]) {
+      expect(() => createAuthority({ store: memoryStore(), pepper: 'p', rotationGraceMs })).toThrow(
+        /invalid option rotationGraceMs: /,
+      )
+    }
+    const { findSuccessor: _f, ...withoutLookup } = memoryStore()
+    const store: TokenStore = withoutLookup
+    expect(() => createAuthority({ store, pepper: 'p', rotationGraceMs: GRACE_MS })).toThrow(
+      AuthorityConfigError,
+    )
+    expect(() => createAuthority({ store, pepper: 'p' })).not.toThrow()
+  })
+})
