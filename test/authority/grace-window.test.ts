@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { AuthorityConfigError, createAuthority, type TokenStore } from '../../src/index.js'
+import { AuthorityConfigError, createAuthority } from '../../src/index.js'
 import { memoryStore } from '../../src/memory/index.js'
+import type { TokenStore } from '../../src/store/index.js'
 import { ALICE, world } from '../support/authority-fixtures.js'
 
 const GRACE_MS = 30_000

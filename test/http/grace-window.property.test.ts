@@ -247,7 +247,7 @@ describe('the rotation grace window, properties', () => {
       { numRuns: 150 },
     )
     for (const kind of ['rotated', 'reuse', 'use', 'refused use']) expect(seen[kind], kind).toBeGreaterThan(0)
-    expect(seen.replayed ?? 0).toBe(0)
+    expect(seen['replayed'] ?? 0).toBe(0)
     expect(seen['graced use'] ?? 0).toBe(0)
   })
 
