@@ -44,9 +44,10 @@ export interface GraceDeps {
  *
  * @example
  * ```ts
+ * import { createReceiptSealer } from '../domain/receipt-seal.js'
  * import { GRACE_RECEIPT_KEY } from './grace-window.js'
  *
- * sealer.keyDigest(presentedSecret, GRACE_RECEIPT_KEY)
+ * createReceiptSealer(pepper).keyDigest(secret, GRACE_RECEIPT_KEY)
  * ```
  */
 export const GRACE_RECEIPT_KEY = '\u0000patkit rotation grace v1'
@@ -87,9 +88,12 @@ function supportsGrace(store: TokenStore): store is GraceStore {
  *
  * @example
  * ```ts
- * import { withinGrace } from './grace-window.js'
+ * import type { Token } from 'patkit'
+ * import { type GraceDeps, withinGrace } from './grace-window.js'
+ * declare const grace: GraceDeps
+ * declare const revoked: Token
  *
- * const graced = await withinGrace(grace, revokedToken, now) // ok(true) inside the window
+ * const graced = await withinGrace(grace, revoked, new Date()) // ok(true) inside the window
  * ```
  */
 export async function withinGrace(

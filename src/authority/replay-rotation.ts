@@ -44,10 +44,7 @@ export type ReplayError = StoreFailure
  * @example
  * ```ts
  * import { replayRotation } from './replay-rotation.js'
- * import type { ReceiptSealer } from '../domain/receipt-seal.js'
-import type { RotationReceiptStore } from '../store/rotation-receipts.js'
-import type { AuthorityDeps } from './deps.js'
-import { GRACE_RECEIPT_KEY } from './grace-window.js'
+ * import type { AuthorityDeps } from './deps.js'
  * declare const deps: AuthorityDeps
  * declare const idempotencyKey: string
  *
