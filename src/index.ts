@@ -46,6 +46,7 @@ export type { ReplayError } from './authority/replay-rotation.js'
 export { DEFAULT_ROTATION_REPLAY_WINDOW_MS } from './authority/replay-window.js'
 export type { RevokeError } from './authority/revoke.js'
 export type { RotateError, RotateOptions, RotationIdempotency } from './authority/rotate.js'
+export type { SudoError } from './authority/sudo.js'
 export type { CalendarDate } from './domain/calendar.js'
 export { type Clock, systemClock } from './domain/clock.js'
 export {

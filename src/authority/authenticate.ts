@@ -1,9 +1,10 @@
 import { err, errAsync, ok, type Result, ResultAsync } from 'neverthrow'
-import { tokenExpired, tokenRevoked, unauthenticated } from '../domain/error-constructors.js'
+import { forbidden, tokenExpired, tokenRevoked, unauthenticated } from '../domain/error-constructors.js'
 import type { ErrorOf, StoreFailure } from '../domain/errors.js'
 import { checkRoutableSecret } from '../domain/routable-token.js'
-import { isExpired } from '../domain/token.js'
+import { isExpired, type Token } from '../domain/token.js'
 import type { TokenWithUser } from '../store/token-store.js'
+import type { User } from '../store/user.js'
 import type { AuthorityDeps } from './deps.js'
 import { toTokenInfo } from './events.js'
 import type { Principal } from './principal.js'
@@ -33,13 +34,29 @@ export interface AuthenticateOptions {
  * ```
  */
 export type AuthenticateError = ErrorOf<
-  'unauthenticated' | 'token_expired' | 'token_revoked' | 'store_failure'
+  'unauthenticated' | 'token_expired' | 'token_revoked' | 'forbidden' | 'store_failure'
 >
 
 /**
- * Secret to principal, in GitLab's order: unknown token or unusable user, then expired, then
- * revoked. A revoked token presented to a rotation revokes the tokens rotated from it (reuse
- * detection) and the call still fails as revoked. Success records `lastUsedAt`, throttled.
+ * GitLab's answer to a valid token of a blocked owner (Gitlab::Auth::UserAccessDeniedReason), after
+ * `403 Forbidden - `.
+ *
+ * @example
+ * ```ts
+ * import { BLOCKED_REASON } from './authenticate.js'
+ *
+ * BLOCKED_REASON // 'Your account has been blocked.'
+ * ```
+ */
+export const BLOCKED_REASON = 'Your account has been blocked.'
+
+/**
+ * Secret to principal, in GitLab's order: unknown token or missing owner (401), then expired, then
+ * revoked (401), then a blocked owner (403 `Your account has been blocked.`, GitLab's
+ * `api_access_allowed?`, checked after the token). A revoked token presented to a rotation revokes
+ * the tokens rotated from it (reuse detection) and the call still fails as revoked. Success records
+ * `lastUsedAt`, throttled. With `adminMode`, an administrator's token without the `admin_mode` scope
+ * acts as a regular user (GitLab's `can_admin_all_resources?`): the principal's `user.admin` is false.
  *
  * @example
  * ```ts
@@ -77,7 +94,7 @@ async function principalFor(
   if (found.isErr()) return err(found.error)
   if (found.value === null) return err(unauthenticated())
   const { token, user } = found.value
-  if (user === null || user.blocked) return err(unauthenticated())
+  if (user === null) return err(unauthenticated())
   if (isExpired(token, now)) return err(tokenExpired(token.id))
   if (token.revoked) {
     if (options.rotateRequest === true && hasFeature('reuse_detection', deps.release)) {
@@ -92,12 +109,34 @@ async function principalFor(
     }
     return err(tokenRevoked(token.id))
   }
-  if (usedWithinWindow(token.lastUsedAt, now, deps.lastUsedThrottleMs)) return ok({ user, token })
-  const touched = await deps.store.touchLastUsed(token.id, now, deps.lastUsedThrottleMs)
-  if (touched.isErr()) return err(touched.error)
-  const current = touched.value ? { ...token, lastUsedAt: now } : token
-  if (touched.value) deps.emit({ type: 'used', at: now, token: toTokenInfo(current) })
-  return ok({ user, token: current })
+  // GitLab records the use (LastUsedService) before it checks the owner's access.
+  let current = token
+  if (!usedWithinWindow(token.lastUsedAt, now, deps.lastUsedThrottleMs)) {
+    const touched = await deps.store.touchLastUsed(token.id, now, deps.lastUsedThrottleMs)
+    if (touched.isErr()) return err(touched.error)
+    if (touched.value) {
+      current = { ...token, lastUsedAt: now }
+      deps.emit({ type: 'used', at: now, token: toTokenInfo(current) })
+    }
+  }
+  if (user.blocked) return err(forbidden(BLOCKED_REASON))
+  return ok({ user: actingUser(user, current, deps.adminMode), token: current })
+}
+
+/**
+ * The user as the request acts: with admin mode on, an administrator is one only through a token
+ * with the `admin_mode` scope (GitLab bypasses the session's admin mode for such a token alone).
+ *
+ * @example
+ * ```ts
+ * import { actingUser } from './authenticate.js'
+ *
+ * actingUser(user, token, true).admin // false unless token.scopes includes 'admin_mode'
+ * ```
+ */
+export function actingUser(user: User, token: Token, adminMode: boolean): User {
+  if (!adminMode || !user.admin || token.scopes.includes('admin_mode')) return user
+  return { ...user, admin: false }
 }
 
 /**

@@ -25,6 +25,7 @@ import { type ReplayError, replayRotation } from './replay-rotation.js'
 import { resolveReplay } from './replay-window.js'
 import { type RevokeError, revoke } from './revoke.js'
 import { type RotateError, type RotateOptions, rotate } from './rotate.js'
+import { type SudoError, sudo } from './sudo.js'
 
 /**
  * The default `last_used_at` throttle window: GitLab's 10 minutes.
@@ -60,6 +61,11 @@ export interface Authority {
     secret: string | null | undefined,
     options?: AuthenticateOptions,
   ): ResultAsync<Principal, AuthenticateError>
+  /**
+   * The principal a request acts as when it names a user with `sudo` (GitLab's `sudo!`): an
+   * administrator's token with the `sudo` scope acts as that user (id or username).
+   */
+  sudo(principal: Principal, identifier: string): ResultAsync<Principal, SudoError>
   list(principal: Principal, request?: ListRequest): ResultAsync<TokenPage, ListError>
   get(principal: Principal, ref: TokenRef): ResultAsync<Token, GetError>
   rotate(principal: Principal, ref: TokenRef, options?: RotateOptions): ResultAsync<IssuedToken, RotateError>
@@ -154,6 +160,7 @@ export function resolveAuthorityDeps(config: AuthorityConfig): AuthorityDeps {
     tokenFormat: config.tokenFormat,
     release: config.release,
     requireExpiry: config.requireExpiry,
+    adminMode: config.adminMode,
     maxLifetimeDays: config.maxLifetimeDays,
     lastUsedThrottleMs: config.lastUsedThrottleMs,
     rotationReplayWindowMs: config.rotationReplayWindowMs,
@@ -176,6 +183,7 @@ export function resolveAuthorityDeps(config: AuthorityConfig): AuthorityDeps {
       requireExpiry: config.requireExpiry ?? true,
       maxLifetimeDays: config.maxLifetimeDays ?? DEFAULT_MAX_LIFETIME_DAYS,
     }),
+    adminMode: config.adminMode ?? false,
     lastUsedThrottleMs: config.lastUsedThrottleMs ?? DEFAULT_LAST_USED_THROTTLE_MS,
     replay: replay.value,
     emit: isolate(config.onEvent),
@@ -198,6 +206,7 @@ export function authorityOver(deps: AuthorityDeps): Authority {
     release: deps.release,
     now: () => deps.clock.now(),
     authenticate: (secret, opts = {}) => authenticate(deps, secret, opts),
+    sudo: (principal, identifier) => sudo(deps, principal, identifier),
     list: (principal, request = {}) => listTokens(deps, principal, request),
     get: (principal, ref) => getToken(deps, principal, ref),
     rotate: (principal, ref, opts = {}) => rotate(deps, principal, ref, opts),

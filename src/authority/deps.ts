@@ -56,6 +56,8 @@ export interface AuthorityDeps {
   readonly digest: Digester
   readonly release: Release
   readonly expiry: ExpiryPolicy
+  /** GitLab's Admin Mode setting: administrators act as such only with an `admin_mode` token. */
+  readonly adminMode: boolean
   readonly lastUsedThrottleMs: number
   /** `null` when `rotationReplayWindowMs` is 0: the header is ignored. */
   readonly replay: ReplayDeps | null

@@ -14,6 +14,11 @@ import type { User } from '../store/user.js'
 export interface Principal {
   readonly user: User
   readonly token: Token
+  /**
+   * The administrator whose token this request presented, when it acts as another user through
+   * `sudo` (see `Authority.sudo`); absent otherwise. Route scopes are not checked then, as in GitLab.
+   */
+  readonly sudoer?: User
 }
 
 /**

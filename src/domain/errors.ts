@@ -89,7 +89,8 @@ export type PatkitError =
   | { readonly type: 'unauthorized' }
   /** `reason` is GitLab's text after `403 Forbidden - `, when it gives one. */
   | { readonly type: 'forbidden'; readonly reason?: string }
-  | { readonly type: 'not_found'; readonly entity: 'token' | 'user' }
+  /** `reference`: the user as a request named them (`sudo`), when GitLab's message repeats it. */
+  | { readonly type: 'not_found'; readonly entity: 'token' | 'user'; readonly reference?: string }
   | { readonly type: 'bad_request'; readonly reason?: string }
   | { readonly type: 'feature_unavailable'; readonly feature: string; readonly release: string }
   | { readonly type: 'store_failure'; readonly operation: string; readonly cause: unknown }

@@ -64,6 +64,9 @@ export function errorReply(e: PatkitError, context: ErrorContext = 'default'): R
     case 'forbidden':
       return message(403, e.reason === undefined ? '403 Forbidden' : `403 Forbidden - ${e.reason}`)
     case 'not_found':
+      if (e.entity === 'user' && e.reference !== undefined) {
+        return message(404, `404 User with ID or username '${e.reference}' Not Found`)
+      }
       if (e.entity === 'user' && (context === 'create' || context === 'users')) {
         return message(404, '404 User Not Found')
       }

@@ -11,6 +11,7 @@ import { idempotencyKeyOf, replayedRotation, rotationIdempotency } from './idemp
 import type { IncomingRequest } from './incoming.js'
 import { isMalformedAuthorization, isMalformedUrl, MALFORMED } from './malformed-strings.js'
 import { isMetadataRoute, type MetadataRouteName, serveMetadataRoute } from './metadata-routes.js'
+import { actingPrincipal } from './optional-principal.js'
 import { paginationHeaders } from './pagination-headers.js'
 import { type BodyParams, DEFAULT_BODY_LIMIT, readBodyParams } from './request-body.js'
 import {
@@ -98,11 +99,13 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
       rotateRequest: match.name === 'rotate',
     })
     if (authenticated.isErr()) return errorReply(authenticated.error)
+    const acting = await actingPrincipal(authority, authenticated.value, request, url, body)
+    if (acting.isErr()) return errorReply(acting.error)
     if (unknown !== undefined) return error(400, `${printable(unknown)} is not a known parameter`)
     return serve(
       match.name,
       match.segment,
-      authenticated.value,
+      acting.value,
       url,
       params,
       rotationIdempotency(idempotencyKey, secret),

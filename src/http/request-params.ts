@@ -25,9 +25,9 @@ export function parseId(segment: string | undefined, parameter: string): Result<
   return id > 0 ? ok(id) : err(invalid(parameter))
 }
 
-/** Body keys the route does not know (besides `private_token`, accepted everywhere). */
+/** Body keys the route does not know (besides `private_token` and `sudo`, accepted everywhere). */
 export function unknownParameter(body: BodyParams, known: readonly string[]): string | undefined {
-  return Object.keys(body).find((key) => key !== 'private_token' && !known.includes(key))
+  return Object.keys(body).find((key) => key !== 'private_token' && key !== 'sudo' && !known.includes(key))
 }
 
 /** An optional string parameter; any other JSON type is `<name> is invalid`. */

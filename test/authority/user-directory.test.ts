@@ -32,6 +32,9 @@ describe('authenticate and the user directory', () => {
     const store = memoryStore()
     const blocked: User = { ...ALICE, blocked: true }
     const { authority, secret } = await secretFor(store, { findUser: () => okAsync(blocked) })
-    expect((await authority.authenticate(secret))._unsafeUnwrapErr()).toEqual({ type: 'unauthenticated' })
+    expect((await authority.authenticate(secret))._unsafeUnwrapErr()).toEqual({
+      type: 'forbidden',
+      reason: 'Your account has been blocked.',
+    })
   })
 })
