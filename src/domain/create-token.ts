@@ -24,7 +24,10 @@ export interface CreateTokenInput {
   readonly name: string
   readonly scopes: readonly string[]
   readonly description?: string | null
-  /** Absent: today + the maximum lifetime when expiry is required, else never. */
+  /**
+   * Absent: today + the maximum lifetime when expiry is required, else never. Today or a past day
+   * makes a token that is inactive from the start, as GitLab creates it.
+   */
   readonly expiresAt?: CalendarDate
   readonly impersonation?: boolean
 }
@@ -66,7 +69,8 @@ export function createToken(
   const fields = validateTokenFields(input)
   if (fields.isErr()) return err(fields.error)
   const { name, description, scopes } = fields.value
-  return resolveExpiry(input.expiresAt, ctx.now, ctx.expiry, ctx.expiry.maxLifetimeDays).map((expiresAt) => {
+  const { expiry } = ctx
+  return resolveExpiry(input.expiresAt, ctx.now, expiry, expiry.maxLifetimeDays, true).map((expiresAt) => {
     const secret = mintSecret(ctx, input.userId)
     const draft: TokenDraft = {
       userId: input.userId,

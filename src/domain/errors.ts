@@ -80,6 +80,14 @@ export type PatkitError =
        * of parameters that go together are missing (`parameter` names them all, `a, b`).
        */
       readonly reason: 'missing' | 'invalid' | 'not_allowed_value' | 'excluded_value' | 'all_or_none'
+      /**
+       * Further failures of the same request, in Grape's order, when there are several: Grape reports
+       * them together (`name is missing, scopes is missing`).
+       */
+      readonly further?: readonly {
+        readonly parameter: string
+        readonly reason: 'missing' | 'invalid' | 'not_allowed_value' | 'excluded_value' | 'all_or_none'
+      }[]
     }
   | { readonly type: 'validation_failed'; readonly message: string }
   | { readonly type: 'unauthenticated' }

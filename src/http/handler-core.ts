@@ -2,6 +2,7 @@ import type { Authority } from '../authority/create-authority.js'
 import type { Principal } from '../authority/principal.js'
 import type { RotationIdempotency } from '../authority/rotate.js'
 import type { PatkitError } from '../domain/errors.js'
+import { SCOPES, USER_CREATABLE_SCOPES } from '../domain/scopes.js'
 import { parseListParams } from '../query/params.js'
 import type { HandlerOptions } from './create-handler.js'
 import { presentedSecret } from './credentials.js'
@@ -14,13 +15,7 @@ import { isMetadataRoute, type MetadataRouteName, serveMetadataRoute } from './m
 import { actingPrincipal } from './optional-principal.js'
 import { paginationHeaders } from './pagination-headers.js'
 import { type BodyParams, DEFAULT_BODY_LIMIT, readBodyParams } from './request-body.js'
-import {
-  optionalString,
-  parseCreateBody,
-  parseId,
-  parseTokenRef,
-  unknownParameter,
-} from './request-params.js'
+import { grapeDate, parseCreateBody, parseId, parseTokenRef, unknownParameter } from './request-params.js'
 import { error, json, message, noContent, type Reply } from './responses.js'
 import { matchRoute, type RouteName } from './routes.js'
 import { tokenJson } from './token-json.js'
@@ -158,7 +153,7 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
       case 'rotate': {
         const ref = parseTokenRef(segment)
         if (ref.isErr()) return fail(ref.error)
-        const expiresAt = optionalString(body, 'expires_at')
+        const expiresAt = grapeDate(body, 'expires_at')
         if (expiresAt.isErr()) return fail(expiresAt.error)
         const result = await authority.rotate(principal, ref.value, {
           ...(expiresAt.value === undefined ? {} : { expiresAt: expiresAt.value }),
@@ -175,7 +170,7 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
           if (id.isErr()) return fail(id.error)
           target = id.value
         }
-        const input = parseCreateBody(body)
+        const input = parseCreateBody(body, name === 'create_self' ? USER_CREATABLE_SCOPES : SCOPES)
         if (input.isErr()) return fail(input.error)
         const result = await authority.create(principal, target, input.value)
         if (result.isErr()) return fail(result.error, 'create')

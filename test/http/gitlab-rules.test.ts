@@ -185,3 +185,61 @@ describe('require_personal_access_token_expiry', () => {
     expect(rotated.json).toMatchObject({ expires_at: '2026-03-17' })
   })
 })
+
+describe('Grape parameters and model errors on the token endpoints', () => {
+  it("model errors on create are 422 {message} without a prefix: Scopes can't be blank, Description is too long", async () => {
+    const w = await httpWorld()
+    const root = await w.issue(ADMIN.id)
+    const create = (body: unknown) =>
+      w.call('POST', `/users/${ALICE.id}/personal_access_tokens`, { token: root.secret, body })
+    const blank = await create({ name: 'x', scopes: [] })
+    expect(blank.status).toBe(422)
+    expect(blank.text).toBe(`{"message":"Scopes can't be blank"}`)
+    const long = await create({ name: 'x', scopes: ['api'], description: 'd'.repeat(256) })
+    expect(long.status).toBe(422)
+    expect(long.text).toBe('{"message":"Description is too long (maximum is 255 characters)"}')
+    const late = await create({ name: 'x', scopes: ['api'], expires_at: '2027-03-11' })
+    expect(late.status).toBe(422)
+    expect(late.text).toBe('{"message":"Expiration date must be before 2027-03-10"}')
+  })
+
+  it('a past expires_at on create makes a token that is inactive from the start', async () => {
+    const w = await httpWorld()
+    const root = await w.issue(ADMIN.id)
+    const r = await w.call('POST', `/users/${ALICE.id}/personal_access_tokens`, {
+      token: root.secret,
+      body: { name: 'old', scopes: ['api'], expires_at: '2026-03-01' },
+    })
+    expect(r.status).toBe(201)
+    expect(r.json).toMatchObject({ expires_at: '2026-03-01', active: false, revoked: false })
+    const secret = (r.json as { token: string }).token
+    const used = await w.call('GET', '/personal_access_tokens/self', { token: secret })
+    expect(used.status).toBe(401)
+  })
+
+  it("an empty expires_at is no expires_at; a date-time one is its date (Grape's Date)", async () => {
+    const w = await httpWorld()
+    const alice = await w.issue(ALICE.id)
+    const empty = await w.call('POST', '/personal_access_tokens/self/rotate', {
+      token: alice.secret,
+      body: { expires_at: '' },
+    })
+    expect(empty.json).toMatchObject({ expires_at: '2026-03-17' })
+    const next = (empty.json as { token: string }).token
+    const timed = await w.call('POST', '/personal_access_tokens/self/rotate', {
+      token: next,
+      rawBody: 'expires_at=2026-12-22+23%3A20%3A00+UTC',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    })
+    expect(timed.json).toMatchObject({ expires_at: '2026-12-22' })
+  })
+
+  it('an empty typed list parameter is ignored over HTTP, not 400', async () => {
+    const w = await httpWorld()
+    const alice = await w.issue(ALICE.id)
+    for (const query of ['created_after', 'created_after=', 'revoked=', 'expires_before']) {
+      const r = await w.call('GET', `/personal_access_tokens?${query}`, { token: alice.secret })
+      expect(r.status, query).toBe(200)
+    }
+  })
+})
