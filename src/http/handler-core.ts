@@ -1,9 +1,12 @@
 import type { Authority } from '../authority/create-authority.js'
 import type { Principal } from '../authority/principal.js'
+import { hasFeature } from '../authority/release.js'
 import type { RotationIdempotency } from '../authority/rotate.js'
 import type { PatkitError } from '../domain/errors.js'
 import { SCOPES, USER_CREATABLE_SCOPES } from '../domain/scopes.js'
+import { paginate } from '../query/pagination.js'
 import { parseListParams } from '../query/params.js'
+import { parseAssociationsParams } from './associations.js'
 import type { HandlerOptions } from './create-handler.js'
 import { presentedSecret } from './credentials.js'
 import { type ErrorContext, errorReply } from './error-response.js'
@@ -72,6 +75,10 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
       return serveUserRoute(authority, match.name, match.segment, request, url, publicUrl)
     }
     if (isMetadataRoute(match.name)) return serveMetadataRoute(authority, match.name, request, url)
+    // A route of a later GitLab is no route at all: 404 before authentication.
+    if (match.name === 'associations' && !hasFeature('token_associations', authority.release)) {
+      return error(404, '404 Not Found')
+    }
     let body: BodyParams = {}
     let params: BodyParams = {}
     if (method === 'POST' || method === 'DELETE') {
@@ -134,6 +141,17 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
           200,
           result.value.items.map((t) => tokenJson(t, now)),
           paginationHeaders(result.value.pagination, url, publicUrl),
+        )
+      }
+      case 'associations': {
+        // Any scope may read it (GitLab allows every scope on this class); patkit's principals are
+        // always personal access tokens, and it knows no groups or projects, so both lists are empty.
+        const params = parseAssociationsParams(url.searchParams, authority.release)
+        if (params.isErr()) return fail(params.error)
+        return json(
+          200,
+          { groups: [], projects: [] },
+          paginationHeaders(paginate(0, params.value.page), url, publicUrl),
         )
       }
       case 'get': {

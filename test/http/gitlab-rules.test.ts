@@ -243,3 +243,56 @@ describe('Grape parameters and model errors on the token endpoints', () => {
     }
   })
 })
+
+describe('GET /personal_access_tokens/self/associations', () => {
+  it('answers empty groups and projects (patkit has none) with pagination headers, for any scope', async () => {
+    const w = await httpWorld()
+    const alice = await w.issue(ALICE.id, { scopes: ['read_repository'] })
+    const r = await w.call(
+      'GET',
+      '/personal_access_tokens/self/associations?min_access_level=40&per_page=5',
+      {
+        token: alice.secret,
+      },
+    )
+    expect(r.status).toBe(200)
+    expect(r.text).toBe('{"groups":[],"projects":[]}')
+    expect(r.headers.get('x-total')).toBe('0')
+    expect(r.headers.get('x-page')).toBe('1')
+    expect(r.headers.get('x-per-page')).toBe('5')
+  })
+
+  it('checks min_access_level and the pagination parameters as Grape does, every failure at once', async () => {
+    const w = await httpWorld()
+    const alice = await w.issue(ALICE.id)
+    const get = (query: string) =>
+      w.call('GET', `/personal_access_tokens/self/associations?${query}`, { token: alice.secret })
+    expect((await get('min_access_level=35')).text).toBe(
+      '{"error":"min_access_level does not have a valid value"}',
+    )
+    expect((await get('min_access_level=dev')).text).toBe('{"error":"min_access_level is invalid"}')
+    expect((await get('min_access_level=dev&per_page=0')).text).toBe(
+      '{"error":"min_access_level is invalid, per_page has a value not allowed"}',
+    )
+    expect((await get('min_access_level=')).status).toBe(200)
+    expect((await get('min_access_level=15')).status).toBe(200)
+  })
+
+  it('exists from 17.4; the planner level 15 from 17.7; unknown tokens are 401', async () => {
+    const old = await httpWorld({ release: '17.3' })
+    const a = await old.issue(ALICE.id)
+    const none = await old.call('GET', '/personal_access_tokens/self/associations', { token: a.secret })
+    expect(none.status).toBe(404)
+    expect(none.text).toBe('{"error":"404 Not Found"}')
+    const w = await httpWorld({ release: '17.6' })
+    const b = await w.issue(ALICE.id)
+    const planner = await w.call('GET', '/personal_access_tokens/self/associations?min_access_level=15', {
+      token: b.secret,
+    })
+    expect(planner.text).toBe('{"error":"min_access_level does not have a valid value"}')
+    const unknown = await w.call('GET', '/personal_access_tokens/self/associations', {
+      token: 'glpat-unknown',
+    })
+    expect(unknown.status).toBe(401)
+  })
+})
