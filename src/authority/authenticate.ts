@@ -120,23 +120,24 @@ async function principalFor(
     }
   }
   if (user.blocked) return err(forbidden(BLOCKED_REASON))
-  return ok({ user: actingUser(user, current, deps.adminMode), token: current })
+  return ok(actingAs(user, current, deps.adminMode))
 }
 
 /**
- * The user as the request acts: with admin mode on, an administrator is one only through a token
- * with the `admin_mode` scope (GitLab bypasses the session's admin mode for such a token alone).
+ * The principal of a user and a token, as the request acts: with admin mode on, an administrator is
+ * one only through a token with the `admin_mode` scope (GitLab bypasses the session's admin mode
+ * for such a token alone); otherwise `user.admin` is false and `inactiveAdmin` tells the user is one.
  *
  * @example
  * ```ts
- * import { actingUser } from './authenticate.js'
+ * import { actingAs } from './authenticate.js'
  *
- * actingUser(user, token, true).admin // false unless token.scopes includes 'admin_mode'
+ * actingAs(user, token, true).user.admin // false unless token.scopes includes 'admin_mode'
  * ```
  */
-export function actingUser(user: User, token: Token, adminMode: boolean): User {
-  if (!adminMode || !user.admin || token.scopes.includes('admin_mode')) return user
-  return { ...user, admin: false }
+export function actingAs(user: User, token: Token, adminMode: boolean): Principal {
+  if (!adminMode || !user.admin || token.scopes.includes('admin_mode')) return { user, token }
+  return { user: { ...user, admin: false }, token, inactiveAdmin: true }
 }
 
 /**

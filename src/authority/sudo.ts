@@ -1,7 +1,7 @@
 import { err, errAsync, ok, type Result, ResultAsync } from 'neverthrow'
 import { forbidden, insufficientScope } from '../domain/error-constructors.js'
 import type { ErrorOf } from '../domain/errors.js'
-import { actingUser } from './authenticate.js'
+import { actingAs } from './authenticate.js'
 import type { AuthorityDeps } from './deps.js'
 import type { Principal } from './principal.js'
 
@@ -67,7 +67,7 @@ async function sudoAs(
     typeof ref === 'number' && !Number.isSafeInteger(ref) ? ok(null) : await deps.users.findUser(ref)
   if (found.isErr()) return err(found.error)
   if (found.value === null) return err({ type: 'not_found', entity: 'user', reference: identifier })
-  const user = actingUser(found.value, principal.token, deps.adminMode)
-  if (user.id === principal.user.id) return ok({ user, token: principal.token })
-  return ok({ user, token: principal.token, sudoer: principal.user })
+  const acting = actingAs(found.value, principal.token, deps.adminMode)
+  if (acting.user.id === principal.user.id) return ok(acting)
+  return ok({ ...acting, sudoer: principal.user })
 }

@@ -145,10 +145,14 @@ describe('admin mode', () => {
     expect((await w.call('GET', path, { token: elevated.secret })).status).toBe(200)
     const list = await w.call('GET', '/personal_access_tokens', { token: plain.secret })
     expect((list.json as { user_id: number }[]).every((t) => t.user_id === ADMIN.id)).toBe(true)
+    // GET /user picks its entity by `admin?`, which Admin Mode leaves alone; GET /users/:id by the
+    // admin-mode-aware `can_read_all_resources?`.
     const me = await w.call('GET', '/api/v4/user', { token: plain.secret })
-    expect(me.json).not.toHaveProperty('is_admin')
-    const meAdmin = await w.call('GET', '/api/v4/user', { token: elevated.secret })
-    expect(meAdmin.json).toMatchObject({ is_admin: true })
+    expect(me.json).toMatchObject({ is_admin: true })
+    const other = await w.call('GET', `/api/v4/users/${ALICE.id}`, { token: plain.secret })
+    expect(other.json).not.toHaveProperty('is_admin')
+    const otherAdmin = await w.call('GET', `/api/v4/users/${ALICE.id}`, { token: elevated.secret })
+    expect(otherAdmin.json).toMatchObject({ is_admin: false })
   })
 
   it('on: sudo needs an admin_mode token as well', async () => {
