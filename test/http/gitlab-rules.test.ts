@@ -300,3 +300,27 @@ describe('GET /personal_access_tokens/self/associations', () => {
     expect(unknown.status).toBe(401)
   })
 })
+
+describe('seeds set a user state', () => {
+  it('state blocked in a seed blocks the user; state and blocked must agree', async () => {
+    const { createFakeGitLab } = await import('../../src/testing/index.js')
+    const gitlab = await createFakeGitLab({
+      users: [{ id: 5, username: 'eve', state: 'blocked' }],
+      tokens: [{ user_id: 5, name: 'x', scopes: ['api'], token: 'glpat-eve-known-secret' }],
+    })
+    try {
+      const r = await gitlab.handler(
+        new Request(`${gitlab.apiUrl}/personal_access_tokens/self`, {
+          headers: { 'PRIVATE-TOKEN': 'glpat-eve-known-secret' },
+        }),
+      )
+      expect(r.status).toBe(403)
+      expect(await r.json()).toEqual({ message: '403 Forbidden - Your account has been blocked.' })
+    } finally {
+      await gitlab.close()
+    }
+    await expect(
+      createFakeGitLab({ users: [{ id: 5, username: 'eve', state: 'active', blocked: true }] }),
+    ).rejects.toThrow(/users\[0\]\.state: state "active" contradicts blocked: true/)
+  })
+})
