@@ -35,7 +35,9 @@ export function sudoIdentifier(
   if (fromBody !== undefined && fromBody !== null) {
     return typeof fromBody === 'string' ? fromBody : JSON.stringify(fromBody)
   }
-  const fromQuery = url.searchParams.getAll('sudo').at(-1)
-  if (fromQuery !== undefined) return fromQuery
+  if (url.search.length > 1) {
+    const fromQuery = url.searchParams.getAll('sudo').at(-1)
+    if (fromQuery !== undefined) return fromQuery
+  }
   return request.headers.get('sudo')
 }

@@ -8,14 +8,13 @@ import { paginate } from '../query/pagination.js'
 import { parseListParams } from '../query/params.js'
 import { parseAssociationsParams } from './associations.js'
 import type { HandlerOptions } from './create-handler.js'
-import { presentedSecret } from './credentials.js'
+import { presentedSecret, sudoIdentifier } from './credentials.js'
 import { type ErrorContext, errorReply } from './error-response.js'
 import { parseForm } from './form-params.js'
 import { idempotencyKeyOf, replayedRotation, rotationIdempotency } from './idempotency.js'
 import type { IncomingRequest } from './incoming.js'
 import { isMalformedAuthorization, isMalformedUrl, MALFORMED } from './malformed-strings.js'
 import { isMetadataRoute, type MetadataRouteName, serveMetadataRoute } from './metadata-routes.js'
-import { actingPrincipal } from './optional-principal.js'
 import { paginationHeaders } from './pagination-headers.js'
 import { type BodyParams, DEFAULT_BODY_LIMIT, readBodyParams } from './request-body.js'
 import { grapeDate, parseCreateBody, parseId, parseTokenRef, unknownParameter } from './request-params.js'
@@ -101,13 +100,19 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
       rotateRequest: match.name === 'rotate',
     })
     if (authenticated.isErr()) return errorReply(authenticated.error)
-    const acting = await actingPrincipal(authority, authenticated.value, request, url, body)
-    if (acting.isErr()) return errorReply(acting.error)
+    // `sudo` (GitLab's `sudo!`): checked without an await when absent, as on almost every request.
+    let principal = authenticated.value
+    const sudo = sudoIdentifier(request, url, body)
+    if (sudo !== null) {
+      const acting = await authority.sudo(principal, sudo)
+      if (acting.isErr()) return errorReply(acting.error)
+      principal = acting.value
+    }
     if (unknown !== undefined) return error(400, `${printable(unknown)} is not a known parameter`)
     return serve(
       match.name,
       match.segment,
-      acting.value,
+      principal,
       url,
       params,
       rotationIdempotency(idempotencyKey, secret),
