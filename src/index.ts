@@ -47,6 +47,7 @@ export type { ReplayError } from './authority/replay-rotation.js'
 export { DEFAULT_ROTATION_REPLAY_WINDOW_MS } from './authority/replay-window.js'
 export type { RevokeError } from './authority/revoke.js'
 export type { RotateError, RotateOptions, RotationIdempotency } from './authority/rotate.js'
+export type { SudoError } from './authority/sudo.js'
 export {
   type Verification,
   VerifyCode,

@@ -18,7 +18,8 @@ import type { SessionPrincipal } from './principal.js'
 export type AsUserError = ErrorOf<'not_found' | 'forbidden' | 'store_failure'>
 
 /**
- * The `forbidden` reason of `asUser` for a blocked user.
+ * The `forbidden` reason for a blocked user, GitLab's text (`403 Forbidden - Your account has been
+ * blocked.`): `authenticate` answers it for a valid token of a blocked user, `asUser` for a session.
  *
  * @example
  * ```ts
@@ -30,7 +31,7 @@ export type AsUserError = ErrorOf<'not_found' | 'forbidden' | 'store_failure'>
  * }
  * ```
  */
-export const USER_BLOCKED = 'user blocked'
+export const USER_BLOCKED = 'Your account has been blocked.'
 
 /**
  * A {@link SessionPrincipal} for a user the application authenticated itself (a login session):

@@ -1,9 +1,11 @@
 import { err, errAsync, ok, type Result, ResultAsync } from 'neverthrow'
-import { tokenExpired, tokenRevoked, unauthenticated } from '../domain/error-constructors.js'
+import { forbidden, tokenExpired, tokenRevoked, unauthenticated } from '../domain/error-constructors.js'
 import type { ErrorOf, StoreFailure } from '../domain/errors.js'
 import { checkRoutableSecret } from '../domain/routable-token.js'
-import { isExpired } from '../domain/token.js'
+import { isExpired, type Token } from '../domain/token.js'
 import type { TokenWithUser } from '../store/token-store.js'
+import type { User } from '../store/user.js'
+import { USER_BLOCKED } from './as-user.js'
 import type { AuthorityDeps } from './deps.js'
 import { toTokenInfo } from './events.js'
 import { withinGrace } from './grace-window.js'
@@ -34,20 +36,23 @@ export interface AuthenticateOptions {
  * ```
  */
 export type AuthenticateError = ErrorOf<
-  'unauthenticated' | 'token_expired' | 'token_revoked' | 'store_failure'
+  'unauthenticated' | 'token_expired' | 'token_revoked' | 'forbidden' | 'store_failure'
 >
 
 /**
- * Secret to principal, in GitLab's order: unknown token or unusable user, then expired, then
- * revoked. A revoked token presented to a rotation revokes the tokens rotated from it (reuse
- * detection) and the call still fails as revoked. Success records `lastUsedAt`, throttled. With a
- * grace window (`rotationGraceMs`), a revoked token inside it (`withinGrace`) authenticates instead,
- * reuse detection not involved.
+ * Secret to principal, in GitLab's order: unknown token or missing owner (401), then expired, then
+ * revoked (401), then a blocked owner (403 `Your account has been blocked.`, GitLab's
+ * `api_access_allowed?`, checked after the token). A revoked token presented to a rotation revokes
+ * the tokens rotated from it (reuse detection) and the call still fails as revoked. Success records
+ * `lastUsedAt`, throttled. With a grace window (`rotationGraceMs`), a revoked token inside it
+ * (`withinGrace`) authenticates instead, reuse detection not involved. With `adminMode`, an administrator's token without the `admin_mode` scope
+ * acts as a regular user (GitLab's `can_admin_all_resources?`): the principal's `user.admin` is false.
  *
  * @example
  * ```ts
  * import { authenticate } from './authenticate.js'
- * import type { AuthorityDeps } from './deps.js'
+ * import { USER_BLOCKED } from './as-user.js'
+import type { AuthorityDeps } from './deps.js'
  * declare const deps: AuthorityDeps
  *
  * const principal = await authenticate(deps, request.headers.get('private-token'), {})
@@ -80,7 +85,7 @@ async function principalFor(
   if (found.isErr()) return err(found.error)
   if (found.value === null) return err(unauthenticated('unknown'))
   const { token, user } = found.value
-  if (user === null || user.blocked) return err(unauthenticated('user_inactive'))
+  if (user === null) return err(unauthenticated('user_inactive'))
   if (isExpired(token, now)) return err(tokenExpired(token.id))
   // The grace window (off by default) lets the immediate predecessor of a fresh rotation work on.
   const graced = token.revoked && deps.grace !== null ? await withinGrace(deps.grace, token, now) : NOT_GRACED
@@ -98,12 +103,35 @@ async function principalFor(
     }
     return err(tokenRevoked(token.id))
   }
-  if (usedWithinWindow(token.lastUsedAt, now, deps.lastUsedThrottleMs)) return ok({ user, token })
-  const touched = await deps.store.touchLastUsed(token.id, now, deps.lastUsedThrottleMs)
-  if (touched.isErr()) return err(touched.error)
-  const current = touched.value ? { ...token, lastUsedAt: now } : token
-  if (touched.value) deps.emit({ type: 'used', at: now, token: toTokenInfo(current) })
-  return ok({ user, token: current })
+  // GitLab records the use (LastUsedService) before it checks the owner's access.
+  let current = token
+  if (!usedWithinWindow(token.lastUsedAt, now, deps.lastUsedThrottleMs)) {
+    const touched = await deps.store.touchLastUsed(token.id, now, deps.lastUsedThrottleMs)
+    if (touched.isErr()) return err(touched.error)
+    if (touched.value) {
+      current = { ...token, lastUsedAt: now }
+      deps.emit({ type: 'used', at: now, token: toTokenInfo(current) })
+    }
+  }
+  if (user.blocked) return err(forbidden(USER_BLOCKED))
+  return ok(actingAs(user, current, deps.adminMode))
+}
+
+/**
+ * The principal of a user and a token, as the request acts: with admin mode on, an administrator is
+ * one only through a token with the `admin_mode` scope (GitLab bypasses the session's admin mode
+ * for such a token alone); otherwise `user.admin` is false and `inactiveAdmin` tells the user is one.
+ *
+ * @example
+ * ```ts
+ * import { actingAs } from './authenticate.js'
+ *
+ * actingAs(user, token, true).user.admin // false unless token.scopes includes 'admin_mode'
+ * ```
+ */
+export function actingAs(user: User, token: Token, adminMode: boolean): Principal {
+  if (!adminMode || !user.admin || token.scopes.includes('admin_mode')) return { user, token }
+  return { user: { ...user, admin: false }, token, inactiveAdmin: true }
 }
 
 const NOT_GRACED = ok(false)
@@ -116,7 +144,8 @@ const NOT_GRACED = ok(false)
  * @example
  * ```ts
  * import { findWithOwner } from './authenticate.js'
- * import type { AuthorityDeps } from './deps.js'
+ * import { USER_BLOCKED } from './as-user.js'
+import type { AuthorityDeps } from './deps.js'
  * declare const deps: AuthorityDeps
  *
  * const found = await findWithOwner(deps, deps.digest(secret)) // ok({ token, user }) or ok(null)
@@ -138,7 +167,8 @@ export function findWithOwner(
  * @example
  * ```ts
  * import { tokenThenOwner } from './authenticate.js'
- * import type { AuthorityDeps } from './deps.js'
+ * import { USER_BLOCKED } from './as-user.js'
+import type { AuthorityDeps } from './deps.js'
  * declare const deps: AuthorityDeps
  *
  * const found = await tokenThenOwner(deps, deps.digest(secret)) // ok({ token, user }) or ok(null)

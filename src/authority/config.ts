@@ -36,8 +36,17 @@ export interface AuthorityConfig {
   readonly tokenFormat?: TokenFormat
   /** The GitLab release to emulate; defaults to {@link LATEST_RELEASE}. */
   readonly release?: Release
-  /** GitLab's `require_personal_access_token_expiry`; defaults to true. */
+  /**
+   * GitLab's `require_personal_access_token_expiry`; defaults to true. When false, a token created
+   * without `expires_at` never expires, and neither does a rotated one (GitLab's RotateService).
+   */
   readonly requireExpiry?: boolean
+  /**
+   * GitLab's Admin Mode setting (`admin_mode`); defaults to false, as GitLab's default. When true, an
+   * administrator acts as one only through a token with the `admin_mode` scope; any other token of
+   * theirs acts as a regular user's (no other users' tokens, no `sudo`, the users API without admin fields).
+   */
+  readonly adminMode?: boolean
   /** Longest allowed lifetime in days; defaults to 365. */
   readonly maxLifetimeDays?: number
   /**
@@ -178,6 +187,7 @@ const OPTION_CHECKS = [
   ['tokenFormat', oneOf(['routable', 'legacy'])],
   ['release', text(/^\d{1,3}\.\d{1,3}$/, 'a GitLab release such as 16.10')],
   ['requireExpiry', flag],
+  ['adminMode', flag],
   ['maxLifetimeDays', integer(1, 36_500)],
   ['rotationDefaultDays', integer(1, 36_500)],
   ['lastUsedThrottleMs', integer(0)],

@@ -29,6 +29,7 @@ import { type ReplayError, replayRotation } from './replay-rotation.js'
 import { resolveReplay } from './replay-window.js'
 import { type RevokeError, revoke } from './revoke.js'
 import { type RotateError, type RotateOptions, rotate } from './rotate.js'
+import { type SudoError, sudo } from './sudo.js'
 import { type Verification, type VerifyCode, type VerifyOptions, verify } from './verify.js'
 
 /**
@@ -88,6 +89,11 @@ export interface Authority {
    * ```
    */
   verify(secret: string | null | undefined, options?: VerifyOptions): ResultAsync<Verification, StoreFailure>
+  /**
+   * The principal a request acts as when it names a user with `sudo` (GitLab's `sudo!`): an
+   * administrator's token with the `sudo` scope acts as that user (id or username).
+   */
+  sudo(principal: Principal, identifier: string): ResultAsync<Principal, SudoError>
   list(principal: Actor, request?: ListRequest): ResultAsync<TokenPage, ListError>
   get(principal: Actor, ref: TokenRef): ResultAsync<Token, GetError>
   rotate(principal: Actor, ref: TokenRef, options?: RotateOptions): ResultAsync<IssuedToken, RotateError>
@@ -203,6 +209,7 @@ export function resolveAuthorityDeps(config: AuthorityConfig): AuthorityDeps {
     tokenFormat: config.tokenFormat,
     release: config.release,
     requireExpiry: config.requireExpiry,
+    adminMode: config.adminMode,
     maxLifetimeDays: config.maxLifetimeDays,
     rotationDefaultDays: config.rotationDefaultDays,
     scopes: config.scopes,
@@ -232,6 +239,7 @@ export function resolveAuthorityDeps(config: AuthorityConfig): AuthorityDeps {
       rotationDefaultDays: config.rotationDefaultDays ?? ROTATION_DEFAULT_DAYS,
     }),
     scopes: Object.freeze([...new Set(config.scopes ?? SCOPES)]),
+    adminMode: config.adminMode ?? false,
     lastUsedThrottleMs: config.lastUsedThrottleMs ?? DEFAULT_LAST_USED_THROTTLE_MS,
     replay: replay.value,
     grace: grace.value,
@@ -255,6 +263,7 @@ export function authorityOver(deps: AuthorityDeps): Authority {
     release: deps.release,
     now: () => deps.clock.now(),
     authenticate: (secret, opts = {}) => authenticate(deps, secret, opts),
+    sudo: (principal, identifier) => sudo(deps, principal, identifier),
     list: (principal, request = {}) => listTokens(deps, principal, request),
     get: (principal, ref) => getToken(deps, principal, ref),
     rotate: (principal, ref, opts = {}) => rotate(deps, principal, ref, opts),

@@ -38,5 +38,5 @@ async function createOwnFor(
 ): Promise<Result<IssuedToken, CreateError>> {
   const scoped = requireScope(principal, WRITE_SCOPES)
   if (scoped.isErr()) return err(scoped.error)
-  return mintFor(deps, principal, principal.user, request)
+  return mintFor(deps, principal, principal.user, request, true)
 }

@@ -101,7 +101,8 @@ async function createFor(
 /**
  * The checks every creation shares once the owner is settled, and the creation: admin-only scopes need
  * an administrator as owner, the token's fields (`validateTokenFields`), the expiry window
- * (`resolveExpiry`), then the insert and the `created` event. `create` and `createOwn` both end here.
+ * (`resolveExpiry`; `refusePast` for `createOwn`, where GitLab's create makes a past date an inactive
+ * token), then the insert and the `created` event. `create` and `createOwn` both end here.
  *
  * @example
  * ```ts
@@ -117,6 +118,7 @@ export async function mintFor(
   principal: Actor,
   owner: User,
   request: CreateRequest,
+  refusePast = false,
 ): Promise<Result<IssuedToken, CreateError>> {
   if (!owner.admin && request.scopes.some((s) => (ADMIN_ONLY_SCOPES as readonly string[]).includes(s))) {
     return err(validationFailed('Scopes can only contain available scopes'))
@@ -131,6 +133,7 @@ export async function mintFor(
       scopes: request.scopes,
       description: request.description ?? null,
       ...(expiresAt.value === undefined ? {} : { expiresAt: expiresAt.value }),
+      refusePast,
     },
     mintContext(deps, now),
   )

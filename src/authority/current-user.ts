@@ -27,5 +27,11 @@ export type CurrentUserError = ErrorOf<'insufficient_scope'>
  */
 export function currentUser(principal: Actor): ResultAsync<User, CurrentUserError> {
   const allowed = requireScope(principal, USER_READ_SCOPES)
-  return allowed.isErr() ? errAsync(allowed.error) : okAsync(principal.user)
+  if (allowed.isErr()) return errAsync(allowed.error)
+  // GitLab's `GET /user` asks `admin?`, which Admin Mode does not change.
+  return okAsync(
+    principal.token !== null && principal.inactiveAdmin === true
+      ? { ...principal.user, admin: true }
+      : principal.user,
+  )
 }

@@ -59,6 +59,8 @@ export interface AuthorityDeps {
   readonly expiry: ExpiryPolicy
   /** The scopes a token may carry: the `scopes` option, or GitLab's. */
   readonly scopes: readonly string[]
+  /** GitLab's Admin Mode setting: administrators act as such only with an `admin_mode` token. */
+  readonly adminMode: boolean
   readonly lastUsedThrottleMs: number
   /** `null` when `rotationReplayWindowMs` is 0: the header is ignored. */
   readonly replay: ReplayDeps | null

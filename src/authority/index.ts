@@ -46,6 +46,7 @@ export type { ReplayError } from './replay-rotation.js'
 export { DEFAULT_ROTATION_REPLAY_WINDOW_MS } from './replay-window.js'
 export type { RevokeError } from './revoke.js'
 export type { RotateError, RotateOptions, RotationIdempotency } from './rotate.js'
+export type { SudoError } from './sudo.js'
 export {
   type Verification,
   VerifyCode,

@@ -14,6 +14,17 @@ import type { User } from '../store/user.js'
 export interface Principal {
   readonly user: User
   readonly token: Token
+  /**
+   * The administrator whose token this request presented, when it acts as another user through
+   * `sudo` (see `Authority.sudo`); absent otherwise. Route scopes are not checked then, as in GitLab.
+   */
+  readonly sudoer?: User
+  /**
+   * True when the user is an administrator who does not act as one: Admin Mode is on and the token
+   * lacks the `admin_mode` scope (`user.admin` is false then). GitLab's `GET /user` still shows them
+   * as an administrator (it asks `admin?`, not `can_admin_all_resources?`).
+   */
+  readonly inactiveAdmin?: true
 }
 
 /**

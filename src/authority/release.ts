@@ -84,6 +84,14 @@ export const FEATURES = {
     description: "new secrets in GitLab's routable format (routable_pat's flag was removed in 18.3)",
   },
   // Beyond the specification: routes and fields patkit serves around tokens, dated by GitLab's docs.
+  token_associations: {
+    since: '17.4',
+    description: 'GET /personal_access_tokens/self/associations',
+  },
+  planner_role: {
+    since: '17.7',
+    description: 'the planner access level (15) among the values of min_access_level',
+  },
   metadata: { since: '15.2', description: 'GET /metadata' },
   version_mirrors_metadata: {
     since: '15.5',

@@ -74,8 +74,8 @@ export const METADATA_SCOPES: readonly Scope[] = ['api', 'read_api', 'read_user'
 export const ANY_SCOPE = 'any'
 
 /**
- * Checks that the principal's token has one of the allowed scopes. A session principal has no token
- * and is not limited by scopes (see `SessionPrincipal`).
+ * Checks that the principal's token has one of the allowed scopes (any scope when it acts through
+ * `sudo`). A session principal has no token and is not limited by scopes (see `SessionPrincipal`).
  *
  * @example
  * ```ts
@@ -87,7 +87,9 @@ export function requireScope(
   principal: Actor,
   allowed: readonly string[] | typeof ANY_SCOPE,
 ): Result<void, ErrorOf<'insufficient_scope'>> {
-  if (allowed === ANY_SCOPE || principal.token === null) return ok(undefined)
+  // GitLab validates only the `sudo` scope of a request that acts as another user.
+  if (allowed === ANY_SCOPE || principal.token === null || principal.sudoer !== undefined)
+    return ok(undefined)
   return principal.token.scopes.some((s) => allowed.includes(s))
     ? ok(undefined)
     : err(insufficientScope(allowed))

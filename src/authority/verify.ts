@@ -116,6 +116,9 @@ function refusal(e: AuthenticateError): ResultAsync<Verification, StoreFailure> 
       return okAsync(failed(VerifyCode.Revoked, e.tokenId))
     case 'unauthenticated':
       return okAsync(failed(e.reason ?? VerifyCode.Unknown))
+    // A valid token of a blocked user (GitLab's 403 after the token's own checks).
+    case 'forbidden':
+      return okAsync(failed(VerifyCode.UserInactive))
   }
 }
 

@@ -16,7 +16,7 @@ import { type DatabaseUrl, parseDatabaseUrl } from './database-url.js'
  *
  * const options: ServeOptions = {
  *   help: false, host: '127.0.0.1', port: 0, shutdownGrace: 5, daemon: false, frozen: false,
- *   pepper: 'dev', pepperSource: 'flag',
+ *   adminMode: false, requireExpiry: true, pepper: 'dev', pepperSource: 'flag',
  * }
  * ```
  */
@@ -27,6 +27,10 @@ export interface ServeOptions {
   readonly seed?: string
   readonly database?: DatabaseUrl
   readonly release?: Release
+  /** GitLab's Admin Mode setting (`--admin-mode`). */
+  readonly adminMode: boolean
+  /** GitLab's `require_personal_access_token_expiry`; false with `--no-require-expiry`. */
+  readonly requireExpiry: boolean
   readonly publicUrl?: string
   /** Table prefix of the SQL store (`--database` only); the store's default when absent. */
   readonly tablePrefix?: string
@@ -57,6 +61,8 @@ const OPTIONS = {
   seed: { type: 'string' },
   database: { type: 'string' },
   release: { type: 'string' },
+  'admin-mode': { type: 'boolean' },
+  'no-require-expiry': { type: 'boolean' },
   'public-url': { type: 'string' },
   'table-prefix': { type: 'string' },
   pepper: { type: 'string' },
@@ -218,6 +224,8 @@ export function parseServeArgs(
       shutdownGrace: DEFAULT_SHUTDOWN_GRACE,
       daemon: false,
       frozen: false,
+      adminMode: false,
+      requireExpiry: true,
       pepper: INSECURE_DEVELOPMENT_PEPPER,
       pepperSource: 'default',
     })
@@ -277,6 +285,8 @@ export function parseServeArgs(
     shutdownGrace: shutdownGrace.value,
     daemon: values.daemon === true,
     frozen: values.frozen === true,
+    adminMode: values['admin-mode'] === true,
+    requireExpiry: values['no-require-expiry'] !== true,
     ...(clock.value === undefined ? {} : { clock: clock.value }),
     ...(randomSeed.value === undefined ? {} : { randomSeed: randomSeed.value }),
     ...(controlToken.value === undefined ? {} : { controlToken: controlToken.value }),

@@ -164,6 +164,8 @@ async function start(options: ServeOptions, io: CliOutput, opened: OpenedStore, 
     random: randomSeed === undefined ? cryptoRandom : () => seededRandom(randomSeed ^ AUTHORITY_STREAM),
     seed: initial.seed,
     ...(options.release === undefined ? {} : { release: options.release }),
+    ...(options.adminMode ? { adminMode: true } : {}),
+    ...(options.requireExpiry ? {} : { requireExpiry: false }),
     ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
     ...(options.controlToken === undefined ? {} : { controlToken: options.controlToken }),
   })

@@ -44,6 +44,9 @@ Options:
   --database URL     sqlite:./file.db | postgres://user:pass@host/db | mysql://user:pass@host/db
                      (default: in memory, gone at exit)
   --release X.Y      GitLab release to emulate, e.g. 16.9 (default: the newest)
+  --admin-mode       GitLab's Admin Mode: administrators act as such only with an admin_mode token
+  --no-require-expiry
+                     Tokens need no expiry: created and rotated without expires_at, they never expire
   --public-url URL   Origin clients see, for absolute Link headers (default: the request's)
   --table-prefix P   Prefix of the SQL store's tables, with --database only (default: patkit_)
   --pepper VALUE     Key of the stored secrets' HMAC (default: $PATKIT_PEPPER, else the fixed and

@@ -53,6 +53,10 @@ export interface FakeAuthorityOptions {
   readonly random: RandomSource | (() => RandomSource)
   readonly seed: ValidSeed
   readonly release?: Release
+  /** GitLab's Admin Mode setting (see `AuthorityConfig.adminMode`); default off, as GitLab's. */
+  readonly adminMode?: boolean
+  /** GitLab's `require_personal_access_token_expiry` (see `AuthorityConfig.requireExpiry`); default true. */
+  readonly requireExpiry?: boolean
   readonly publicUrl?: string
   readonly controlToken?: string
   /** Also receives every authority event (after the journal). */
@@ -132,6 +136,8 @@ export async function fakeAuthority(
     clock,
     random,
     ...(options.release === undefined ? {} : { release: options.release }),
+    ...(options.adminMode === undefined ? {} : { adminMode: options.adminMode }),
+    ...(options.requireExpiry === undefined ? {} : { requireExpiry: options.requireExpiry }),
     onEvent,
   })
   const authority = authorityOver(deps)

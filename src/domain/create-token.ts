@@ -24,8 +24,16 @@ export interface CreateTokenInput {
   readonly name: string
   readonly scopes: readonly string[]
   readonly description?: string | null
-  /** Absent: today + the maximum lifetime when expiry is required, else never. */
+  /**
+   * Absent: today + the maximum lifetime when expiry is required, else never. Today or a past day
+   * makes a token that is inactive from the start, as GitLab creates it.
+   */
   readonly expiresAt?: CalendarDate
+  /**
+   * Refuse today or a past `expiresAt` (`Expiration date must be after ...`) instead of creating an
+   * inactive token: the checked path of an application (`createOwn`), not GitLab's model.
+   */
+  readonly refusePast?: boolean
   readonly impersonation?: boolean
 }
 
@@ -66,7 +74,8 @@ export function createToken(
   const fields = validateTokenFields(input, ctx.scopes)
   if (fields.isErr()) return err(fields.error)
   const { name, description, scopes } = fields.value
-  return resolveExpiry(input.expiresAt, ctx.now, ctx.expiry, ctx.expiry.maxLifetimeDays).map((expiresAt) => {
+  const { expiry } = ctx
+  return resolveExpiry(input.expiresAt, ctx.now, expiry, expiry.maxLifetimeDays, input.refusePast !== true).map((expiresAt) => {
     const secret = mintSecret(ctx, input.userId)
     const draft: TokenDraft = {
       userId: input.userId,

@@ -83,6 +83,14 @@ export type PatkitError =
        * of parameters that go together are missing (`parameter` names them all, `a, b`).
        */
       readonly reason: 'missing' | 'invalid' | 'not_allowed_value' | 'excluded_value' | 'all_or_none'
+      /**
+       * Further failures of the same request, in Grape's order, when there are several: Grape reports
+       * them together (`name is missing, scopes is missing`).
+       */
+      readonly further?: readonly {
+        readonly parameter: string
+        readonly reason: 'missing' | 'invalid' | 'not_allowed_value' | 'excluded_value' | 'all_or_none'
+      }[]
     }
   | { readonly type: 'validation_failed'; readonly message: string }
   | {
@@ -100,7 +108,8 @@ export type PatkitError =
   | { readonly type: 'unauthorized' }
   /** `reason` is GitLab's text after `403 Forbidden - `, when it gives one. */
   | { readonly type: 'forbidden'; readonly reason?: string }
-  | { readonly type: 'not_found'; readonly entity: 'token' | 'user' }
+  /** `reference`: the user as a request named them (`sudo`), when GitLab's message repeats it. */
+  | { readonly type: 'not_found'; readonly entity: 'token' | 'user'; readonly reference?: string }
   | { readonly type: 'bad_request'; readonly reason?: string }
   | { readonly type: 'feature_unavailable'; readonly feature: string; readonly release: string }
   | { readonly type: 'store_failure'; readonly operation: string; readonly cause: unknown }

@@ -30,7 +30,8 @@ export interface ExpiryPolicy {
 
 /**
  * Decides the `expiresAt` of a new token. Absent: `today + defaultDays`, or `null` when expiry is not
- * required. Present: it must be after today (UTC) and, when expiry is required, at most
+ * required. Present: it must be after today (UTC), unless `allowPast` (token creation, where GitLab's
+ * model takes a past date and the token is born inactive), and, when expiry is required, at most
  * `today + maxLifetimeDays`; GitLab's message names that last allowed day.
  *
  * @example
@@ -47,6 +48,7 @@ export function resolveExpiry(
   now: Date,
   policy: ExpiryPolicy,
   defaultDays: number,
+  allowPast = false,
 ): Result<CalendarDate | null, ErrorOf<'invalid_expiry'>> {
   const today = utcDay(now)
   if (requested === undefined) {
@@ -55,7 +57,7 @@ export function resolveExpiry(
     )
   }
   // ISO dates compare correctly as strings.
-  if (requested <= today) {
+  if (!allowPast && requested <= today) {
     return err({ type: 'invalid_expiry', message: `Expiration date must be after ${today}` })
   }
   const latest = addCalendarDays(today, policy.maxLifetimeDays)

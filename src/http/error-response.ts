@@ -64,6 +64,9 @@ export function errorReply(e: PatkitError, context: ErrorContext = 'default'): R
     case 'forbidden':
       return message(403, e.reason === undefined ? '403 Forbidden' : `403 Forbidden - ${e.reason}`)
     case 'not_found':
+      if (e.entity === 'user' && e.reference !== undefined) {
+        return message(404, `404 User with ID or username '${e.reference}' Not Found`)
+      }
       if (e.entity === 'user' && (context === 'create' || context === 'users')) {
         return message(404, '404 User Not Found')
       }
@@ -77,11 +80,18 @@ export function errorReply(e: PatkitError, context: ErrorContext = 'default'): R
       return message(400, e.reason === undefined ? '400 Bad request' : `400 Bad request - ${e.reason}`)
     case 'already_revoked':
       return message(400, '400 Bad request - Token already revoked')
-    case 'invalid_expiry':
     case 'validation_failed':
+    case 'invalid_expiry':
+      // Token creation answers a model error (the expiry's too) as GitLab's users API does:
+      // `render_api_error!` with the model's messages and 422, without the `400 Bad request - `
+      // prefix. Rotation answers them through `bad_request!`.
+      if (context === 'create') return message(422, e.message)
       return message(400, `400 Bad request - ${e.message}`)
     case 'invalid_parameter':
-      return error(400, `${e.parameter} ${PARAMETER_REASONS[e.reason]}`)
+      return error(
+        400,
+        [e, ...(e.further ?? [])].map((p) => `${p.parameter} ${PARAMETER_REASONS[p.reason]}`).join(', '),
+      )
     case 'store_failure':
       return message(500, '500 Internal Server Error')
   }

@@ -1,10 +1,14 @@
 import type { Authority } from '../authority/create-authority.js'
 import type { Principal } from '../authority/principal.js'
+import { hasFeature } from '../authority/release.js'
 import type { RotationIdempotency } from '../authority/rotate.js'
 import type { PatkitError } from '../domain/errors.js'
+import { SCOPES, USER_CREATABLE_SCOPES } from '../domain/scopes.js'
+import { paginate } from '../query/pagination.js'
 import { parseListParams } from '../query/params.js'
+import { parseAssociationsParams } from './associations.js'
 import type { HandlerOptions } from './create-handler.js'
-import { presentedSecret } from './credentials.js'
+import { presentedSecret, sudoIdentifier } from './credentials.js'
 import { type ErrorContext, errorReply } from './error-response.js'
 import { parseForm } from './form-params.js'
 import { idempotencyKeyOf, replayedRotation, rotationIdempotency } from './idempotency.js'
@@ -13,13 +17,7 @@ import { isMalformedAuthorization, isMalformedUrl, MALFORMED } from './malformed
 import { isMetadataRoute, type MetadataRouteName, serveMetadataRoute } from './metadata-routes.js'
 import { paginationHeaders } from './pagination-headers.js'
 import { type BodyParams, DEFAULT_BODY_LIMIT, readBodyParams } from './request-body.js'
-import {
-  optionalString,
-  parseCreateBody,
-  parseId,
-  parseTokenRef,
-  unknownParameter,
-} from './request-params.js'
+import { grapeDate, parseCreateBody, parseId, parseTokenRef, unknownParameter } from './request-params.js'
 import { error, json, message, noContent, type Reply } from './responses.js'
 import { matchRoute, type RouteName } from './routes.js'
 import { tokenJson } from './token-json.js'
@@ -76,6 +74,10 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
       return serveUserRoute(authority, match.name, match.segment, request, url, publicUrl)
     }
     if (isMetadataRoute(match.name)) return serveMetadataRoute(authority, match.name, request, url)
+    // A route of a later GitLab is no route at all: 404 before authentication.
+    if (match.name === 'associations' && !hasFeature('token_associations', authority.release)) {
+      return error(404, '404 Not Found')
+    }
     let body: BodyParams = {}
     let params: BodyParams = {}
     if (method === 'POST' || method === 'DELETE') {
@@ -99,11 +101,19 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
       rotateRequest: match.name === 'rotate',
     })
     if (authenticated.isErr()) return errorReply(authenticated.error)
+    // `sudo` (GitLab's `sudo!`): checked without an await when absent, as on almost every request.
+    let principal = authenticated.value
+    const sudo = sudoIdentifier(request, url, body)
+    if (sudo !== null) {
+      const acting = await authority.sudo(principal, sudo)
+      if (acting.isErr()) return errorReply(acting.error)
+      principal = acting.value
+    }
     if (unknown !== undefined) return error(400, `${printable(unknown)} is not a known parameter`)
     return serve(
       match.name,
       match.segment,
-      authenticated.value,
+      principal,
       url,
       params,
       rotationIdempotency(idempotencyKey, secret),
@@ -141,6 +151,17 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
           paginationHeaders(result.value.pagination, url, publicUrl),
         )
       }
+      case 'associations': {
+        // Any scope may read it (GitLab allows every scope on this class); patkit's principals are
+        // always personal access tokens, and it knows no groups or projects, so both lists are empty.
+        const params = parseAssociationsParams(url.searchParams, authority.release)
+        if (params.isErr()) return fail(params.error)
+        return json(
+          200,
+          { groups: [], projects: [] },
+          paginationHeaders(paginate(0, params.value.page), url, publicUrl),
+        )
+      }
       case 'get': {
         const ref = parseTokenRef(segment)
         if (ref.isErr()) return fail(ref.error)
@@ -158,7 +179,7 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
       case 'rotate': {
         const ref = parseTokenRef(segment)
         if (ref.isErr()) return fail(ref.error)
-        const expiresAt = optionalString(body, 'expires_at')
+        const expiresAt = grapeDate(body, 'expires_at')
         if (expiresAt.isErr()) return fail(expiresAt.error)
         const result = await authority.rotate(principal, ref.value, {
           ...(expiresAt.value === undefined ? {} : { expiresAt: expiresAt.value }),
@@ -176,7 +197,7 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
           if (id.isErr()) return fail(id.error)
           target = id.value
         }
-        const input = parseCreateBody(body)
+        const input = parseCreateBody(body, name === 'create_self' ? USER_CREATABLE_SCOPES : SCOPES)
         if (input.isErr()) return fail(input.error)
         const result = await authority.create(principal, target, input.value)
         if (result.isErr()) return fail(result.error, 'create')

@@ -9,6 +9,7 @@ export type RouteName =
   | 'rotate'
   | 'create_for_user'
   | 'create_self'
+  | 'associations'
   | UserRouteName
   | MetadataRouteName
 
@@ -24,6 +25,11 @@ const CREATE_PARAMS = ['name', 'scopes', 'description', 'expires_at']
 // `/self` needs no special pattern: it is the `:id` segment, resolved by the handler.
 const ROUTES: readonly RouteShape[] = [
   { pattern: /^\/personal_access_tokens$/, methods: { GET: 'list', HEAD: 'list' }, bodyParams: {} },
+  {
+    pattern: /^\/personal_access_tokens\/self\/associations$/,
+    methods: { GET: 'associations', HEAD: 'associations' },
+    bodyParams: {},
+  },
   {
     pattern: /^\/personal_access_tokens\/([^/]+)$/,
     methods: { GET: 'get', HEAD: 'get', DELETE: 'revoke' },

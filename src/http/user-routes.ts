@@ -73,7 +73,8 @@ export async function serveUserRoute(
       if (principal === null) return errorReply({ type: 'unauthenticated' })
       const me = await authority.currentUser(principal)
       if (me.isErr()) return errorReply(me.error)
-      return json(200, render(me.value, admin ? 'with_admin' : 'public'))
+      // GitLab picks the entity by `admin?` here, not by the admin-mode-aware check of the other routes.
+      return json(200, render(me.value, me.value.admin ? 'with_admin' : 'public'))
     }
     case 'user': {
       const custom = grapeBoolean(url.searchParams, 'with_custom_attributes')

@@ -21,13 +21,18 @@ export interface IsoDateTime {
 }
 
 // Date, then optionally a time (seconds and fraction optional) and a zone. A zone without a time is
-// refused: GitLab's parser would read it, but nobody writes it on purpose.
+// refused: GitLab's parser would read it, but nobody writes it on purpose. Ruby's DateTime parser,
+// which GitLab's DateTime parameters go through, also reads a colon after the `T`
+// (`2022-01-01T:12:30:26`, in GitLab's own spec) and a zone after a space, by name (`UTC`, `GMT`,
+// `Z`) or offset (`2026-12-22 23:20:00 UTC`, as Ruby's `Time#to_s` writes an instant).
 const ISO_DATE_TIME =
-  /^(\d{4}-\d{2}-\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:[Zz]|([+-])(\d{2})(?::?(\d{2}))?)?)?$/
+  /^(\d{4}-\d{2}-\d{2})(?:[Tt ]:?(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)? ?(?:[Zz]|UTC|GMT|utc|gmt|([+-])(\d{2})(?::?(\d{2}))?)?)?$/
 
 /**
  * Parses an ISO 8601 date (`2022-01-01`, meaning 00:00:00.000 UTC) or date-time (`2022-01-01T10:00:00Z`,
- * `2022-01-01T10:00:00.123+02:00`; `2022-01-01 10:00` and a value without a zone, read as UTC). Strict:
+ * `2022-01-01T10:00:00.123+02:00`; `2022-01-01 10:00` and a value without a zone, read as UTC), and
+ * the forms of Ruby's parser that GitLab's own specs and clients send (`2022-01-01T:12:30:26`,
+ * `2026-12-22 23:20:00 UTC`, `2026-12-22 23:20:00 +0100`). Strict:
  * the day must exist and every time field must be in range, so `yesterday` or `2022-13-01` fail.
  *
  * @example

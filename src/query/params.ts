@@ -161,6 +161,19 @@ const listParamsSchema = z.object({
   per_page: perPage,
 } satisfies Record<ListParameter, z.ZodType>)
 
+// The parameters GitLab declares with a type other than String (DateTime, Date, Boolean, Integer).
+const TYPED: ReadonlySet<ListParameter> = new Set([
+  'created_after',
+  'created_before',
+  'last_used_after',
+  'last_used_before',
+  'expires_after',
+  'expires_before',
+  'revoked',
+  'page',
+  'per_page',
+])
+
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 
 /**
@@ -186,7 +199,9 @@ export function parseListParams(params: URLSearchParams): Result<ListParams, Err
   const given: Partial<Record<ListParameter, string>> = {}
   for (const name of LIST_PARAMETERS) {
     const last = params.getAll(name).at(-1)
-    if (last !== undefined) given[name] = last
+    // Grape reads an empty value (`?created_after` or `created_after=`) of a typed parameter as nil:
+    // the parameter is ignored, not invalid.
+    if (last !== undefined && !(last === '' && TYPED.has(name))) given[name] = last
   }
   const parsed = listParamsSchema.safeParse(given)
   if (!parsed.success) return err(firstError(parsed.error.issues))

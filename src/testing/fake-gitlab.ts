@@ -46,6 +46,10 @@ export interface FakeGitLabOptions<C extends Clock = ManualClock> {
   readonly clock?: C | Date
   /** The GitLab release to emulate; default the newest. */
   readonly release?: Release
+  /** GitLab's Admin Mode setting (see `AuthorityConfig.adminMode`); default off, as GitLab's. */
+  readonly adminMode?: boolean
+  /** GitLab's `require_personal_access_token_expiry` (see `AuthorityConfig.requireExpiry`); default true. */
+  readonly requireExpiry?: boolean
   /** Interface to listen on; default `127.0.0.1`. The port is always a free ephemeral one. */
   readonly host?: string
   /** The origin clients see, for absolute `Link` URLs; default the request's. */
@@ -169,6 +173,8 @@ export async function createFakeGitLab<C extends Clock = ManualClock>(
     random: options.random ?? cryptoRandom,
     seed: validated.seed,
     ...(options.release === undefined ? {} : { release: options.release }),
+    ...(options.adminMode === undefined ? {} : { adminMode: options.adminMode }),
+    ...(options.requireExpiry === undefined ? {} : { requireExpiry: options.requireExpiry }),
     ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
     ...(options.controlToken === undefined ? {} : { controlToken: options.controlToken }),
     ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),

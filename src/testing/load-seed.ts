@@ -177,7 +177,7 @@ async function load(target: SeedTarget, seed: ValidSeed): Promise<Result<SeedRep
       id: user.id,
       username: user.username,
       admin: user.admin ?? false,
-      blocked: user.blocked ?? false,
+      blocked: user.blocked ?? user.state === 'blocked',
     })
     if (put.isErr()) {
       return err({ path: `users[${index}]`, message: `Could not be stored: ${describe(put.error.cause)}` })

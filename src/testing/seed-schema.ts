@@ -7,6 +7,8 @@ const scopeSchema = z.enum(SCOPES)
 
 /**
  * One user of a seed: `id` and `username` are required; `admin` and `blocked` default to false.
+ * `state` is the same choice in the word of GitLab's user entity, `active` or `blocked` (patkit's
+ * users have no other state); given with `blocked`, the two must agree.
  *
  * @example
  * ```ts
@@ -19,6 +21,7 @@ export const seedUserSchema = z.strictObject({
   username: z.string().trim().min(1).max(255),
   admin: z.boolean().optional(),
   blocked: z.boolean().optional(),
+  state: z.enum(['active', 'blocked']).optional(),
 })
 
 // Instants must carry their offset (`Z` or `+02:00`): a local time would mean a different instant on
@@ -96,6 +99,18 @@ export const seedSchema = z
     const tokens = seed.tokens ?? []
     const report = (path: (string | number)[], message: string) =>
       context.addIssue({ code: 'custom', path, message })
+    for (const [index, user] of users.entries()) {
+      if (
+        user.state !== undefined &&
+        user.blocked !== undefined &&
+        (user.state === 'blocked') !== user.blocked
+      ) {
+        report(
+          ['users', index, 'state'],
+          `state ${JSON.stringify(user.state)} contradicts blocked: ${user.blocked}`,
+        )
+      }
+    }
     for (const [id, index] of duplicates(users.map((u) => u.id))) {
       report(['users', index, 'id'], `Duplicate user id ${id}`)
     }

@@ -25,13 +25,22 @@ describe('spec 5: authentication', () => {
     expect(principal.token.id).toBe(token.id)
   })
 
-  it('a token of a blocked user does not authenticate', async () => {
+  it("a valid token of a blocked user is forbidden with GitLab's reason (403, not 401)", async () => {
     const { authority, issue } = await world()
     const { secret } = await issue(BLOCKED.id)
     expect((await authority.authenticate(secret))._unsafeUnwrapErr()).toEqual({
-      type: 'unauthenticated',
-      reason: 'user_inactive',
+      type: 'forbidden',
+      reason: 'Your account has been blocked.',
     })
+  })
+
+  it('an expired or revoked token of a blocked user fails as expired or revoked first, as in GitLab', async () => {
+    const { authority, issue, clock } = await world()
+    const expired = await issue(BLOCKED.id, { expiresAt: '2026-03-11' })
+    const revoked = await issue(BLOCKED.id, { revoked: true })
+    clock.set(new Date('2026-03-11T00:00:00.000Z'))
+    expect((await authority.authenticate(expired.secret))._unsafeUnwrapErr().type).toBe('token_expired')
+    expect((await authority.authenticate(revoked.secret))._unsafeUnwrapErr().type).toBe('token_revoked')
   })
 
   it('an expired token fails as expired from 00:00 UTC of its expires_at day', async () => {

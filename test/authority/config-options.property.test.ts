@@ -17,6 +17,7 @@ const formerSchema = z.object({
     .regex(/^\d{1,3}\.\d{1,3}$/, 'a GitLab release such as 16.10')
     .optional(),
   requireExpiry: z.boolean().optional(),
+  adminMode: z.boolean().optional(),
   maxLifetimeDays: z.number().int().min(1).max(36_500).optional(),
   lastUsedThrottleMs: z.number().int().min(0).optional(),
   rotationReplayWindowMs: z.number().int().min(0).max(86_400_000).optional(),
@@ -77,6 +78,7 @@ const options = fc.record(
     tokenFormat: value,
     release: value,
     requireExpiry: value,
+    adminMode: value,
     maxLifetimeDays: value,
     lastUsedThrottleMs: value,
     rotationReplayWindowMs: value,

@@ -29,6 +29,8 @@ describe('release emulation', () => {
       version_mirrors_metadata: '15.5',
       metadata_enterprise: '15.6',
       metadata_kas_k8s_proxy_url: '17.6',
+      token_associations: '17.4',
+      planner_role: '17.7',
     })
   })
 

@@ -33,8 +33,8 @@ describe('authenticate and the user directory', () => {
     const blocked: User = { ...ALICE, blocked: true }
     const { authority, secret } = await secretFor(store, { findUser: () => okAsync(blocked) })
     expect((await authority.authenticate(secret))._unsafeUnwrapErr()).toEqual({
-      type: 'unauthenticated',
-      reason: 'user_inactive',
+      type: 'forbidden',
+      reason: 'Your account has been blocked.',
     })
   })
 })

@@ -249,6 +249,19 @@ describe('patkit serve flags', () => {
     expect(await current.stop()).toEqual({ code: 0, signal: null })
   })
 
+  it("--admin-mode: root's demo api token acts as a regular user; --no-require-expiry: a rotation never expires", async () => {
+    const server = await startServe(['--admin-mode', '--no-require-expiry'], { extraLines: 2 })
+    const rootSecret = (server.lines[1] ?? '').replace('root (admin): ', '')
+    const aliceSecret = (server.lines[2] ?? '').replace('alice: ', '')
+    const list = await fetch(`${server.apiUrl}/personal_access_tokens`, {
+      headers: { 'PRIVATE-TOKEN': rootSecret },
+    })
+    expect(((await list.json()) as { user_id: number }[]).map((t) => t.user_id)).toEqual([1])
+    const rotated = await self(server.apiUrl, aliceSecret, { method: 'POST' })
+    expect(await rotated.json()).toMatchObject({ expires_at: null, active: true })
+    expect(await server.stop()).toEqual({ code: 0, signal: null })
+  })
+
   it('--public-url is the origin of the Link headers', async () => {
     const server = await startServe(['--public-url', 'https://gitlab.example.com'], { extraLines: 1 })
     const rootSecret = (server.lines[1] ?? '').replace('root (admin): ', '')

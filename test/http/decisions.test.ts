@@ -312,7 +312,7 @@ describe('design decisions over HTTP', () => {
     expect(missing.text).toBe('{"message":"404 User Not Found"}')
   })
 
-  it('creation: missing fields are 400 "<field> is missing"; unknown scopes 400', async () => {
+  it('creation: missing fields are 400 "<field> is missing", all of them, as Grape reports; unknown scopes 400', async () => {
     const { call, issue } = await httpWorld()
     const admin = await issue(ADMIN.id)
     const noName = await call('POST', `/users/${BOB.id}/personal_access_tokens`, {
@@ -324,7 +324,15 @@ describe('design decisions over HTTP', () => {
       token: admin.secret,
       body: { name: 'x' },
     })
-    expect(noScopes.text).toBe('{"error":"scopes is missing"}')
+    // Grape's `values:` check also fails on a missing required parameter.
+    expect(noScopes.text).toBe('{"error":"scopes is missing, scopes does not have a valid value"}')
+    const nothing = await call('POST', `/users/${BOB.id}/personal_access_tokens`, {
+      token: admin.secret,
+      body: {},
+    })
+    expect(nothing.text).toBe(
+      '{"error":"name is missing, scopes is missing, scopes does not have a valid value"}',
+    )
     const badScope = await call('POST', `/users/${BOB.id}/personal_access_tokens`, {
       token: admin.secret,
       body: { name: 'x', scopes: ['root'] },

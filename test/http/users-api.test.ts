@@ -171,6 +171,15 @@ describe('GitLab users_spec: GET /users', () => {
   })
 
   describe('when admin', () => {
+    describe('when sudo is defined', () => {
+      it('does not return 500', async () => {
+        const w = await users()
+        const sudoToken = await w.issue(ADMIN.id, { scopes: ['sudo'] })
+        const r = await w.get(`/users?sudo=${ALICE.id}&username=alice`, sudoToken.secret)
+        expect(r.status).toBe(200)
+      })
+    })
+
     it('returns an array of users', async () => {
       const { get, root } = await users()
       const r = await get('/users?username=alice', root)
@@ -449,6 +458,16 @@ describe('GitLab users_spec: GET /user', () => {
   })
 
   describe('with admin', () => {
+    describe('with personal access token', () => {
+      it('returns 403 without private token when sudo is defined', async () => {
+        const { call, root } = await users()
+        const r = await call('GET', api(`/user?private_token=${root}&sudo=123`))
+        expect(r.status).toBe(403)
+        // The token has no `sudo` scope: GitLab's insufficient_scope answer naming it.
+        expect(r.json).toMatchObject({ error: 'insufficient_scope', scope: 'sudo' })
+      })
+    })
+
     it('returns initial current user without private token but with is_admin when sudo not defined', async () => {
       const { call, root } = await users()
       const r = await call('GET', api(`/user?private_token=${root}`))
@@ -488,6 +507,22 @@ describe('GitLab users_spec: GET /user', () => {
       const keys = keysOf(await get('/user', alice))
       expect(keys).not.toContain('note')
       expect(keys).not.toContain('namespace_id')
+    })
+
+    describe('with sudo', () => {
+      it('contains the note of the user (an admin accessing their own profile)', async () => {
+        const { get, root } = await users({ scopes: ['api', 'sudo'] })
+        const r = await get(`/user?sudo=${ADMIN.id}`, root)
+        expect(r.json).toMatchObject({ id: ADMIN.id })
+        expect(r.json).toHaveProperty('note', null)
+      })
+
+      it('does not contain the note of the user (accessing the profile of another regular user)', async () => {
+        const { get, root } = await users({ scopes: ['api', 'sudo'] })
+        const r = await get(`/user?sudo=${ALICE.id}`, root)
+        expect(r.json).toMatchObject({ id: ALICE.id })
+        expect(keysOf(r)).not.toContain('note')
+      })
     })
   })
 })

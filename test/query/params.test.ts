@@ -103,7 +103,6 @@ describe('parseListParams: created_* and last_used_* (datetimes)', () => {
     '2022-01-01Z',
     '2022-01-01T10:00:00 02:00',
     '1641031200',
-    '',
   ]
   for (const text of garbage) {
     it(`created_after=${JSON.stringify(text)} is invalid`, () => {
@@ -154,7 +153,7 @@ describe('parseListParams: expires_* (dates)', () => {
   })
 
   it('a day that does not exist, or garbage, is invalid', () => {
-    for (const text of ['2027-02-29', '2030-00-10', 'tomorrow', '2030/01/01', '']) {
+    for (const text of ['2027-02-29', '2030-00-10', 'tomorrow', '2030/01/01']) {
       expect(errorOf(`expires_before=${text}`)).toEqual({
         type: 'invalid_parameter',
         parameter: 'expires_before',
@@ -183,7 +182,7 @@ describe('parseListParams: revoked (Grape Boolean)', () => {
       expect(filterOf(`revoked=${text}`)).toEqual({ revoked: false })
     })
   }
-  for (const text of ['', 'maybe', '2', 'yess', ' true', 'enabled', 'disabled']) {
+  for (const text of ['maybe', '2', 'yess', ' true', 'enabled', 'disabled']) {
     it(`revoked=${JSON.stringify(text)} is invalid`, () => {
       expect(errorOf(`revoked=${encodeURIComponent(text)}`)).toEqual({
         type: 'invalid_parameter',
@@ -363,5 +362,41 @@ describe('parseListParams: everything together', () => {
       sort: 'name_desc',
       page: { page: 2, perPage: 50 },
     })
+  })
+})
+
+describe('Grape semantics of typed parameters', () => {
+  it('an empty value of a typed parameter (`?created_after`, `created_after=`) is ignored, as Grape reads it as nil', () => {
+    for (const name of [
+      'created_after',
+      'created_before',
+      'last_used_after',
+      'last_used_before',
+      'expires_after',
+      'expires_before',
+      'revoked',
+    ]) {
+      for (const query of [name, `${name}=`]) {
+        const parsed = parseListParams(new URLSearchParams(query))
+        expect(parsed._unsafeUnwrap().filter, query).toEqual({})
+      }
+    }
+  })
+
+  it("Ruby's DateTime forms GitLab accepts: a colon after T, a zone after a space", () => {
+    expect(filterOf('created_before=2022-01-01T:12:30:26')).toEqual({
+      createdBefore: new Date('2022-01-01T12:30:26.000Z'),
+    })
+    expect(filterOf('created_before=2026-12-22%2023:20:00%20UTC')).toEqual({
+      createdBefore: new Date('2026-12-22T23:20:00.000Z'),
+    })
+    expect(filterOf('created_before=2026-12-22%2023:20:00%20%2B0100')).toEqual({
+      createdBefore: new Date('2026-12-22T22:20:00.000Z'),
+    })
+  })
+
+  it('a Date parameter given a date-time takes its date as written', () => {
+    expect(filterOf('expires_before=2026-12-22%2023:20:00%20UTC')).toEqual({ expiresBefore: '2026-12-22' })
+    expect(filterOf('expires_after=2022-01-01T12:30:26-05:00')).toEqual({ expiresAfter: '2022-01-01' })
   })
 })

@@ -1,0 +1,73 @@
+import { err, errAsync, ok, type Result, ResultAsync } from 'neverthrow'
+import { forbidden, insufficientScope } from '../domain/error-constructors.js'
+import type { ErrorOf } from '../domain/errors.js'
+import { actingAs } from './authenticate.js'
+import type { AuthorityDeps } from './deps.js'
+import type { Principal } from './principal.js'
+
+/**
+ * Every way `sudo` can fail.
+ *
+ * @example
+ * ```ts
+ * import type { SudoError } from 'patkit'
+ * const e: SudoError = { type: 'forbidden', reason: 'Must be admin to use sudo' }
+ * ```
+ */
+export type SudoError = ErrorOf<'forbidden' | 'insufficient_scope' | 'not_found' | 'store_failure'>
+
+/**
+ * GitLab's reason for a non-administrator's `sudo` (lib/api/helpers.rb `sudo!`).
+ *
+ * @example
+ * ```ts
+ * import { SUDO_NOT_ADMIN } from './sudo.js'
+ *
+ * SUDO_NOT_ADMIN // 'Must be admin to use sudo'
+ * ```
+ */
+export const SUDO_NOT_ADMIN = 'Must be admin to use sudo'
+
+/**
+ * The principal a request acts as when it names a user with `sudo` (a query or body parameter, or
+ * the `Sudo` header), as GitLab's `sudo!`: the caller must be an administrator (else `403 Forbidden -
+ * Must be admin to use sudo`; with admin mode on, through an `admin_mode` token), their token must
+ * have the `sudo` scope (else `insufficient_scope` naming `sudo`), and the user must exist: digits
+ * name an id, anything else a username, case-insensitive (else `not_found` with the identifier as
+ * given, GitLab's `404 User with ID or username '<identifier>' Not Found`). The result acts as that
+ * user with the caller's token; when the user is another one, `sudoer` is the caller and the
+ * route's own scope check is skipped, as GitLab validates only the `sudo` scope then.
+ *
+ * @example
+ * ```ts
+ * const principal = await authority.authenticate(secret)
+ * if (principal.isOk()) {
+ *   const acting = await authority.sudo(principal.value, 'alice') // acts as alice
+ * }
+ * ```
+ */
+export function sudo(
+  deps: AuthorityDeps,
+  principal: Principal,
+  identifier: string,
+): ResultAsync<Principal, SudoError> {
+  if (!principal.user.admin) return errAsync(forbidden(SUDO_NOT_ADMIN))
+  if (!principal.token.scopes.includes('sudo')) return errAsync(insufficientScope(['sudo']))
+  return new ResultAsync(sudoAs(deps, principal, identifier))
+}
+
+async function sudoAs(
+  deps: AuthorityDeps,
+  principal: Principal,
+  identifier: string,
+): Promise<Result<Principal, SudoError>> {
+  // GitLab's UserFinder: an identifier of digits is an id, anything else a username.
+  const ref = /^\d+$/.test(identifier) ? Number(identifier) : identifier
+  const found =
+    typeof ref === 'number' && !Number.isSafeInteger(ref) ? ok(null) : await deps.users.findUser(ref)
+  if (found.isErr()) return err(found.error)
+  if (found.value === null) return err({ type: 'not_found', entity: 'user', reference: identifier })
+  const acting = actingAs(found.value, principal.token, deps.adminMode)
+  if (acting.user.id === principal.user.id) return ok(acting)
+  return ok({ ...acting, sudoer: principal.user })
+}
