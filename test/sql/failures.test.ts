@@ -123,7 +123,8 @@ function describeFailures(target: DatabaseTarget, dialect: Dialect, tag: string)
       for (const [operation, error] of Object.entries(errors)) {
         expect(error, operation).toMatchObject({ type: 'store_failure', operation })
       }
-    })
+      // Opening and migrating a fresh PGlite (WebAssembly) takes seconds on a loaded machine.
+    }, 30_000)
   })
 }
 
