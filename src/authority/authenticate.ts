@@ -2,7 +2,7 @@ import { err, errAsync, ok, type Result, ResultAsync } from 'neverthrow'
 import { tokenExpired, tokenRevoked, unauthenticated } from '../domain/error-constructors.js'
 import type { ErrorOf, StoreFailure } from '../domain/errors.js'
 import { checkRoutableSecret } from '../domain/routable-token.js'
-import { isExpired } from '../domain/token.js'
+import { isExpired, type Token } from '../domain/token.js'
 import type { TokenWithUser } from '../store/token-store.js'
 import type { AuthorityDeps } from './deps.js'
 import { toTokenInfo } from './events.js'
@@ -65,18 +65,37 @@ export function authenticate(
   return new ResultAsync(principalFor(deps, secret, options))
 }
 
-async function principalFor(
+type Authenticated = Result<Principal, AuthenticateError>
+
+// The hot path is one promise reaction: the store's answer goes straight to `principalFrom`, which
+// decides synchronously unless it must write (reuse detection, `lastUsedAt`). An async function here
+// would await the store's ResultAsync as a thenable and then be awaited itself: three more microtask
+// turns and a generator on every request (docs/benchmarks.md, target 1).
+function principalFor(
   deps: AuthorityDeps,
   secret: string,
   options: AuthenticateOptions,
-): Promise<Result<Principal, AuthenticateError>> {
-  const now = deps.clock.now()
-  const digest = deps.digest(secret)
-  // The joined lookup is awaited here rather than in a helper: one promise less on every request.
-  const found =
-    deps.usersFromStore && deps.store.findByDigestWithUser !== undefined
-      ? await deps.store.findByDigestWithUser(digest)
-      : await tokenThenOwner(deps, digest)
+): Promise<Authenticated> {
+  try {
+    const now = deps.clock.now()
+    const digest = deps.digest(secret)
+    const found =
+      deps.usersFromStore && deps.store.findByDigestWithUser !== undefined
+        ? deps.store.findByDigestWithUser(digest)
+        : tokenThenOwner(deps, digest)
+    return Promise.resolve(found.then((result) => principalFrom(deps, result, now, options)))
+  } catch (cause) {
+    // As from an async function: a throwing clock, digester or store rejects, it does not throw.
+    return Promise.reject(cause)
+  }
+}
+
+function principalFrom(
+  deps: AuthorityDeps,
+  found: Result<TokenWithUser | null, StoreFailure>,
+  now: Date,
+  options: AuthenticateOptions,
+): Authenticated | Promise<Authenticated> {
   if (found.isErr()) return err(found.error)
   if (found.value === null) return err(unauthenticated('unknown'))
   const { token, user } = found.value
@@ -87,18 +106,33 @@ async function principalFor(
   if (graced.isErr()) return err(graced.error)
   if (token.revoked && !graced.value) {
     if (options.rotateRequest === true && hasFeature('reuse_detection', deps.release)) {
-      const revoked = await deps.store.revokeDescendants(token.id, now)
-      if (revoked.isErr()) return err(revoked.error)
-      deps.emit({
-        type: 'reuse_detected',
-        at: now,
-        presented: toTokenInfo(token),
-        revoked: revoked.value.map(toTokenInfo),
-      })
+      return detectReuse(deps, token, now)
     }
     return err(tokenRevoked(token.id))
   }
   if (usedWithinWindow(token.lastUsedAt, now, deps.lastUsedThrottleMs)) return ok({ user, token })
+  return touchThenPrincipal(deps, { user, token }, now)
+}
+
+/** A revoked token presented to a rotation: its descendants are revoked, and the call fails as revoked. */
+async function detectReuse(deps: AuthorityDeps, token: Token, now: Date): Promise<Authenticated> {
+  const revoked = await deps.store.revokeDescendants(token.id, now)
+  if (revoked.isErr()) return err(revoked.error)
+  deps.emit({
+    type: 'reuse_detected',
+    at: now,
+    presented: toTokenInfo(token),
+    revoked: revoked.value.map(toTokenInfo),
+  })
+  return err(tokenRevoked(token.id))
+}
+
+/** Records `lastUsedAt` (the store throttles it) and answers the principal with the recorded value. */
+async function touchThenPrincipal(
+  deps: AuthorityDeps,
+  { user, token }: Principal,
+  now: Date,
+): Promise<Authenticated> {
   const touched = await deps.store.touchLastUsed(token.id, now, deps.lastUsedThrottleMs)
   if (touched.isErr()) return err(touched.error)
   const current = touched.value ? { ...token, lastUsedAt: now } : token
@@ -110,8 +144,8 @@ const NOT_GRACED = ok(false)
 
 /**
  * The token with a digest and its owner: one joined lookup when the store has it and is the user
- * directory, else {@link tokenThenOwner}. `principalFor` writes the same choice inline, to spare the
- * hot path a promise (docs/benchmarks.md, target 1); other callers use this.
+ * directory, else {@link tokenThenOwner}. `principalFor` writes the same choice inline, to hand the
+ * store's answer to one promise reaction (docs/benchmarks.md, target 1); other callers use this.
  *
  * @example
  * ```ts
