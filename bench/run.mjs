@@ -38,6 +38,7 @@ const SUITES = [
   { name: 'memory', file: 'memory.mjs' },
   { name: 'reset', file: 'reset.mjs' },
   { name: 'cold', file: 'cold-start.mjs' },
+  { name: 'serve-cold', file: 'serve-cold-start.mjs' },
 ]
 
 /**

@@ -41,7 +41,7 @@ const SQLITE_BUSY_TIMEOUT_MS = 5000
 // WAL lets readers go on while another process writes. Switching needs a moment alone with the file:
 // when a second process starting at the same time holds it, the first one's switch (or the file's
 // journal mode, already WAL) stands, and the rollback journal works too, only with less concurrency.
-function useWal(file: { pragma(source: string): unknown }): void {
+function enableWal(file: { pragma(source: string): unknown }): void {
   try {
     file.pragma('journal_mode = WAL')
   } catch {}
@@ -70,7 +70,7 @@ async function openSql(
     if (database.dialect === 'sqlite') {
       const { default: Database } = await import('better-sqlite3')
       const file = new Database(database.file, { timeout: SQLITE_BUSY_TIMEOUT_MS })
-      useWal(file)
+      enableWal(file)
       db = new Kysely({ dialect: new SqliteDialect({ database: file }) })
     } else if (database.dialect === 'postgres') {
       const { default: pg } = await import('pg')

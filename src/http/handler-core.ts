@@ -2,13 +2,13 @@ import type { Authority } from '../authority/create-authority.js'
 import type { Principal } from '../authority/principal.js'
 import type { RotationIdempotency } from '../authority/rotate.js'
 import type { PatkitError } from '../domain/errors.js'
-import { parseListParams } from '../query/params.js'
 import type { HandlerOptions } from './create-handler.js'
 import { presentedSecret } from './credentials.js'
 import { type ErrorContext, errorReply } from './error-response.js'
 import { parseForm } from './form-params.js'
 import { idempotencyKeyOf, replayedRotation, rotationIdempotency } from './idempotency.js'
 import type { IncomingRequest } from './incoming.js'
+import { listParamsParser } from './list-params.js'
 import { isMalformedAuthorization, isMalformedUrl, MALFORMED } from './malformed-strings.js'
 import { isMetadataRoute, type MetadataRouteName, serveMetadataRoute } from './metadata-routes.js'
 import { paginationHeaders } from './pagination-headers.js'
@@ -123,7 +123,7 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
     const fail = (e: PatkitError, context: ErrorContext = 'default') => errorReply(e, context)
     switch (name) {
       case 'list': {
-        const params = parseListParams(url.searchParams)
+        const params = (await listParamsParser())(url.searchParams)
         if (params.isErr()) return fail(params.error)
         const { filter, sort, page } = params.value
         const request = {
