@@ -31,6 +31,7 @@ const config = quick
 const SUITES = [
   { name: 'authenticate', file: 'authenticate.mjs' },
   { name: 'peer', file: 'peer.mjs' },
+  { name: 'peer-postgres', file: 'peer-postgres.mjs' },
   { name: 'http', file: 'http.mjs' },
   { name: 'list', file: 'list.mjs' },
   { name: 'postgres', file: 'postgres.mjs' },
