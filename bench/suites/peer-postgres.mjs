@@ -34,7 +34,12 @@ const title = `PostgreSQL: authenticate vs better-auth 1.7.5 api-key verify, sam
 
 /** A pool whose connections work in the suite's schema. @param {number} max */
 const poolOf = (max) =>
-  new pg.Pool({ connectionString: URL, max, options: `-c search_path=${SCHEMA}`, connectionTimeoutMillis: 3000 })
+  new pg.Pool({
+    connectionString: URL,
+    max,
+    options: `-c search_path=${SCHEMA}`,
+    connectionTimeoutMillis: 3000,
+  })
 
 const admin = new pg.Pool({ connectionString: URL, max: 1, connectionTimeoutMillis: 3000 })
 try {
@@ -86,7 +91,8 @@ async function betterAuthWith(pool, n) {
   const sha = createHash('sha256').update(created.key).digest('base64url')
   if ((await defaultKeyHasher(created.key)) !== sha) throw new Error('key hashes differ')
   const check = await pool.query(`select ${SQL_HASH('$1::text')} as hash`, [created.key])
-  if (check.rows[0]?.hash !== sha) throw new Error(`SQL hash ${check.rows[0]?.hash} is not better-auth's ${sha}`)
+  if (check.rows[0]?.hash !== sha)
+    throw new Error(`SQL hash ${check.rows[0]?.hash} is not better-auth's ${sha}`)
 
   const { rows: columns } = await pool.query(
     `select column_name from information_schema.columns where table_schema = $1 and table_name = 'apikey'
@@ -138,7 +144,9 @@ try {
   progress(`peer-postgres: patkit's ${config.n} tokens in ${Math.round(performance.now() - started)} ms`)
   const betterStarted = performance.now()
   const { auth, indexes } = await betterAuthWith(betterPool, config.n)
-  progress(`peer-postgres: better-auth's ${config.n} keys in ${Math.round(performance.now() - betterStarted)} ms`)
+  progress(
+    `peer-postgres: better-auth's ${config.n} keys in ${Math.round(performance.now() - betterStarted)} ms`,
+  )
 
   const authority = sqlAuthority(db)
   // The indexes whose real digests populatePostgres writes (the rest hold placeholders).
