@@ -4,9 +4,10 @@ import type { ErrorOf, StoreFailure } from '../domain/errors.js'
 import { checkRoutableSecret } from '../domain/routable-token.js'
 import { isExpired, type Token } from '../domain/token.js'
 import type { TokenWithUser } from '../store/token-store.js'
+import type { User } from '../store/user.js'
 import type { AuthorityDeps } from './deps.js'
 import { toTokenInfo } from './events.js'
-import { withinGrace } from './grace-window.js'
+import { type GraceDeps, withinGrace } from './grace-window.js'
 import type { Principal } from './principal.js'
 import { hasFeature } from './release.js'
 
@@ -101,17 +102,51 @@ function principalFrom(
   const { token, user } = found.value
   if (user === null || user.blocked) return err(unauthenticated('user_inactive'))
   if (isExpired(token, now)) return err(tokenExpired(token.id))
-  // The grace window (off by default) lets the immediate predecessor of a fresh rotation work on.
-  const graced = token.revoked && deps.grace !== null ? await withinGrace(deps.grace, token, now) : NOT_GRACED
-  if (graced.isErr()) return err(graced.error)
-  if (token.revoked && !graced.value) {
-    if (options.rotateRequest === true && hasFeature('reuse_detection', deps.release)) {
-      return detectReuse(deps, token, now)
-    }
-    return err(tokenRevoked(token.id))
+  if (token.revoked) {
+    // The grace window (off by default) lets the immediate predecessor of a fresh rotation work on.
+    return deps.grace === null
+      ? refuseRevoked(deps, token, now, options)
+      : graceOrRefuse(deps, deps.grace, user, token, now, options)
   }
+  return activePrincipal(deps, user, token, now)
+}
+
+/** An active token's principal: as read, or with `lastUsedAt` recorded when the throttle allows. */
+function activePrincipal(
+  deps: AuthorityDeps,
+  user: User,
+  token: Token,
+  now: Date,
+): Authenticated | Promise<Authenticated> {
   if (usedWithinWindow(token.lastUsedAt, now, deps.lastUsedThrottleMs)) return ok({ user, token })
   return touchThenPrincipal(deps, { user, token }, now)
+}
+
+/** A revoked token inside the grace window authenticates as an active one; any other is refused. */
+async function graceOrRefuse(
+  deps: AuthorityDeps,
+  grace: GraceDeps,
+  user: User,
+  token: Token,
+  now: Date,
+  options: AuthenticateOptions,
+): Promise<Authenticated> {
+  const graced = await withinGrace(grace, token, now)
+  if (graced.isErr()) return err(graced.error)
+  return graced.value ? activePrincipal(deps, user, token, now) : refuseRevoked(deps, token, now, options)
+}
+
+/** A revoked token: refused, after reuse detection when it was presented to a rotation. */
+function refuseRevoked(
+  deps: AuthorityDeps,
+  token: Token,
+  now: Date,
+  options: AuthenticateOptions,
+): Authenticated | Promise<Authenticated> {
+  if (options.rotateRequest === true && hasFeature('reuse_detection', deps.release)) {
+    return detectReuse(deps, token, now)
+  }
+  return err(tokenRevoked(token.id))
 }
 
 /** A revoked token presented to a rotation: its descendants are revoked, and the call fails as revoked. */
@@ -139,8 +174,6 @@ async function touchThenPrincipal(
   if (touched.value) deps.emit({ type: 'used', at: now, token: toTokenInfo(current) })
   return ok({ user, token: current })
 }
-
-const NOT_GRACED = ok(false)
 
 /**
  * The token with a digest and its owner: one joined lookup when the store has it and is the user
