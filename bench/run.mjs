@@ -31,6 +31,7 @@ const config = quick
 const SUITES = [
   { name: 'authenticate', file: 'authenticate.mjs' },
   { name: 'peer', file: 'peer.mjs' },
+  { name: 'peer-postgres', file: 'peer-postgres.mjs' },
   { name: 'http', file: 'http.mjs' },
   { name: 'list', file: 'list.mjs' },
   { name: 'postgres', file: 'postgres.mjs' },
@@ -38,6 +39,7 @@ const SUITES = [
   { name: 'memory', file: 'memory.mjs' },
   { name: 'reset', file: 'reset.mjs' },
   { name: 'cold', file: 'cold-start.mjs' },
+  { name: 'serve-cold', file: 'serve-cold-start.mjs' },
 ]
 
 /**

@@ -59,7 +59,8 @@ function columns(n, i, div) {
 export async function populatePostgres(client, n) {
   const c = columns(n, 'i', (a, b) => `(${a} / ${b})`)
   const { rows: indexes } = await client.query(
-    `select indexname, indexdef from pg_indexes where tablename = $1 and indexname not like '%pkey'`,
+    `select indexname, indexdef from pg_indexes
+     where tablename = $1 and schemaname = current_schema() and indexname not like '%pkey'`,
     [TOKENS],
   )
   for (const index of indexes) await client.query(`drop index ${index.indexname}`)

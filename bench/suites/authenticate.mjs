@@ -54,7 +54,7 @@ finish({
         id: '1',
         title: `authenticate vs HMAC + Map lookup (memory, ${config.n.toLocaleString('en')} tokens)`,
         direction: 'min',
-        threshold: 0.5,
+        threshold: 0.8,
       },
       comparison,
     ),

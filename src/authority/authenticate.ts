@@ -8,7 +8,7 @@ import type { User } from '../store/user.js'
 import { USER_BLOCKED } from './as-user.js'
 import type { AuthorityDeps } from './deps.js'
 import { toTokenInfo } from './events.js'
-import { withinGrace } from './grace-window.js'
+import { type GraceDeps, withinGrace } from './grace-window.js'
 import type { Principal } from './principal.js'
 import { hasFeature } from './release.js'
 
@@ -51,8 +51,7 @@ export type AuthenticateError = ErrorOf<
  * @example
  * ```ts
  * import { authenticate } from './authenticate.js'
- * import { USER_BLOCKED } from './as-user.js'
-import type { AuthorityDeps } from './deps.js'
+ * import type { AuthorityDeps } from './deps.js'
  * declare const deps: AuthorityDeps
  *
  * const principal = await authenticate(deps, request.headers.get('private-token'), {})
@@ -70,51 +69,121 @@ export function authenticate(
   return new ResultAsync(principalFor(deps, secret, options))
 }
 
-async function principalFor(
+type Authenticated = Result<Principal, AuthenticateError>
+
+// The hot path is one promise reaction: the store's answer goes straight to `principalFrom`, which
+// decides synchronously unless it must write (reuse detection, `lastUsedAt`). An async function here
+// would await the store's ResultAsync as a thenable and then be awaited itself: three more microtask
+// turns and a generator on every request (docs/benchmarks.md, target 1).
+function principalFor(
   deps: AuthorityDeps,
   secret: string,
   options: AuthenticateOptions,
-): Promise<Result<Principal, AuthenticateError>> {
-  const now = deps.clock.now()
-  const digest = deps.digest(secret)
-  // The joined lookup is awaited here rather than in a helper: one promise less on every request.
-  const found =
-    deps.usersFromStore && deps.store.findByDigestWithUser !== undefined
-      ? await deps.store.findByDigestWithUser(digest)
-      : await tokenThenOwner(deps, digest)
+): Promise<Authenticated> {
+  try {
+    const now = deps.clock.now()
+    const digest = deps.digest(secret)
+    const found =
+      deps.usersFromStore && deps.store.findByDigestWithUser !== undefined
+        ? deps.store.findByDigestWithUser(digest)
+        : tokenThenOwner(deps, digest)
+    return Promise.resolve(found.then((result) => principalFrom(deps, result, now, options)))
+  } catch (cause) {
+    // As from an async function: a throwing clock, digester or store rejects, it does not throw.
+    return Promise.reject(cause)
+  }
+}
+
+function principalFrom(
+  deps: AuthorityDeps,
+  found: Result<TokenWithUser | null, StoreFailure>,
+  now: Date,
+  options: AuthenticateOptions,
+): Authenticated | Promise<Authenticated> {
   if (found.isErr()) return err(found.error)
   if (found.value === null) return err(unauthenticated('unknown'))
   const { token, user } = found.value
   if (user === null) return err(unauthenticated('user_inactive'))
   if (isExpired(token, now)) return err(tokenExpired(token.id))
-  // The grace window (off by default) lets the immediate predecessor of a fresh rotation work on.
-  const graced = token.revoked && deps.grace !== null ? await withinGrace(deps.grace, token, now) : NOT_GRACED
-  if (graced.isErr()) return err(graced.error)
-  if (token.revoked && !graced.value) {
-    if (options.rotateRequest === true && hasFeature('reuse_detection', deps.release)) {
-      const revoked = await deps.store.revokeDescendants(token.id, now)
-      if (revoked.isErr()) return err(revoked.error)
-      deps.emit({
-        type: 'reuse_detected',
-        at: now,
-        presented: toTokenInfo(token),
-        revoked: revoked.value.map(toTokenInfo),
-      })
-    }
-    return err(tokenRevoked(token.id))
+  if (token.revoked) {
+    // The grace window (off by default) lets the immediate predecessor of a fresh rotation work on.
+    return deps.grace === null
+      ? refuseRevoked(deps, token, now, options)
+      : graceOrRefuse(deps, deps.grace, user, token, now, options)
   }
+  return activePrincipal(deps, user, token, now)
+}
+
+/** An active token's principal: as read, or with `lastUsedAt` recorded when the throttle allows. */
+function activePrincipal(
+  deps: AuthorityDeps,
+  user: User,
+  token: Token,
+  now: Date,
+): Authenticated | Promise<Authenticated> {
   // GitLab records the use (LastUsedService) before it checks the owner's access.
-  let current = token
-  if (!usedWithinWindow(token.lastUsedAt, now, deps.lastUsedThrottleMs)) {
-    const touched = await deps.store.touchLastUsed(token.id, now, deps.lastUsedThrottleMs)
-    if (touched.isErr()) return err(touched.error)
-    if (touched.value) {
-      current = { ...token, lastUsedAt: now }
-      deps.emit({ type: 'used', at: now, token: toTokenInfo(current) })
-    }
-  }
+  if (usedWithinWindow(token.lastUsedAt, now, deps.lastUsedThrottleMs)) return principalOf(deps, user, token)
+  return touchThenPrincipal(deps, user, token, now)
+}
+
+/** The principal once the token passed: 403 for a blocked owner (after the token's checks, as GitLab). */
+function principalOf(deps: AuthorityDeps, user: User, token: Token): Authenticated {
   if (user.blocked) return err(forbidden(USER_BLOCKED))
-  return ok(actingAs(user, current, deps.adminMode))
+  return ok(actingAs(user, token, deps.adminMode))
+}
+
+/** A revoked token inside the grace window authenticates as an active one; any other is refused. */
+async function graceOrRefuse(
+  deps: AuthorityDeps,
+  grace: GraceDeps,
+  user: User,
+  token: Token,
+  now: Date,
+  options: AuthenticateOptions,
+): Promise<Authenticated> {
+  const graced = await withinGrace(grace, token, now)
+  if (graced.isErr()) return err(graced.error)
+  return graced.value ? activePrincipal(deps, user, token, now) : refuseRevoked(deps, token, now, options)
+}
+
+/** A revoked token: refused, after reuse detection when it was presented to a rotation. */
+function refuseRevoked(
+  deps: AuthorityDeps,
+  token: Token,
+  now: Date,
+  options: AuthenticateOptions,
+): Authenticated | Promise<Authenticated> {
+  if (options.rotateRequest === true && hasFeature('reuse_detection', deps.release)) {
+    return detectReuse(deps, token, now)
+  }
+  return err(tokenRevoked(token.id))
+}
+
+/** A revoked token presented to a rotation: its descendants are revoked, and the call fails as revoked. */
+async function detectReuse(deps: AuthorityDeps, token: Token, now: Date): Promise<Authenticated> {
+  const revoked = await deps.store.revokeDescendants(token.id, now)
+  if (revoked.isErr()) return err(revoked.error)
+  deps.emit({
+    type: 'reuse_detected',
+    at: now,
+    presented: toTokenInfo(token),
+    revoked: revoked.value.map(toTokenInfo),
+  })
+  return err(tokenRevoked(token.id))
+}
+
+/** Records `lastUsedAt` (the store throttles it) and answers the principal with the recorded value. */
+async function touchThenPrincipal(
+  deps: AuthorityDeps,
+  user: User,
+  token: Token,
+  now: Date,
+): Promise<Authenticated> {
+  const touched = await deps.store.touchLastUsed(token.id, now, deps.lastUsedThrottleMs)
+  if (touched.isErr()) return err(touched.error)
+  const current = touched.value ? { ...token, lastUsedAt: now } : token
+  if (touched.value) deps.emit({ type: 'used', at: now, token: toTokenInfo(current) })
+  return principalOf(deps, user, current)
 }
 
 /**
@@ -134,18 +203,15 @@ export function actingAs(user: User, token: Token, adminMode: boolean): Principa
   return { user: { ...user, admin: false }, token, inactiveAdmin: true }
 }
 
-const NOT_GRACED = ok(false)
-
 /**
  * The token with a digest and its owner: one joined lookup when the store has it and is the user
- * directory, else {@link tokenThenOwner}. `principalFor` writes the same choice inline, to spare the
- * hot path a promise (docs/benchmarks.md, target 1); other callers use this.
+ * directory, else {@link tokenThenOwner}. `principalFor` writes the same choice inline, to hand the
+ * store's answer to one promise reaction (docs/benchmarks.md, target 1); other callers use this.
  *
  * @example
  * ```ts
  * import { findWithOwner } from './authenticate.js'
- * import { USER_BLOCKED } from './as-user.js'
-import type { AuthorityDeps } from './deps.js'
+ * import type { AuthorityDeps } from './deps.js'
  * declare const deps: AuthorityDeps
  *
  * const found = await findWithOwner(deps, deps.digest(secret)) // ok({ token, user }) or ok(null)
@@ -167,8 +233,7 @@ export function findWithOwner(
  * @example
  * ```ts
  * import { tokenThenOwner } from './authenticate.js'
- * import { USER_BLOCKED } from './as-user.js'
-import type { AuthorityDeps } from './deps.js'
+ * import type { AuthorityDeps } from './deps.js'
  * declare const deps: AuthorityDeps
  *
  * const found = await tokenThenOwner(deps, deps.digest(secret)) // ok({ token, user }) or ok(null)

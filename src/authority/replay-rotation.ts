@@ -86,7 +86,7 @@ async function replayFor(
   if (consumed.isErr()) return err(consumed.error)
   if (consumed.value === null) return ok(null)
   const { successor, sealedSecret } = consumed.value
-  const opened = replay.sealer.open(
+  const opened = await replay.sealer.open(
     { presentedSecret: secret, idempotencyKey: key, tokenId: token.id },
     sealedSecret,
   )

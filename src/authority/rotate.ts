@@ -149,7 +149,7 @@ async function rotateFor(
       ? await deps.store.rotate(target.id, rotation.value.successor)
       : await keyed.store.rotateWithReceipt(target.id, rotation.value.successor, {
           keyDigest: keyed.sealer.keyDigest(keyed.presentedSecret, keyed.key),
-          sealedSecret: keyed.sealer.seal(
+          sealedSecret: await keyed.sealer.seal(
             { presentedSecret: keyed.presentedSecret, idempotencyKey: keyed.key, tokenId: target.id },
             rotation.value.secret,
             deps.random,

@@ -14,7 +14,6 @@ import { type ListeningServer, listenNode } from '../testing/listen.js'
 import type { SeedReport } from '../testing/load-seed.js'
 import type { ValidSeed } from '../testing/seed-schema.js'
 import { type OpenedStore, openStore } from './open-store.js'
-import { readSeedFile } from './seed-file.js'
 import type { ServeOptions } from './serve-options.js'
 import { stopRequests } from './stop-requests.js'
 
@@ -208,6 +207,8 @@ async function start(options: ServeOptions, io: CliOutput, opened: OpenedStore, 
 export async function serve(options: ServeOptions, io: CliOutput): Promise<number> {
   let seed: ValidSeed | undefined
   if (options.seed !== undefined) {
+    // The seed file's schema (zod) loads only when there is a file to check: not on a plain start.
+    const { readSeedFile } = await import('./seed-file.js')
     const read = await readSeedFile(options.seed)
     if (read.isErr()) {
       for (const line of read.error) io.err(`patkit serve: ${line}`)

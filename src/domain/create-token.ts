@@ -75,7 +75,13 @@ export function createToken(
   if (fields.isErr()) return err(fields.error)
   const { name, description, scopes } = fields.value
   const { expiry } = ctx
-  return resolveExpiry(input.expiresAt, ctx.now, expiry, expiry.maxLifetimeDays, input.refusePast !== true).map((expiresAt) => {
+  return resolveExpiry(
+    input.expiresAt,
+    ctx.now,
+    expiry,
+    expiry.maxLifetimeDays,
+    input.refusePast !== true,
+  ).map((expiresAt) => {
     const secret = mintSecret(ctx, input.userId)
     const draft: TokenDraft = {
       userId: input.userId,

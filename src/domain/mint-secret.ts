@@ -1,3 +1,4 @@
+import { toBase64Url } from './bytes.js'
 import type { MintContext } from './context.js'
 import { ROUTABLE_RANDOM_BYTES, routableSecret } from './routable-token.js'
 
@@ -20,9 +21,7 @@ const LEGACY_RANDOM_BYTES = 15
 
 // Devise.friendly_token: urlsafe base64, with `lIO0` replaced by `sxyz` (no look-alike characters).
 function friendlyToken(bytes: Uint8Array): string {
-  return Buffer.from(bytes)
-    .toString('base64url')
-    .replace(/[lIO0]/g, (c) => ({ l: 's', I: 'x', O: 'y', '0': 'z' })[c] ?? c)
+  return toBase64Url(bytes).replace(/[lIO0]/g, (c) => ({ l: 's', I: 'x', O: 'y', '0': 'z' })[c] ?? c)
 }
 
 /**

@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto'
-
 /**
  * The source of randomness for secrets. Injected, so tests can replay exact secrets.
  *
@@ -14,9 +12,21 @@ export interface RandomSource {
   bytes(length: number): Uint8Array
 }
 
+// Web Crypto's getRandomValues fills at most 65,536 bytes a call.
+const MAX_RANDOM_VALUES = 65_536
+
+function randomBytes(length: number): Uint8Array {
+  const out = new Uint8Array(length)
+  for (let offset = 0; offset < length; offset += MAX_RANDOM_VALUES) {
+    globalThis.crypto.getRandomValues(out.subarray(offset, Math.min(length, offset + MAX_RANDOM_VALUES)))
+  }
+  return out
+}
+
 /**
- * The operating system's CSPRNG (`node:crypto`). This file is the single place in patkit that draws
- * real randomness; everything else receives a {@link RandomSource}.
+ * The operating system's CSPRNG, through Web Crypto's `crypto.getRandomValues` (Node, edge runtimes,
+ * browsers). This file is the single place in patkit that draws real randomness; everything else
+ * receives a {@link RandomSource}.
  *
  * @example
  * ```ts

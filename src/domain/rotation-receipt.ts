@@ -19,7 +19,7 @@ import { isActive } from './token.js'
  *
  * const draft: RotationReceiptDraft = {
  *   keyDigest: sealer.keyDigest(binding.presentedSecret, binding.idempotencyKey),
- *   sealedSecret: sealer.seal(binding, rotation.secret, random),
+ *   sealedSecret: await sealer.seal(binding, rotation.secret, random),
  *   expiresAt: receiptExpiry(now, 600_000),
  * }
  * ```

@@ -10,6 +10,8 @@
  * (7 characters). The CRC lets a malformed or mistyped token be refused without a lookup.
  */
 
+import { fromBase64, toBase64Url, utf8Bytes, utf8Text } from './bytes.js'
+
 /** Random bytes in a routable token: GitLab's 16 (128 bits). */
 export const ROUTABLE_RANDOM_BYTES = 16
 
@@ -43,14 +45,20 @@ const CRC_TABLE = (() => {
  */
 export function crc32(text: string): number {
   let crc = 0xffffffff
-  for (const byte of new TextEncoder().encode(text)) {
-    crc = (CRC_TABLE[(crc ^ byte) & 0xff] ?? 0) ^ (crc >>> 8)
+  // Every authentication of a routable token runs this: ASCII (every valid token) is read from the
+  // string as is, and only other text is encoded to UTF-8 first.
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code >= 0x80) return crc32Bytes(crc, utf8Bytes(text.slice(i)))
+    crc = (CRC_TABLE[(crc ^ code) & 0xff] ?? 0) ^ (crc >>> 8)
   }
   return (crc ^ 0xffffffff) >>> 0
 }
 
-function base64url(bytes: Uint8Array): string {
-  return Buffer.from(bytes).toString('base64url')
+function crc32Bytes(start: number, bytes: Uint8Array): number {
+  let crc = start
+  for (const byte of bytes) crc = (CRC_TABLE[(crc ^ byte) & 0xff] ?? 0) ^ (crc >>> 8)
+  return (crc ^ 0xffffffff) >>> 0
 }
 
 /**
@@ -86,12 +94,12 @@ export function routableSecret(randomBytes: Uint8Array, prefix: string, routing:
     )
   }
   const payload = `o:${(routing.organizationId ?? DEFAULT_ORGANIZATION_ID).toString(36)}\nu:${routing.userId.toString(36)}`
-  const payloadBytes = new TextEncoder().encode(payload)
+  const payloadBytes = utf8Bytes(payload)
   const encodable = new Uint8Array(ROUTABLE_RANDOM_BYTES + payloadBytes.length + 1)
   encodable.set(randomBytes, 0)
   encodable.set(payloadBytes, ROUTABLE_RANDOM_BYTES)
   encodable[encodable.length - 1] = payloadBytes.length
-  const body = base64url(encodable)
+  const body = toBase64Url(encodable)
   const encoded = `${prefix}${body}.${VERSION}.${body.length.toString(36).padStart(2, '0')}`
   return `${encoded}${crc32(encoded).toString(36).padStart(7, '0')}`
 }
@@ -124,9 +132,9 @@ export function checkRoutableSecret(secret: string, prefix: string): 'valid' | '
   if (crc32(encoded).toString(36).padStart(7, '0') !== crc) return 'malformed'
   const body = head.slice(prefix.length)
   if (!BASE64URL.test(body) || body.length.toString(36).padStart(2, '0') !== length) return 'malformed'
-  const bytes = Buffer.from(body, 'base64url')
+  const bytes = fromBase64(body)
   const size = bytes[bytes.length - 1] ?? -1
   if (bytes.length !== ROUTABLE_RANDOM_BYTES + size + 1) return 'malformed'
-  const payload = new TextDecoder().decode(bytes.subarray(ROUTABLE_RANDOM_BYTES, bytes.length - 1))
+  const payload = utf8Text(bytes.subarray(ROUTABLE_RANDOM_BYTES, bytes.length - 1))
   return PAYLOAD.test(payload) ? 'valid' : 'malformed'
 }

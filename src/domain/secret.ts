@@ -1,5 +1,7 @@
-import { createHmac, createSecretKey, type KeyObject } from 'node:crypto'
+import { toBase64Url, utf8Bytes } from './bytes.js'
+import { type NodeCrypto, nodeCrypto } from './node-crypto.js'
 import type { RandomSource } from './random.js'
+import { hmacSha256 } from './sha256.js'
 
 /** GitLab's personal access token prefix. */
 export const DEFAULT_TOKEN_PREFIX = 'glpat-'
@@ -64,7 +66,9 @@ export type Digester = (secret: string) => string
 
 /**
  * Builds the digester for one pepper: HMAC-SHA-256 keyed by the pepper, base64url-encoded. The key
- * object is built once so the authentication hot path only hashes.
+ * is prepared once so the authentication hot path only hashes. On Node the HMAC is `node:crypto`'s;
+ * on a runtime without it (an edge runtime) the same HMAC is computed in JavaScript, synchronously,
+ * so a digest is the same string everywhere.
  *
  * @example
  * ```ts
@@ -74,7 +78,26 @@ export type Digester = (secret: string) => string
  * ```
  */
 export function createDigester(pepper: string | Uint8Array): Digester {
+  return digesterWith(pepper, nodeCrypto)
+}
+
+/**
+ * {@link createDigester} on a given backend: `node:crypto`, or undefined for the portable HMAC (what
+ * an edge runtime gets). Tests compare the two.
+ *
+ * @example
+ * ```ts
+ * import { digesterWith } from './secret.js'
+ * digesterWith('pepper', undefined)('glpat-abc') // the same string createDigester('pepper') gives
+ * ```
+ */
+export function digesterWith(pepper: string | Uint8Array, crypto: NodeCrypto | undefined): Digester {
   if (pepper.length === 0) throw new RangeError('pepper must not be empty')
-  const key: KeyObject = createSecretKey(typeof pepper === 'string' ? Buffer.from(pepper, 'utf8') : pepper)
-  return (secret) => createHmac('sha256', key).update(secret, 'utf8').digest('base64url')
+  const keyBytes = typeof pepper === 'string' ? utf8Bytes(pepper) : pepper
+  if (crypto !== undefined) {
+    const key = crypto.createSecretKey(keyBytes)
+    return (secret) => crypto.createHmac('sha256', key).update(secret, 'utf8').digest('base64url')
+  }
+  const mac = hmacSha256(keyBytes)
+  return (secret) => toBase64Url(mac([utf8Bytes(secret)]))
 }

@@ -3,7 +3,7 @@ import { hasFeature, type Release } from '../authority/release.js'
 import type { ErrorOf } from '../domain/errors.js'
 import type { PageRequest } from '../query/filter.js'
 import { parseGrapeInteger } from '../query/grape-coercions.js'
-import { parseListParams } from '../query/params.js'
+import type { ListParamsParser } from './list-params.js'
 
 type InvalidParameter = ErrorOf<'invalid_parameter'>
 
@@ -46,14 +46,17 @@ export function accessLevels(release: Release): readonly number[] {
  * @example
  * ```ts
  * import { parseAssociationsParams } from './associations.js'
+ * import { listParamsParser } from './list-params.js'
  *
- * parseAssociationsParams(new URLSearchParams('min_access_level=30'), '18.6')
+ * parseAssociationsParams(new URLSearchParams('min_access_level=30'), '18.6', await listParamsParser())
  * // ok({ minAccessLevel: 30, page: { page: 1, perPage: 20 } })
  * ```
  */
 export function parseAssociationsParams(
   params: URLSearchParams,
   release: Release,
+  // Passed in rather than imported: the list parser (zod) loads on the first request that needs it.
+  parseListParams: ListParamsParser,
 ): Result<AssociationsParams, InvalidParameter> {
   const failures: InvalidParameter[] = []
   let minAccessLevel: number | undefined

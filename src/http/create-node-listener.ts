@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { Readable } from 'node:stream'
 import type { Authority } from '../authority/create-authority.js'
 import type { HandlerOptions } from './create-handler.js'
 import { type HandlerCore, handlerCore } from './handler-core.js'
 import type { IncomingRequest } from './incoming.js'
 import { internalError, urlOrRefusal, writeReply } from './node-io.js'
 import type { NodeListener } from './node-listener.js'
+import { webBody } from './web-body.js'
 
 /**
  * Serves GitLab's personal access token API over an authority on `node:http`:
@@ -67,10 +67,7 @@ class NodeRequest implements IncomingRequest {
 
   get body(): ReadableStream<Uint8Array> | null {
     if (this.#body === undefined) {
-      this.#body =
-        this.method === 'GET' || this.method === 'HEAD'
-          ? null
-          : (Readable.toWeb(this.#req) as ReadableStream<Uint8Array>)
+      this.#body = this.method === 'GET' || this.method === 'HEAD' ? null : webBody(this.#req)
     }
     return this.#body
   }

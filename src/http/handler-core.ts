@@ -5,7 +5,6 @@ import type { RotationIdempotency } from '../authority/rotate.js'
 import type { PatkitError } from '../domain/errors.js'
 import { SCOPES, USER_CREATABLE_SCOPES } from '../domain/scopes.js'
 import { paginate } from '../query/pagination.js'
-import { parseListParams } from '../query/params.js'
 import { parseAssociationsParams } from './associations.js'
 import type { HandlerOptions } from './create-handler.js'
 import { presentedSecret, sudoIdentifier } from './credentials.js'
@@ -13,6 +12,7 @@ import { type ErrorContext, errorReply } from './error-response.js'
 import { parseForm } from './form-params.js'
 import { idempotencyKeyOf, replayedRotation, rotationIdempotency } from './idempotency.js'
 import type { IncomingRequest } from './incoming.js'
+import { listParamsParser } from './list-params.js'
 import { isMalformedAuthorization, isMalformedUrl, MALFORMED } from './malformed-strings.js'
 import { isMetadataRoute, type MetadataRouteName, serveMetadataRoute } from './metadata-routes.js'
 import { paginationHeaders } from './pagination-headers.js'
@@ -133,7 +133,7 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
     const fail = (e: PatkitError, context: ErrorContext = 'default') => errorReply(e, context)
     switch (name) {
       case 'list': {
-        const params = parseListParams(url.searchParams)
+        const params = (await listParamsParser())(url.searchParams)
         if (params.isErr()) return fail(params.error)
         const { filter, sort, page } = params.value
         const request = {
@@ -154,7 +154,7 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
       case 'associations': {
         // Any scope may read it (GitLab allows every scope on this class); patkit's principals are
         // always personal access tokens, and it knows no groups or projects, so both lists are empty.
-        const params = parseAssociationsParams(url.searchParams, authority.release)
+        const params = parseAssociationsParams(url.searchParams, authority.release, await listParamsParser())
         if (params.isErr()) return fail(params.error)
         return json(
           200,

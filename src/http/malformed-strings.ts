@@ -1,3 +1,4 @@
+import { fromBase64 } from '../domain/bytes.js'
 import { decodeComponent, type Params, parseForm } from './form-params.js'
 import type { Reply } from './responses.js'
 
@@ -85,7 +86,7 @@ export function isMalformedAuthorization(authorization: string | null): boolean 
   const space = authorization.indexOf(' ')
   const scheme = space === -1 ? authorization : authorization.slice(0, space)
   if (scheme.toLowerCase() !== 'basic') return authorization.includes('\0')
-  // Ruby's Base64.decode64 skips what is not base64, and so does Buffer.
-  const credentials = Buffer.from(space === -1 ? '' : authorization.slice(space + 1), 'base64')
+  // Ruby's Base64.decode64 skips what is not base64, and so does fromBase64 (as Node's Buffer does).
+  const credentials = fromBase64(space === -1 ? '' : authorization.slice(space + 1))
   return credentials.includes(0)
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { Readable } from 'node:stream'
 import type { Handler } from './create-handler.js'
 import { internalError, urlOrRefusal } from './node-io.js'
+import { webBody } from './web-body.js'
 
 /**
  * A `node:http` request listener, as `http.createServer` takes one (Express and Fastify's raw request
@@ -61,7 +61,7 @@ async function respond(handler: Handler, req: IncomingMessage, res: ServerRespon
     const request = new Request(url, {
       method,
       headers,
-      ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
+      ...(hasBody ? { body: webBody(req), duplex: 'half' } : {}),
     } as RequestInit)
     const response = await handler(request)
     res.statusCode = response.status

@@ -1,4 +1,5 @@
 import { err, ok, type Result } from 'neverthrow'
+import { concatBytes } from '../domain/bytes.js'
 import { type Params, parseForm } from './form-params.js'
 import type { IncomingRequest } from './incoming.js'
 import { hasNullByte, MALFORMED } from './malformed-strings.js'
@@ -40,7 +41,7 @@ async function readLimited(request: IncomingRequest, limit: number): Promise<Res
     }
     chunks.push(value)
   }
-  return ok(Buffer.concat(chunks))
+  return ok(chunks.length === 1 && chunks[0] !== undefined ? chunks[0] : concatBytes(chunks))
 }
 
 /** Parameters with a null byte in a value are refused as GitLab refuses them (see malformed-strings.ts). */

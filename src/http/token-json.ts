@@ -1,5 +1,24 @@
 import { isActive, type Token } from '../domain/token.js'
 
+// Date#toISOString costs about as much as the rest of a token's JSON, and every answer carrying a
+// token writes two; a busy server writes the same few instants again and again (the tokens in use,
+// and `last_used_at`, which moves once a minute). So each instant's text is remembered: a memo of a
+// pure function, bounded so an endless variety of instants cannot grow it (docs/benchmarks.md,
+// target 3).
+const REMEMBERED_INSTANTS = 4096
+const isoTexts = new Map<number, string>()
+
+function isoString(at: Date): string {
+  const ms = at.getTime()
+  let text = isoTexts.get(ms)
+  if (text === undefined) {
+    if (isoTexts.size >= REMEMBERED_INSTANTS) isoTexts.clear()
+    text = at.toISOString()
+    isoTexts.set(ms, text)
+  }
+  return text
+}
+
 /**
  * GitLab's `PersonalAccessToken` entity, field for field and in GitLab's order.
  *
@@ -37,11 +56,11 @@ export function tokenJson(token: Token, now: Date): TokenJson {
     id: token.id,
     name: token.name,
     revoked: token.revoked,
-    created_at: token.createdAt.toISOString(),
+    created_at: isoString(token.createdAt),
     description: token.description,
     scopes: token.scopes,
     user_id: token.userId,
-    last_used_at: token.lastUsedAt === null ? null : token.lastUsedAt.toISOString(),
+    last_used_at: token.lastUsedAt === null ? null : isoString(token.lastUsedAt),
     active: isActive(token, now),
     expires_at: token.expiresAt,
   }

@@ -3,6 +3,7 @@ import { paginate } from '../query/pagination.js'
 import type { User } from '../store/user.js'
 import { errorReply } from './error-response.js'
 import type { IncomingRequest } from './incoming.js'
+import { listParamsParser } from './list-params.js'
 import { optionalPrincipal } from './optional-principal.js'
 import { paginationHeaders } from './pagination-headers.js'
 import { json, type Reply } from './responses.js'
@@ -86,7 +87,7 @@ export async function serveUserRoute(
       return json(200, render(found.value, admin ? 'details_with_admin' : 'user', custom.value === true))
     }
     case 'users': {
-      const params = parseUsersParams(url.searchParams)
+      const params = parseUsersParams(url.searchParams, await listParamsParser())
       if (params.isErr()) return errorReply(params.error)
       const found = await authority.findUsers(principal, params.value.query)
       if (found.isErr()) return errorReply(found.error, 'users')

@@ -4,7 +4,7 @@ import type { ErrorOf } from '../domain/errors.js'
 import type { PageRequest } from '../query/filter.js'
 import { GRAPE_FALSE_VALUES, GRAPE_TRUE_VALUES } from '../query/grape-coercions.js'
 import { parseIsoDateTime } from '../query/iso-datetime.js'
-import { parseListParams } from '../query/params.js'
+import type { ListParamsParser } from './list-params.js'
 
 type InvalidParameter = ErrorOf<'invalid_parameter'>
 
@@ -78,14 +78,19 @@ function oneOf(
  *
  * @example
  * ```ts
+ * import { listParamsParser } from './list-params.js'
  * import { parseUsersParams } from './users-params.js'
  *
- * parseUsersParams(new URLSearchParams('username=alice&active=true'))
+ * const parseList = await listParamsParser()
+ * parseUsersParams(new URLSearchParams('username=alice&active=true'), parseList)
  * // ok({ query: { username: 'alice', flags: ['active'] }, page: { page: 1, perPage: 20 }, withCustomAttributes: false })
- * parseUsersParams(new URLSearchParams('active=maybe')) // err: active is invalid
+ * parseUsersParams(new URLSearchParams('active=maybe'), parseList) // err: active is invalid
  * ```
  */
-export function parseUsersParams(params: URLSearchParams): Result<UsersParams, InvalidParameter> {
+export function parseUsersParams(
+  params: URLSearchParams,
+  parseListParams: ListParamsParser,
+): Result<UsersParams, InvalidParameter> {
   const flags: UsersFilterFlag[] = []
   // Flags keep the request's names (GitLab's finder renames exclude_external and exclude_internal).
   for (const flag of USERS_FILTER_FLAGS) {

@@ -1,0 +1,33 @@
+import type * as NodeCryptoModule from 'node:crypto'
+
+/**
+ * The part of `node:crypto` patkit uses: keyed HMAC, on Node's native code.
+ *
+ * @example
+ * ```ts
+ * import type { NodeCrypto } from './node-crypto.js'
+ * declare const crypto: NodeCrypto
+ * crypto.createHmac('sha256', crypto.createSecretKey(new Uint8Array(32))).update('x').digest('base64url')
+ * ```
+ */
+export type NodeCrypto = Pick<typeof NodeCryptoModule, 'createHmac' | 'createSecretKey'>
+
+interface BuiltinLoader {
+  readonly process?: { readonly getBuiltinModule?: (id: string) => unknown }
+}
+
+/**
+ * `node:crypto` when the runtime is Node (>= 20.16 and 22.3, which have `process.getBuiltinModule`),
+ * else undefined (an edge runtime, a browser, an older Node), where patkit computes its HMACs in
+ * JavaScript (sha256.ts). Looked up, never imported: a static `import 'node:crypto'` would keep the
+ * core from loading where there is no such module, and a dynamic one would make the digest async.
+ *
+ * @example
+ * ```ts
+ * import { nodeCrypto } from './node-crypto.js'
+ * nodeCrypto === undefined // true on an edge runtime
+ * ```
+ */
+export const nodeCrypto: NodeCrypto | undefined = (globalThis as BuiltinLoader).process?.getBuiltinModule?.(
+  'node:crypto',
+) as NodeCrypto | undefined
