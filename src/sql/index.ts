@@ -20,3 +20,9 @@ export {
   type PreparingDatabase,
   sqliteStatementCache,
 } from './sqlite-statement-cache.js'
+export {
+  type ListenClient,
+  type PostgresInvalidationOptions,
+  postgresInvalidation,
+} from './postgres-invalidation.js'
+export { type PollingInvalidationOptions, pollingInvalidation } from './polling-invalidation.js'
