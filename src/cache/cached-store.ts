@@ -94,6 +94,12 @@ export interface CachedStore extends TokenStore {
   stats(): CacheStats
 }
 
+/** The counters when a lookup started. */
+interface Since {
+  readonly generation: number
+  readonly created: number
+}
+
 interface Entry {
   token: Token
   /** `undefined` until a lookup with the owner filled it. */
@@ -146,6 +152,8 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
   // Bumped by every invalidation: a lookup that started before one is answered but not kept, because
   // it may have read the row before the write the invalidation announces.
   let generation = 0
+  // Bumped by every message, a new token's digest included: it spoils only a lookup that found nothing.
+  let created = 0
   const counts = { hits: 0, misses: 0, negativeHits: 0, invalidations: 0, resets: 0 }
 
   const drop = (digest: string) => {
@@ -156,19 +164,22 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
   }
   const reset = () => {
     generation++
+    created++
     counts.resets++
     entries.clear()
     unknown.clear()
     digestOf.clear()
   }
   const apply = (message: Invalidation) => {
-    generation++
+    if (message.tokenIds.length > 0 || message.userIds.length > 0) generation++
+    created++
     counts.invalidations++
     for (const id of message.tokenIds) {
       const digest = digestOf.get(id)
       if (digest !== undefined) drop(digest)
     }
-    for (const digest of message.digests) drop(digest)
+    // A digest in a message has a token now: only a negative entry for it is wrong.
+    for (const digest of message.digests) unknown.delete(digest)
     if (message.userIds.length > 0) {
       const users = new Set(message.userIds)
       for (const [digest, entry] of [...entries.entries()]) if (users.has(entry.token.userId)) drop(digest)
@@ -176,11 +187,11 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
   }
   const unsubscribe = channel.subscribe({ apply, reset })
 
-  const keep = (digest: string, found: TokenWithUser | Token | null, since: number, withUser: boolean) => {
+  const keep = (digest: string, found: TokenWithUser | Token | null, since: Since, withUser: boolean) => {
     const now = clock.now().getTime()
-    if (generation !== since || !channel.live(now)) return
+    if (generation !== since.generation || !channel.live(now)) return
     if (found === null) {
-      unknown.set(digest, now)
+      if (created === since.created) unknown.set(digest, now)
       return
     }
     const token = 'token' in found ? found.token : found
@@ -209,7 +220,7 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
       return okAsync(hit.token)
     }
     counts.misses++
-    const since = generation
+    const since: Since = { generation, created }
     return store.findByDigest(digest).map((token) => {
       keep(digest, token, since, false)
       return token
@@ -234,7 +245,7 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
       return okAsync({ token: hit.token, user: hit.user })
     }
     counts.misses++
-    const since = generation
+    const since: Since = { generation, created }
     return lookUpWithUser(digest).map((found) => {
       keep(digest, found, since, true)
       return found
