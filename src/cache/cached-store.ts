@@ -228,11 +228,13 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
   }
   const lookUpWithUser = (digest: string): ResultAsync<TokenWithUser | null, StoreFailure> => {
     if (store.findByDigestWithUser !== undefined) return store.findByDigestWithUser(digest)
-    return store.findByDigest(digest).andThen((token) =>
-      token === null
-        ? okAsync(null)
-        : store.findUser(token.userId).map((user): TokenWithUser => ({ token, user })),
-    )
+    return store
+      .findByDigest(digest)
+      .andThen((token) =>
+        token === null
+          ? okAsync(null)
+          : store.findUser(token.userId).map((user): TokenWithUser => ({ token, user })),
+      )
   }
   const findByDigestWithUser = (digest: string): ResultAsync<TokenWithUser | null, StoreFailure> => {
     const hit = cached(digest)
@@ -304,13 +306,18 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
     findById: (id) => store.findById(id),
     list: (query) => store.list(query),
     findUser: (ref) => store.findUser(ref),
-    insert: (draft) => store.insert(draft).andThen((token) => announce(message([], [token.digest]), false).map(() => token)),
+    insert: (draft) =>
+      store.insert(draft).andThen((token) => announce(message([], [token.digest]), false).map(() => token)),
     importToken: (token) =>
-      store.importToken(token).andThen((stored) => announce(message([stored.id], [stored.digest]), false).map(() => stored)),
+      store
+        .importToken(token)
+        .andThen((stored) => announce(message([stored.id], [stored.digest]), false).map(() => stored)),
     revoke: (id) =>
-      store.revoke(id).andThen((outcome) =>
-        outcome === 'missing' ? okAsync(outcome) : announce(message([id])).map(() => outcome),
-      ),
+      store
+        .revoke(id)
+        .andThen((outcome) =>
+          outcome === 'missing' ? okAsync(outcome) : announce(message([id])).map(() => outcome),
+        ),
     rotate: (oldId, successor) =>
       store
         .rotate(oldId, successor)
@@ -321,7 +328,9 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
         .andThen((revoked) => announce(message(revoked.map((t) => t.id))).map(() => revoked)),
     touchLastUsed,
     putUser: (user) =>
-      store.putUser(user).andThen((stored) => announce({ tokenIds: [], digests: [], userIds: [stored.id] }).map(() => stored)),
+      store
+        .putUser(user)
+        .andThen((stored) => announce({ tokenIds: [], digests: [], userIds: [stored.id] }).map(() => stored)),
     ready: () => channel.ready(),
     flush: () => buffer.flush(),
     async close() {

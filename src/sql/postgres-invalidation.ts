@@ -16,7 +16,10 @@ import { type Clock, systemClock } from '../domain/clock.js'
 export interface ListenClient {
   connect(): Promise<unknown>
   query(text: string, values?: unknown[]): Promise<{ readonly rows: readonly unknown[] }>
-  on(event: 'notification', listener: (message: { channel: string; payload?: string | undefined }) => void): unknown
+  on(
+    event: 'notification',
+    listener: (message: { channel: string; payload?: string | undefined }) => void,
+  ): unknown
   on(event: 'error', listener: (error: Error) => void): unknown
   on(event: 'end', listener: () => void): unknown
   end(): Promise<unknown>
@@ -278,7 +281,14 @@ export function postgresInvalidation<DB>(options: PostgresInvalidationOptions<DB
         for (const part of chunks(message)) {
           const n = ++sequence
           numbers.add(n)
-          const wire: Wire = { t: 'i', f: self, n, k: [...part.tokenIds], d: [...part.digests], u: [...part.userIds] }
+          const wire: Wire = {
+            t: 'i',
+            f: self,
+            n,
+            k: [...part.tokenIds],
+            d: [...part.digests],
+            u: [...part.userIds],
+          }
           await sql`select pg_notify(${channel}, ${JSON.stringify(wire)})`.execute(options.db)
         }
         if (strict) await confirmed(waiter, before, now() + leaseMs)

@@ -83,7 +83,10 @@ export function describeCacheConformance(options: CacheConformanceOptions): void
       const token = await issue(first(strict))
       await acceptedBy(each(strict), token)
       const successor = await ok(
-        last(strict).rotate(token.id, draft({ userId: 2, expiresAt: null, previousId: token.id, familyId: token.familyId })),
+        last(strict).rotate(
+          token.id,
+          draft({ userId: 2, expiresAt: null, previousId: token.id, familyId: token.familyId }),
+        ),
       )
       expect(await acceptedBy(each(strict), token)).toEqual(each(strict).map(() => false))
       expect(await acceptedBy(each(strict), successor)).toEqual(each(strict).map(() => true))
@@ -92,7 +95,10 @@ export function describeCacheConformance(options: CacheConformanceOptions): void
     it('strict: reuse detection revokes the descendants on every instance', async () => {
       const root = await issue(first(strict))
       const child = await ok(
-        first(strict).rotate(root.id, draft({ userId: 2, expiresAt: null, previousId: root.id, familyId: root.familyId })),
+        first(strict).rotate(
+          root.id,
+          draft({ userId: 2, expiresAt: null, previousId: root.id, familyId: root.familyId }),
+        ),
       )
       expect(await acceptedBy(each(strict), child)).toEqual(each(strict).map(() => true))
       const revoked = await ok(last(strict).revokeDescendants(root.id, NOW))
@@ -158,7 +164,8 @@ export function describeCacheConformance(options: CacheConformanceOptions): void
       await Promise.all(work)
       await vi.waitFor(
         async () => {
-          for (const token of tokens) expect(await acceptedBy(each(relaxed), token)).toEqual(each(relaxed).map(() => false))
+          for (const token of tokens)
+            expect(await acceptedBy(each(relaxed), token)).toEqual(each(relaxed).map(() => false))
         },
         { timeout: 10_000, interval: 20 },
       )

@@ -28,7 +28,10 @@ export async function sqlDeployment(
   if (migrated.isErr()) throw migrated.error.cause
   const channels = opened.map((db) => channel(db))
   const instances = opened.map((db, i) =>
-    cachedStore(sqlStore(db, { tablePrefix: prefix }), { invalidation: channels[i] as InvalidationChannel, strict }),
+    cachedStore(sqlStore(db, { tablePrefix: prefix }), {
+      invalidation: channels[i] as InvalidationChannel,
+      strict,
+    }),
   )
   return {
     instances,
