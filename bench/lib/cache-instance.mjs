@@ -6,10 +6,11 @@
  * cache of the given mode; reports when the call started and returned). Times are epoch milliseconds
  * with sub-millisecond precision, comparable across the processes of one machine.
  */
+
+import { Kysely, PostgresDialect } from 'kysely'
 import { createAuthority, systemClock } from 'patkit'
 import { cachedStore } from 'patkit/cache'
 import { postgresInvalidation, sqlStore } from 'patkit/sql'
-import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { PEPPER } from './dataset.mjs'
 
@@ -17,7 +18,9 @@ const URL = process.env['PATKIT_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1
 const prefix = process.env['CACHE_BENCH_PREFIX'] ?? 'bench_prop_'
 const now = () => performance.timeOrigin + performance.now()
 
-const db = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: URL, max: 4 }) }) })
+const db = new Kysely({
+  dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: URL, max: 4 }) }),
+})
 const invalidation = postgresInvalidation({
   db,
   channel: `${prefix}cache`,
@@ -31,7 +34,10 @@ const stores = {
 }
 /** @type {Record<string, import('patkit').Authority>} */
 const authorities = Object.fromEntries(
-  Object.entries(stores).map(([mode, store]) => [mode, createAuthority({ store, pepper: PEPPER, clock: systemClock })]),
+  Object.entries(stores).map(([mode, store]) => [
+    mode,
+    createAuthority({ store, pepper: PEPPER, clock: systemClock }),
+  ]),
 )
 await Promise.all(Object.values(stores).map((store) => store.ready()))
 // Waits one lease, so every instance has heard every other's heartbeat before the first revocation.

@@ -20,7 +20,15 @@ import {
 export const PREFIX = 'bench_'
 export const TOKENS = `${PREFIX}tokens`
 export const USERS = `${PREFIX}users`
-const TABLES = ['tokens', 'users', 'settings', 'rotation_receipts', 'cache_changes', 'migrations', 'migrations_lock'].map((t) => PREFIX + t)
+const TABLES = [
+  'tokens',
+  'users',
+  'settings',
+  'rotation_receipts',
+  'cache_changes',
+  'migrations',
+  'migrations_lock',
+].map((t) => PREFIX + t)
 
 /** The token indexes whose secrets the SQL benchmarks present: the samples and alice's. @param {number} n */
 export function presentedIndexes(n) {
@@ -101,7 +109,8 @@ export async function populatePostgres(client, n, prefix = PREFIX) {
  * @param {import('pg').Pool | import('pg').PoolClient} client @param {string} [prefix] default `bench_`
  */
 export async function dropPostgres(client, prefix = PREFIX) {
-  for (const table of TABLES) await client.query(`drop table if exists ${prefix}${table.slice(PREFIX.length)}`)
+  for (const table of TABLES)
+    await client.query(`drop table if exists ${prefix}${table.slice(PREFIX.length)}`)
 }
 
 /**

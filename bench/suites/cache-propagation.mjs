@@ -11,9 +11,9 @@
 import { fork } from 'node:child_process'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { Kysely, PostgresDialect } from 'kysely'
 import { createDigester } from 'patkit'
 import { migrate, sqlStore } from 'patkit/sql'
-import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { PEPPER } from '../lib/dataset.mjs'
 import { dropPostgres } from '../lib/sql-population.mjs'
@@ -120,7 +120,9 @@ async function measure(mode, offset) {
     revoker.send({ type: 'revoke', mode, id: token.id })
     const { startedAt, returnedAt } = /** @type {{ startedAt: number, returnedAt: number }} */ (await revoked)
     calls.push(returnedAt - startedAt)
-    for (const result of /** @type {{ refusedAt: number, accepted: number[] }[]} */ (await Promise.all(probed))) {
+    for (const result of /** @type {{ refusedAt: number, accepted: number[] }[]} */ (
+      await Promise.all(probed)
+    )) {
       delays.push(result.refusedAt - startedAt)
       afterReturn.push(result.refusedAt - returnedAt)
       usesAfterReturn += result.accepted.filter((at) => at > returnedAt).length
@@ -158,7 +160,11 @@ finish({
       id: '14c',
       title: `uses of a revoked token after the revoking call returned, strict mode (3 processes, PostgreSQL, ${ROUNDS} revocations)`,
       baseline: null,
-      subject: { name: 'accepted authentications started after the return', value: strict.usesAfterReturn, unit: 'uses' },
+      subject: {
+        name: 'accepted authentications started after the return',
+        value: strict.usesAfterReturn,
+        unit: 'uses',
+      },
       ratio: strict.usesAfterReturn,
       ratioLabel: 'uses',
       direction: 'max',

@@ -5,11 +5,12 @@
  * the population is the slow part). The cached side answers from memory after the first lookup of each
  * secret; every measured call is a hit. Skipped, with the reason, when PostgreSQL cannot be reached.
  */
+
+import { Kysely, PostgresDialect } from 'kysely'
 import { createAuthority } from 'patkit'
 import { cachedStore } from 'patkit/cache'
 import { manualClock } from 'patkit/fake'
 import { migrate, postgresInvalidation, sqlStore } from 'patkit/sql'
-import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { alternate } from '../lib/compare.mjs'
 import { NOW, PEPPER, sampleIndexes, secretOf } from '../lib/dataset.mjs'
@@ -41,7 +42,9 @@ const db = new Kysely({ dialect: new PostgresDialect({ pool }) })
 const started = performance.now()
 await dropPostgres(pool, PREFIX)
 // Migrated on a connection of its own, as the PostgreSQL suite does.
-const single = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: URL, max: 1 }) }) })
+const single = new Kysely({
+  dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: URL, max: 1 }) }),
+})
 const migrated = await migrate(single, { tablePrefix: PREFIX })
 await single.destroy()
 if (migrated.isErr()) throw migrated.error.cause

@@ -119,7 +119,8 @@ const DEFAULTS = {
  * A verification cache in front of any {@link TokenStore}: the lookups `authenticate` makes
  * (`findByDigest`, `findByDigestWithUser`) are answered from memory, positive and negative, keyed by
  * digest and bounded (least recently used evicted), and `touchLastUsed` is buffered, so a verification
- * does no I/O on the hot path. Every write through it drops what it changed here and tells the other
+ * does no I/O on the hot path (users found by `findUser` are kept too, for authorities that look the
+ * owner up separately). Every write through it drops what it changed here and tells the other
  * instances through `options.invalidation`; a lookup that raced an invalidation is not kept. Lists and
  * reads by id go to the store. See docs/storage.md, "Many instances on one database".
  *
@@ -148,6 +149,11 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
   const entries = new BoundedMap<string, Entry>(options.maxEntries ?? DEFAULTS.maxEntries)
   const unknown = new BoundedMap<string, number>(options.maxNegativeEntries ?? DEFAULTS.maxNegativeEntries)
   const digestOf = new Map<number, string>()
+  // Users by `id:<n>` or `name:<lower-case username>`: the authority's fallback lookup (a store without
+  // the joined lookup, or one wrapped by something that hides it) asks for the owner on every request.
+  const users = new BoundedMap<string, { readonly user: User; readonly loadedAt: number }>(
+    options.maxEntries ?? DEFAULTS.maxEntries,
+  )
   const buffer = new LastUsedBuffer(store, onError)
   // Bumped by every invalidation: a lookup that started before one is answered but not kept, because
   // it may have read the row before the write the invalidation announces.
@@ -169,6 +175,7 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
     entries.clear()
     unknown.clear()
     digestOf.clear()
+    users.clear()
   }
   const apply = (message: Invalidation) => {
     if (message.tokenIds.length > 0 || message.userIds.length > 0) generation++
@@ -181,8 +188,9 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
     // A digest in a message has a token now: only a negative entry for it is wrong.
     for (const digest of message.digests) unknown.delete(digest)
     if (message.userIds.length > 0) {
-      const users = new Set(message.userIds)
-      for (const [digest, entry] of [...entries.entries()]) if (users.has(entry.token.userId)) drop(digest)
+      const changed = new Set(message.userIds)
+      for (const [digest, entry] of [...entries.entries()]) if (changed.has(entry.token.userId)) drop(digest)
+      for (const [ref, entry] of [...users.entries()]) if (changed.has(entry.user.id)) users.delete(ref)
     }
   }
   const unsubscribe = channel.subscribe({ apply, reset })
@@ -207,6 +215,19 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
     if (entry !== undefined) return now - entry.loadedAt < ttlMs ? entry : undefined
     const missSince = unknown.get(digest)
     return missSince !== undefined && now - missSince < negativeTtlMs ? null : undefined
+  }
+
+  const findUser = (ref: number | string): ResultAsync<User | null, StoreFailure> => {
+    const key = typeof ref === 'number' ? `id:${ref}` : `name:${ref.toLowerCase()}`
+    const now = clock.now().getTime()
+    const hit = channel.live(now) ? users.get(key) : undefined
+    if (hit !== undefined && now - hit.loadedAt < ttlMs) return okAsync(hit.user)
+    const since = generation
+    return store.findUser(ref).map((user) => {
+      const at = clock.now().getTime()
+      if (user !== null && generation === since && channel.live(at)) users.set(key, { user, loadedAt: at })
+      return user
+    })
   }
 
   const findByDigest = (digest: string): ResultAsync<Token | null, StoreFailure> => {
@@ -305,7 +326,7 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
     findByDigestWithUser,
     findById: (id) => store.findById(id),
     list: (query) => store.list(query),
-    findUser: (ref) => store.findUser(ref),
+    findUser,
     insert: (draft) =>
       store.insert(draft).andThen((token) => announce(message([], [token.digest]), false).map(() => token)),
     importToken: (token) =>

@@ -74,7 +74,9 @@ for (const [target, url, tag] of [
 ] as const) {
   const prefix = uniquePrefix(tag)
   await describeDatabase(target, prefix, () => {
-    it('a revoked token is refused by every process once the revocation answered', { timeout: 60_000 }, async () => {
+    it('a revoked token is refused by every process once the revocation answered', {
+      timeout: 60_000,
+    }, async () => {
       await revokedEverywhere(url, ['--table-prefix', prefix], tag)
     })
   })

@@ -110,8 +110,12 @@ export function describeCacheConformance(options: CacheConformanceOptions): void
       await ok(first(strict).putUser(userFixture(3)))
       const token = await issue(first(strict), { userId: 3 })
       expect(await acceptedBy(each(strict), token)).toEqual(each(strict).map(() => true))
+      for (const store of each(strict)) expect((await ok(store.findUser(3)))?.blocked).toBe(false)
       await ok(last(strict).putUser(userFixture(3, { blocked: true })))
       expect(await acceptedBy(each(strict), token)).toEqual(each(strict).map(() => false))
+      // Users found by `findUser` (the authority's lookup when the store's joined one is hidden) too.
+      for (const store of each(strict)) expect((await ok(store.findUser(3)))?.blocked).toBe(true)
+      for (const store of each(strict)) expect((await ok(store.findUser('user-3')))?.blocked).toBe(true)
     })
 
     it('a digest remembered as unknown is found once another instance inserts its token', async () => {
