@@ -75,7 +75,15 @@ export function pollingInvalidation<DB>(
   let lastPrune = 0
 
   const apply = (payload: string) => {
-    const wire = JSON.parse(payload) as { k: number[]; d: string[]; u: number[] }
+    let wire: { k: number[]; d: string[]; u: number[] }
+    try {
+      wire = JSON.parse(payload) as typeof wire
+    } catch (cause) {
+      // A row not written by a cache cannot be applied; whatever it meant, everything goes.
+      onError(cause)
+      for (const sink of sinks) sink.reset()
+      return
+    }
     const message: Invalidation = { tokenIds: wire.k, digests: wire.d, userIds: wire.u }
     for (const sink of sinks) sink.apply(message)
   }

@@ -152,7 +152,14 @@ export function postgresInvalidation<DB>(options: PostgresInvalidationOptions<DB
 
   const send = (wire: Wire) => client?.query('select pg_notify($1, $2)', [channel, JSON.stringify(wire)])
   const receive = (payload: string) => {
-    const wire = JSON.parse(payload) as Wire
+    let wire: Wire
+    try {
+      wire = JSON.parse(payload) as Wire
+    } catch (cause) {
+      // Someone else's NOTIFY on the channel: not ours to act on, and no reason to stop listening.
+      onError(cause)
+      return
+    }
     if (wire.t === 'h') {
       if (wire.f !== self) {
         peers.set(wire.f, now())
@@ -221,6 +228,7 @@ export function postgresInvalidation<DB>(options: PostgresInvalidationOptions<DB
       self = Number(row?.pid)
       listeningSince = now()
       peers.clear()
+      heartbeats.clear()
       // Everything cached before this LISTEN may have missed messages: start over.
       for (const sink of sinks) sink.reset()
       heartbeat()
