@@ -73,6 +73,7 @@ export function pollingInvalidation<DB>(
   let polling = false
   let closed = false
   let lastPrune = 0
+  let lastSuccess = 0
 
   const apply = (payload: string) => {
     let wire: { k: number[]; d: string[]; u: number[] }
@@ -114,6 +115,8 @@ export function pollingInvalidation<DB>(
           .select((eb) => eb.fn.max('cache_changes.seq').as('last'))
           .executeTakeFirst()
         watermark = Number(row?.last ?? 0)
+        // A lookup that started before this read may hold a row older than a change it skipped.
+        for (const sink of sinks) sink.reset()
       } else {
         const rows = await db
           .selectFrom('cache_changes')
@@ -128,7 +131,11 @@ export function pollingInvalidation<DB>(
           apply(String(row.message))
         }
         watermark = advance(watermark, startedAt)
+        // After an outage longer than half the retention, other instances may have deleted changes
+        // this one never read: start over.
+        if (startedAt - lastSuccess > retainMs / 2) for (const sink of sinks) sink.reset()
       }
+      lastSuccess = startedAt
       const wasLive = leaseUntil > now()
       leaseUntil = Math.max(leaseUntil, startedAt + leaseMs)
       if (!wasLive) for (const resolve of readyWaiters.splice(0)) resolve()
