@@ -16,9 +16,12 @@
 export class BoundedMap<K, V> {
   readonly #entries = new Map<K, V>()
   readonly #capacity: number
+  readonly #onEvict: (key: K, value: V) => void
 
-  constructor(capacity: number) {
+  /** `onEvict` sees each entry dropped for room (not those deleted or cleared). */
+  constructor(capacity: number, onEvict: (key: K, value: V) => void = () => {}) {
     this.#capacity = capacity
+    this.#onEvict = onEvict
   }
 
   get size(): number {
@@ -39,8 +42,11 @@ export class BoundedMap<K, V> {
     this.#entries.delete(key)
     this.#entries.set(key, value)
     if (this.#entries.size > this.#capacity) {
-      const oldest = this.#entries.keys().next()
-      if (oldest.done !== true) this.#entries.delete(oldest.value)
+      const oldest = this.#entries.entries().next()
+      if (oldest.done !== true) {
+        this.#entries.delete(oldest.value[0])
+        this.#onEvict(oldest.value[0], oldest.value[1])
+      }
     }
   }
 

@@ -146,9 +146,12 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
   const negativeTtlMs = options.negativeTtlMs ?? DEFAULTS.negativeTtlMs
   const flushMs = options.lastUsedFlushMs ?? DEFAULTS.lastUsedFlushMs
   const onError = options.onError ?? (() => {})
-  const entries = new BoundedMap<string, Entry>(options.maxEntries ?? DEFAULTS.maxEntries)
-  const unknown = new BoundedMap<string, number>(options.maxNegativeEntries ?? DEFAULTS.maxNegativeEntries)
+  // Token id -> digest of its entry, for invalidations by id; as bounded as the entries it indexes.
   const digestOf = new Map<number, string>()
+  const entries = new BoundedMap<string, Entry>(options.maxEntries ?? DEFAULTS.maxEntries, (_, entry) =>
+    digestOf.delete(entry.token.id),
+  )
+  const unknown = new BoundedMap<string, number>(options.maxNegativeEntries ?? DEFAULTS.maxNegativeEntries)
   // Users by `id:<n>` or `name:<lower-case username>`: the authority's fallback lookup (a store without
   // the joined lookup, or one wrapped by something that hides it) asks for the owner on every request.
   const users = new BoundedMap<string, { readonly user: User; readonly loadedAt: number }>(

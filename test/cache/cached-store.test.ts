@@ -83,6 +83,11 @@ describe('cachedStore', () => {
     const tokens = await seeded(cached)
     for (const token of tokens) await okValue(cached.findByDigest(token.digest))
     expect(cached.stats().entries).toBe(2)
+    // An evicted token's revocation still reaches the store, and its next lookup reads it there.
+    const [evicted] = tokens
+    if (evicted === undefined) throw new Error('seeded')
+    await okValue(cached.revoke(evicted.id))
+    expect((await okValue(cached.findByDigest(evicted.digest)))?.revoked).toBe(true)
   })
 
   it('serves nothing from memory while the channel is not live', async () => {
