@@ -364,6 +364,9 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
     },
     stats: () => ({ ...counts, entries: entries.size }),
   }
+  // Optional reads pass through as the store has them; an optional write would need its invalidation here.
+  const findSuccessor = store.findSuccessor?.bind(store)
+  if (findSuccessor !== undefined) self.findSuccessor = findSuccessor
   const rotateWithReceipt = store.rotateWithReceipt?.bind(store)
   const consumeRotationReceipt = store.consumeRotationReceipt?.bind(store)
   if (rotateWithReceipt !== undefined && consumeRotationReceipt !== undefined) {

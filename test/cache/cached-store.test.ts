@@ -185,6 +185,25 @@ describe('cachedStore', () => {
     )
   })
 
+  it("offers the store's optional capabilities, and only those", () => {
+    const inner = memoryStore()
+    const cached = cachedStore(inner)
+    const optional = [
+      'findByDigestWithUser',
+      'findSuccessor',
+      'rotateWithReceipt',
+      'consumeRotationReceipt',
+    ] as const
+    for (const name of optional) expect(typeof cached[name], name).toBe(typeof inner[name])
+    const { findSuccessor: _, rotateWithReceipt: __, consumeRotationReceipt: ___, ...plain } = inner
+    const bare = cachedStore(plain)
+    expect([bare.findSuccessor, bare.rotateWithReceipt, bare.consumeRotationReceipt]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ])
+  })
+
   it('several caches on one local channel share invalidations', async () => {
     const inner = memoryStore()
     const invalidation = localInvalidation()
