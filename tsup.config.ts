@@ -11,6 +11,7 @@ const requirable = {
   sql: 'src/sql/index.ts',
   http: 'src/http/index.ts',
   store: 'src/store/index.ts',
+  cache: 'src/cache/index.ts',
   // The fake authority without the conformance suite: no vitest, so ESM and CJS.
   fake: 'src/control/index.ts',
 }

@@ -20,7 +20,15 @@ import {
 export const PREFIX = 'bench_'
 export const TOKENS = `${PREFIX}tokens`
 export const USERS = `${PREFIX}users`
-const TABLES = ['tokens', 'users', 'migrations', 'migrations_lock'].map((t) => PREFIX + t)
+const TABLES = [
+  'tokens',
+  'users',
+  'settings',
+  'rotation_receipts',
+  'cache_changes',
+  'migrations',
+  'migrations_lock',
+].map((t) => PREFIX + t)
 
 /** The token indexes whose secrets the SQL benchmarks present: the samples and alice's. @param {number} n */
 export function presentedIndexes(n) {
@@ -55,8 +63,11 @@ function columns(n, i, div) {
  * PostgreSQL: bulk population through one pg client.
  * @param {import('pg').PoolClient} client
  * @param {number} n
+ * @param {string} [prefix] The tables' prefix (default `bench_`).
  */
-export async function populatePostgres(client, n) {
+export async function populatePostgres(client, n, prefix = PREFIX) {
+  const TOKENS = `${prefix}tokens`
+  const USERS = `${prefix}users`
   const c = columns(n, 'i', (a, b) => `(${a} / ${b})`)
   const { rows: indexes } = await client.query(
     `select indexname, indexdef from pg_indexes
@@ -94,9 +105,13 @@ export async function populatePostgres(client, n) {
   await client.query(`analyze ${USERS}`)
 }
 
-/** Drops every table of the prefix (PostgreSQL). @param {import('pg').Pool | import('pg').PoolClient} client */
-export async function dropPostgres(client) {
-  for (const table of TABLES) await client.query(`drop table if exists ${table}`)
+/**
+ * Drops every table of the prefix (PostgreSQL).
+ * @param {import('pg').Pool | import('pg').PoolClient} client @param {string} [prefix] default `bench_`
+ */
+export async function dropPostgres(client, prefix = PREFIX) {
+  for (const table of TABLES)
+    await client.query(`drop table if exists ${prefix}${table.slice(PREFIX.length)}`)
 }
 
 /**

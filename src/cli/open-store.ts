@@ -1,5 +1,6 @@
 import type { Kysely as KyselyDb } from 'kysely'
 import { err, ok, type Result } from 'neverthrow'
+import type { InvalidationChannel } from '../cache/invalidation.js'
 import { memoryStore } from '../memory/memory-store.js'
 import type { TokenStore } from '../store/token-store.js'
 import { type DatabaseUrl, describeDatabase } from './database-url.js'
@@ -55,6 +56,7 @@ async function openSql(
   database: DatabaseUrl,
   tablePrefix: string | undefined,
   pepper: string,
+  cache: 'default' | 'strict' | undefined,
 ): Promise<Result<OpenedStore, string>> {
   const driver = DRIVERS[database.dialect]
   let modules: [typeof import('kysely'), typeof import('../sql/index.js')]
@@ -104,12 +106,55 @@ async function openSql(
         : `cannot read the pepper fingerprint of ${describeDatabase(database)}: ${reason(checked.error.cause)}`,
     )
   }
-  return ok({
-    store: sqlStore(db, sqlOptions),
+  const store = sqlStore(db, sqlOptions)
+  const plain: OpenedStore = {
+    store,
     description: describeDatabase(database),
     replaceable: false,
     close: () => db.destroy(),
-  })
+  }
+  return ok(cache === undefined ? plain : await withCache(plain, database, db, sqlOptions, cache))
+}
+
+/**
+ * The verification cache of `--cache`: LISTEN/NOTIFY on PostgreSQL (on one more connection of its
+ * own), the change log elsewhere. Every `patkit serve --cache` on one database and table prefix shares
+ * the channel, named after the prefix.
+ */
+async function withCache(
+  plain: OpenedStore,
+  database: DatabaseUrl,
+  db: KyselyDb<unknown>,
+  sqlOptions: { readonly tablePrefix?: string },
+  mode: 'default' | 'strict',
+): Promise<OpenedStore> {
+  const [{ cachedStore }, { pollingInvalidation, postgresInvalidation }] = await Promise.all([
+    import('../cache/index.js'),
+    import('../sql/index.js'),
+  ])
+  let invalidation: InvalidationChannel
+  if (database.dialect === 'postgres') {
+    const { default: pg } = await import('pg')
+    invalidation = postgresInvalidation({
+      db,
+      channel: `${sqlOptions.tablePrefix ?? 'patkit_'}cache`,
+      listen: () => new pg.Client({ connectionString: database.url, connectionTimeoutMillis: 10_000 }),
+      onError: (cause) => reportConnectionError(cause instanceof Error ? cause : new Error(String(cause))),
+    })
+  } else {
+    invalidation = pollingInvalidation(db, sqlOptions)
+  }
+  const cached = cachedStore(plain.store, { invalidation, strict: mode === 'strict' })
+  return {
+    store: cached,
+    description: `${plain.description}, ${mode === 'strict' ? 'strict ' : ''}cache`,
+    replaceable: false,
+    close: async () => {
+      await cached.close()
+      await invalidation.close()
+      await plain.close()
+    },
+  }
 }
 
 /**
@@ -127,6 +172,7 @@ export async function openStore(
   database: DatabaseUrl | undefined,
   pepper: string,
   tablePrefix?: string,
+  cache?: 'default' | 'strict',
 ): Promise<Result<OpenedStore, string>> {
   if (database === undefined) {
     return ok({
@@ -136,5 +182,5 @@ export async function openStore(
       close: () => Promise.resolve(),
     })
   }
-  return openSql(database, tablePrefix, pepper)
+  return openSql(database, tablePrefix, pepper, cache)
 }

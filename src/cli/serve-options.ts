@@ -34,6 +34,8 @@ export interface ServeOptions {
   readonly publicUrl?: string
   /** Table prefix of the SQL store (`--database` only); the store's default when absent. */
   readonly tablePrefix?: string
+  /** The verification cache (`--cache`, `--cache-strict`; `--database` only); absent: none. */
+  readonly cache?: 'default' | 'strict'
   /** Seconds a shutdown waits for requests in flight before closing every connection. */
   readonly shutdownGrace: number
   /** Keep running when the parent process exits or a piped stdin closes. */
@@ -65,6 +67,8 @@ const OPTIONS = {
   'no-require-expiry': { type: 'boolean' },
   'public-url': { type: 'string' },
   'table-prefix': { type: 'string' },
+  cache: { type: 'boolean' },
+  'cache-strict': { type: 'boolean' },
   pepper: { type: 'string' },
   'pepper-file': { type: 'string' },
   'shutdown-grace': { type: 'string' },
@@ -276,6 +280,11 @@ export function parseServeArgs(
     const problem = tablePrefixProblem(tablePrefix)
     if (problem !== null) return err(`--table-prefix ${problem}, got ${JSON.stringify(tablePrefix)}`)
   }
+  const cache = values['cache-strict'] === true ? 'strict' : values.cache === true ? 'default' : undefined
+  // The in-memory store is one instance already, and the control plane replaces its data underneath.
+  if (cache !== undefined && database === undefined) {
+    return err(`--${cache === 'strict' ? 'cache-strict' : 'cache'} needs --database`)
+  }
   const pepper = choosePepper(pepperFlag.value, values['pepper-file'], env['PATKIT_PEPPER'], readFile)
   if (pepper.isErr()) return err(pepper.error)
   return ok({
@@ -296,5 +305,6 @@ export function parseServeArgs(
     ...(release === undefined ? {} : { release }),
     ...(publicUrl === undefined ? {} : { publicUrl }),
     ...(tablePrefix === undefined ? {} : { tablePrefix }),
+    ...(cache === undefined ? {} : { cache }),
   })
 }

@@ -218,7 +218,7 @@ export async function serve(options: ServeOptions, io: CliOutput): Promise<numbe
   }
   // Listen for signals from the start: a SIGTERM while the store opens must still end in a clean exit.
   const stop = stopRequests({ watchParent: !options.daemon })
-  const opened = await openStore(options.database, options.pepper, options.tablePrefix)
+  const opened = await openStore(options.database, options.pepper, options.tablePrefix, options.cache)
   if (opened.isErr()) {
     io.err(`patkit serve: ${opened.error}`)
     stop.dispose()

@@ -49,6 +49,8 @@ Options:
                      Tokens need no expiry: created and rotated without expires_at, they never expire
   --public-url URL   Origin clients see, for absolute Link headers (default: the request's)
   --table-prefix P   Prefix of the SQL store's tables, with --database only (default: patkit_)
+  --cache            A verification cache, invalidated across instances on the database (--database only)
+  --cache-strict     --cache, and a revocation returns only once every instance refuses the token
   --pepper VALUE     Key of the stored secrets' HMAC (default: $PATKIT_PEPPER, else the fixed and
                      INSECURE development pepper; keep it stable for a persistent --database)
   --pepper-file FILE Read the pepper from FILE instead (not visible in the process list)

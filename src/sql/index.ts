@@ -14,6 +14,12 @@ export type { SqlDialectName } from './dialect/sql-dialect.js'
 export { type MigrationReport, migrate } from './migrate.js'
 export { DEFAULT_TABLE_PREFIX, type SqlStoreOptions } from './options.js'
 export { type PepperCheck, type PepperMismatch, pepperFingerprint, verifyPepper } from './pepper-check.js'
+export { type PollingInvalidationOptions, pollingInvalidation } from './polling-invalidation.js'
+export {
+  type ListenClient,
+  type PostgresInvalidationOptions,
+  postgresInvalidation,
+} from './postgres-invalidation.js'
 export { sqlStore } from './sql-store.js'
 export {
   DEFAULT_STATEMENT_CACHE_SIZE,

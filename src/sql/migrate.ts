@@ -5,6 +5,7 @@ import type { SqlDialect } from './dialect/sql-dialect.js'
 import { tokensAndUsers } from './migrations/0001-tokens-and-users.js'
 import { settings } from './migrations/0002-settings.js'
 import { rotationReceipts } from './migrations/0003-rotation-receipts.js'
+import { cacheChanges } from './migrations/0004-cache-changes.js'
 import { resolveOptions, type SqlStoreOptions } from './options.js'
 import { retrying, toStoreFailure } from './store-failure.js'
 
@@ -14,8 +15,8 @@ import { retrying, toStoreFailure } from './store-failure.js'
  * @example
  * ```ts
  * import type { MigrationReport } from 'patkit/sql'
- * const first: MigrationReport = { applied: ['0001_tokens_and_users', '0002_settings', '0003_rotation_receipts'], version: '0003_rotation_receipts' }
- * const again: MigrationReport = { applied: [], version: '0003_rotation_receipts' }
+ * const first: MigrationReport = { applied: ['0001_tokens_and_users', '0002_settings', '0003_rotation_receipts', '0004_cache_changes'], version: '0004_cache_changes' }
+ * const again: MigrationReport = { applied: [], version: '0004_cache_changes' }
  * ```
  */
 export interface MigrationReport {
@@ -34,7 +35,7 @@ export interface MigrationReport {
  * import { schemaMigrations } from './migrate.js'
  *
  * Object.keys(schemaMigrations(postgresDialect, 'patkit_'))
- * // ['0001_tokens_and_users', '0002_settings', '0003_rotation_receipts']
+ * // ['0001_tokens_and_users', '0002_settings', '0003_rotation_receipts', '0004_cache_changes']
  * ```
  */
 export function schemaMigrations(dialect: SqlDialect, prefix: string): Readonly<Record<string, Migration>> {
@@ -42,6 +43,7 @@ export function schemaMigrations(dialect: SqlDialect, prefix: string): Readonly<
     '0001_tokens_and_users': tokensAndUsers(dialect, prefix),
     '0002_settings': settings(dialect),
     '0003_rotation_receipts': rotationReceipts(dialect, prefix),
+    '0004_cache_changes': cacheChanges(dialect, prefix),
   }
 }
 

@@ -80,6 +80,20 @@ export interface RotationReceiptsTable {
 }
 
 /**
+ * The change log of `pollingInvalidation` (schema version 0004): one row per cache invalidation.
+ *
+ * @example
+ * ```ts
+ * db.selectFrom('cache_changes').select(['cache_changes.seq', 'cache_changes.message'])
+ * ```
+ */
+export interface CacheChangesTable {
+  seq: ColumnType<unknown, never, never>
+  message: Column<string>
+  created_at: Column<string>
+}
+
+/**
  * The store's tables, by their unprefixed names.
  *
  * @example
@@ -98,6 +112,7 @@ export interface PatkitDatabase {
   users: UsersTable
   settings: SettingsTable
   rotation_receipts: RotationReceiptsTable
+  cache_changes: CacheChangesTable
 }
 
 /**
@@ -115,4 +130,5 @@ export const PATKIT_TABLES: readonly (keyof PatkitDatabase)[] = [
   'users',
   'settings',
   'rotation_receipts',
+  'cache_changes',
 ]

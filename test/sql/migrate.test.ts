@@ -31,8 +31,8 @@ import {
 } from './support/databases.js'
 import { describeDatabase } from './support/describe-database.js'
 
-const VERSIONS = ['0001_tokens_and_users', '0002_settings', '0003_rotation_receipts']
-const VERSION = '0003_rotation_receipts'
+const VERSIONS = ['0001_tokens_and_users', '0002_settings', '0003_rotation_receipts', '0004_cache_changes']
+const VERSION = '0004_cache_changes'
 
 /** A Kysely instance that compiles with `compiler` and never connects. */
 function offline(compiler: () => QueryCompiler, adapter = new SqliteAdapter()): Kysely<unknown> {
@@ -155,6 +155,7 @@ function describeMigrations(target: DatabaseTarget, dialect: SqlDialectName, tag
           `${prefix}users`,
           `${prefix}settings`,
           `${prefix}rotation_receipts`,
+          `${prefix}cache_changes`,
           `${prefix}migrations`,
         ]),
       )

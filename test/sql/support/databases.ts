@@ -155,9 +155,15 @@ export function uniquePrefix(tag: string): string {
 
 /** Every table the store and its migrations create under a prefix. */
 export function storeTables(prefix: string): string[] {
-  return ['tokens', 'users', 'settings', 'rotation_receipts', 'migrations', 'migrations_lock'].map(
-    (t) => prefix + t,
-  )
+  return [
+    'tokens',
+    'users',
+    'settings',
+    'rotation_receipts',
+    'cache_changes',
+    'migrations',
+    'migrations_lock',
+  ].map((t) => prefix + t)
 }
 
 /** Drops every table of a prefix (after a test file). */

@@ -1,0 +1,20 @@
+import { cachedStore, localInvalidation } from '../../src/cache/index.js'
+import { memoryStore } from '../../src/memory/index.js'
+import { describeCacheConformance } from './support/cache-conformance.js'
+
+// One process, one memory store: several caches over it share the in-process channel.
+describeCacheConformance({
+  name: 'memory, three caches on one in-process channel',
+  deploy: async (strict) => {
+    const inner = memoryStore()
+    const invalidation = localInvalidation()
+    const instances = [1, 2, 3].map(() => cachedStore(inner, { invalidation, strict }))
+    return {
+      instances,
+      close: async () => {
+        await Promise.all(instances.map((store) => store.close()))
+        await invalidation.close()
+      },
+    }
+  },
+})
