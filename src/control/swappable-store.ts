@@ -1,4 +1,4 @@
-import { errAsync } from 'neverthrow'
+import { errAsync, okAsync } from 'neverthrow'
 import { supportsRotationReceipts } from '../store/rotation-receipts.js'
 import type { TokenStore } from '../store/token-store.js'
 
@@ -45,6 +45,18 @@ export function swappableStore(initial: TokenStore): SwappableStore {
       current = next
     },
     findByDigest: (digest) => current.findByDigest(digest),
+    // One round trip on a SQL store (the authority asks for it on every request); a store in place
+    // without the joined lookup answers it with its two lookups.
+    findByDigestWithUser: (digest) =>
+      current.findByDigestWithUser !== undefined
+        ? current.findByDigestWithUser(digest)
+        : current
+            .findByDigest(digest)
+            .andThen((token) =>
+              token === null
+                ? okAsync(null)
+                : current.findUser(token.userId).map((user) => ({ token, user })),
+            ),
     findById: (id) => current.findById(id),
     list: (query) => current.list(query),
     insert: (draft) => current.insert(draft),
@@ -75,6 +87,16 @@ export function swappableStore(initial: TokenStore): SwappableStore {
           ? current.consumeRotationReceipt(tokenId, keyDigest, now)
           : missing('consumeRotationReceipt'),
     } satisfies Pick<TokenStore, 'rotateWithReceipt' | 'consumeRotationReceipt'>)
+  }
+  if (initial.findSuccessor !== undefined) {
+    store.findSuccessor = (id) =>
+      current.findSuccessor !== undefined
+        ? current.findSuccessor(id)
+        : errAsync({
+            type: 'store_failure',
+            operation: 'findSuccessor',
+            cause: new Error('the store in place has no successor lookup'),
+          } as const)
   }
   return store
 }
