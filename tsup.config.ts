@@ -10,6 +10,12 @@ const requirable = {
   memory: 'src/memory/index.ts',
   sql: 'src/sql/index.ts',
   http: 'src/http/index.ts',
+  // node:http, and one small guard per framework (each an optional peer dependency, never bundled).
+  node: 'src/node/index.ts',
+  express: 'src/express/index.ts',
+  fastify: 'src/fastify/index.ts',
+  hono: 'src/hono/index.ts',
+  next: 'src/next/index.ts',
   store: 'src/store/index.ts',
   cache: 'src/cache/index.ts',
   // The fake authority without the conformance suite: no vitest, so ESM and CJS.
@@ -24,7 +30,7 @@ const library: Options = {
   platform: 'node',
   splitting: true,
   treeshake: true,
-  external: ['vitest'],
+  external: ['vitest', 'express', 'fastify', 'hono', 'next'],
 }
 
 export default defineConfig([

@@ -1,10 +1,10 @@
 // patkit inside an Express 5 application. Run it with `npx tsx examples/express.ts`, then:
 //   curl -s -H "PRIVATE-TOKEN: glpat-example-alice-secret-1" http://127.0.0.1:3000/api/v4/personal_access_tokens/self
 //
-// In your own project: import { createNodeListener } from 'patkit/http'
+// In your own project: import { createNodeListener } from 'patkit/node'
 import { createServer } from 'node:http'
 import express from 'express'
-import { createNodeListener } from '../src/http/index.js'
+import { createNodeListener } from '../src/node/index.js'
 import { demoAuthority } from './demo-authority.js'
 import { listen, runIfMain, type Started } from './listen.js'
 

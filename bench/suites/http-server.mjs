@@ -6,7 +6,8 @@
  * `{ patkit, adapted, bare, secrets }` (ports and the secrets to present) to its parent once all listen.
  */
 import { createServer } from 'node:http'
-import { createHandler, createNodeListener, tokenJson, toNodeListener } from 'patkit/http'
+import { createHandler, tokenJson } from 'patkit/http'
+import { createNodeListener, toNodeListener } from 'patkit/node'
 import { NOW, sampleIndexes, secretOf } from '../lib/dataset.mjs'
 import { memoryPopulation } from '../lib/memory-population.mjs'
 import { settings } from '../lib/suite.mjs'

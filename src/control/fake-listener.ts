@@ -2,7 +2,7 @@ import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:ht
 import type { Clock } from '../domain/clock.js'
 import type { Digester } from '../domain/secret.js'
 import { presentedSecret } from '../http/credentials.js'
-import type { NodeListener } from '../http/node-listener.js'
+import type { NodeListener } from '../node/node-listener.js'
 import type { TokenStore } from '../store/token-store.js'
 import { CONTROL_PREFIX } from './control-api.js'
 import type { Faults } from './faults.js'
@@ -15,7 +15,7 @@ import type { Journal } from './journal.js'
  * ```ts
  * import type { Digester } from 'patkit'
  * import { type ControllableClock, controlHandler, type Faults, type Journal } from 'patkit/fake'
- * import { createNodeListener, toNodeListener } from 'patkit/http'
+ * import { createNodeListener, toNodeListener } from 'patkit/node'
  * import type { FakeListenerParts } from './fake-listener.js'
  * declare const journal: Journal
  * declare const faults: Faults

@@ -34,8 +34,9 @@ export type Handler = (request: Request) => Promise<Response>
 /**
  * Serves GitLab's personal access token API over an authority, as a `(Request) => Promise<Response>`
  * with no framework dependency. Status codes and bodies are GitLab's, byte for byte. On node:http,
- * `createNodeListener(authority, options)` serves the same API without building a `Request` and a
- * `Response` per call; `toNodeListener(handler)` adapts this handler (or any other) through them.
+ * `createNodeListener(authority, options)` from `patkit/node` serves the same API without building a
+ * `Request` and a `Response` per call; its `toNodeListener(handler)` adapts this handler (or any
+ * other) through them.
  *
  * @example
  * ```ts

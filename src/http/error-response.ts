@@ -1,11 +1,80 @@
 import type { PatkitError } from '../domain/errors.js'
 import { error, json, message, type Reply, toResponse } from './responses.js'
 
-const REALM = 'Protected by OAuth 2.0'
+/**
+ * The realm of GitLab's `WWW-Authenticate` challenges: rack-oauth2's default, which GitLab's API guard
+ * never overrides in its error responses (lib/api/api_guard.rb, `oauth2_bearer_token_error_handler`).
+ */
+export const GITLAB_REALM = 'Protected by OAuth 2.0'
 
 const EXPIRED = 'Token is expired. You can either do re-authorization or token refresh.'
 const REVOKED = 'Token was revoked. You have to re-authorize from the user.'
 const INSUFFICIENT = 'The request requires higher privileges than provided by the access token.'
+
+/**
+ * An RFC 6750 error of a Bearer challenge (section 3.1), with GitLab's descriptions.
+ *
+ * @example
+ * ```ts
+ * import type { BearerError } from './error-response.js'
+ * const e: BearerError = { error: 'insufficient_scope', description: 'more needed', scope: 'api' }
+ * ```
+ */
+export interface BearerError {
+  readonly error: 'invalid_token' | 'insufficient_scope'
+  readonly description?: string
+  readonly scope?: string
+}
+
+/**
+ * The `WWW-Authenticate` value of a Bearer challenge, in rack-oauth2's form (`Bearer realm="...",
+ * error="...", error_description="..."`), plus RFC 6750's `scope` attribute for `insufficient_scope`.
+ * Without an error it is the bare challenge RFC 6750 asks for when a request has no credentials.
+ *
+ * @example
+ * ```ts
+ * import { bearerChallenge } from './error-response.js'
+ * bearerChallenge('app') // 'Bearer realm="app"'
+ * bearerChallenge('app', { error: 'invalid_token' }) // 'Bearer realm="app", error="invalid_token"'
+ * ```
+ */
+export function bearerChallenge(realm: string, bearerError?: BearerError): string {
+  let header = `Bearer realm="${quoted(realm)}"`
+  if (bearerError === undefined) return header
+  header += `, error="${bearerError.error}"`
+  if (bearerError.description !== undefined) header += `, error_description="${bearerError.description}"`
+  if (bearerError.scope !== undefined) header += `, scope="${bearerError.scope}"`
+  return header
+}
+
+/** The content of a quoted-string (RFC 9110, 5.6.4): `"` and `\` escaped. */
+function quoted(text: string): string {
+  return text.replace(/["\\]/g, '\\$&')
+}
+
+/**
+ * The RFC 6750 error GitLab's API guard reports for a patkit error, if it is one of its token errors:
+ * expired and revoked tokens (`invalid_token`, GitLab's descriptions) and a missing scope
+ * (`insufficient_scope`, the allowed scopes joined by spaces).
+ *
+ * @example
+ * ```ts
+ * import { bearerErrorOf } from './error-response.js'
+ * bearerErrorOf({ type: 'insufficient_scope', required: ['api'] })?.scope // 'api'
+ * ```
+ */
+export function bearerErrorOf(e: PatkitError): BearerError | undefined {
+  switch (e.type) {
+    case 'token_expired':
+      return { error: 'invalid_token', description: EXPIRED }
+    case 'token_revoked':
+      return { error: 'invalid_token', description: REVOKED }
+    case 'insufficient_scope':
+      return { error: 'insufficient_scope', description: INSUFFICIENT, scope: e.required.join(' ') }
+    default:
+      return undefined
+  }
+}
 
 const PARAMETER_REASONS = {
   missing: 'is missing',
@@ -26,9 +95,7 @@ function invalidToken(description: string): Reply {
   return json(
     401,
     { error: 'invalid_token', error_description: description },
-    {
-      'www-authenticate': `Bearer realm="${REALM}", error="invalid_token", error_description="${description}"`,
-    },
+    { 'www-authenticate': bearerChallenge(GITLAB_REALM, { error: 'invalid_token', description }) },
   )
 }
 

@@ -1,7 +1,7 @@
 /**
  * What the handler reads of a request. A web `Request` is one; `createNodeListener` passes a lighter
  * view of an `IncomingMessage` that builds no `Request`, `Headers` or `AbortSignal` (see
- * create-node-listener.ts).
+ * src/node/create-node-listener.ts).
  */
 export interface IncomingRequest {
   /** As the client sent it; the handler compares it upper-cased. */

@@ -3,14 +3,13 @@
  *
  * @example
  * ```ts
- * import { createHandler, createNodeListener, toNodeListener } from 'patkit/http'
+ * import { authenticateRequest, createHandler } from 'patkit/http'
  * ```
  * @packageDocumentation
  */
+export { authenticateRequest, type GuardOptions } from './authenticate-request.js'
 export { createHandler, type Handler, type HandlerOptions } from './create-handler.js'
-export { createNodeListener } from './create-node-listener.js'
 export { type ErrorContext, errorResponse } from './error-response.js'
-export { type NodeListener, toNodeListener } from './node-listener.js'
 export { DEFAULT_BODY_LIMIT } from './request-body.js'
 export { type TokenJson, tokenJson } from './token-json.js'
 export { type UserEntity, type UserJsonOptions, userJson, userWebBase } from './user-json.js'

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Handler } from '../http/create-handler.js'
-import { type NodeListener, toNodeListener } from '../http/node-listener.js'
+import { type NodeListener, toNodeListener } from '../node/node-listener.js'
 
 /**
  * A handler served on a real socket by {@link listen}.

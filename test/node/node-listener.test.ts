@@ -1,13 +1,8 @@
 import { createServer, type Server } from 'node:http'
 import { connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import {
-  createHandler,
-  createNodeListener,
-  type HandlerOptions,
-  type NodeListener,
-  toNodeListener,
-} from '../../src/http/index.js'
+import { createHandler, type HandlerOptions } from '../../src/http/index.js'
+import { createNodeListener, type NodeListener, toNodeListener } from '../../src/node/index.js'
 import { ALICE, world } from '../support/authority-fixtures.js'
 
 const servers: Server[] = []

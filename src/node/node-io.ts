@@ -1,9 +1,25 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { requestUrl } from './request-target.js'
-import type { Reply } from './responses.js'
+import { requestUrl } from '../http/request-target.js'
+import type { Reply } from '../http/responses.js'
 
-// What both node:http listeners (createNodeListener's and toNodeListener's) share, so a malformed
-// request and a throwing handler are answered with the same bytes on either.
+// What the node:http listeners (createNodeListener's, toNodeListener's and withToken's) share, so a
+// malformed request and a throwing handler are answered with the same bytes on each.
+
+/**
+ * A request header as a `Headers` built from `req.headers` answers it: node has already joined or
+ * dropped repeats, so no `Headers` object is needed to read one.
+ *
+ * @example
+ * ```ts
+ * import { headerOf } from './node-io.js'
+ * declare const req: import('node:http').IncomingMessage
+ * headerOf(req, 'PRIVATE-TOKEN') // the header's value, or null
+ * ```
+ */
+export function headerOf(req: IncomingMessage, name: string): string | null {
+  const value = req.headers[name.toLowerCase()]
+  return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value
+}
 
 /**
  * What either listener answers when the handler throws (a bug: expected failures are replies).

@@ -1,7 +1,7 @@
 /**
  * A node:http request body (any async iterable of byte chunks) as a web ReadableStream, read only as
- * the handler pulls. It stands in for `Readable.toWeb` from `node:stream`, so that patkit/http imports
- * no Node module and loads on edge runtimes too.
+ * the handler pulls. It stands in for `Readable.toWeb` from `node:stream`, so that the listeners load
+ * no more of Node.js than `node:http` itself.
  *
  * @example
  * ```ts

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Authority } from '../authority/create-authority.js'
-import type { HandlerOptions } from './create-handler.js'
-import { type HandlerCore, handlerCore } from './handler-core.js'
-import type { IncomingRequest } from './incoming.js'
-import { internalError, urlOrRefusal, writeReply } from './node-io.js'
+import type { HandlerOptions } from '../http/create-handler.js'
+import { type HandlerCore, handlerCore } from '../http/handler-core.js'
+import type { IncomingRequest } from '../http/incoming.js'
+import { headerOf, internalError, urlOrRefusal, writeReply } from './node-io.js'
 import type { NodeListener } from './node-listener.js'
 import { webBody } from './web-body.js'
 
@@ -24,7 +24,7 @@ import { webBody } from './web-body.js'
  * ```ts
  * import { createServer } from 'node:http'
  * import { createAuthority } from 'patkit'
- * import { createNodeListener } from 'patkit/http'
+ * import { createNodeListener } from 'patkit/node'
  * import { memoryStore } from 'patkit/memory'
  *
  * const authority = createAuthority({ store: memoryStore(), pepper: 'dev' })
@@ -59,10 +59,8 @@ class NodeRequest implements IncomingRequest {
     this.headers = this
   }
 
-  /** What a Headers built from req.headers answers: node has already joined or dropped repeats. */
   get(name: string): string | null {
-    const value = this.#req.headers[name.toLowerCase()]
-    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value
+    return headerOf(this.#req, name)
   }
 
   get body(): ReadableStream<Uint8Array> | null {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { Handler } from './create-handler.js'
+import type { Handler } from '../http/create-handler.js'
 import { internalError, urlOrRefusal } from './node-io.js'
 import { webBody } from './web-body.js'
 
@@ -9,7 +9,7 @@ import { webBody } from './web-body.js'
  *
  * @example
  * ```ts
- * import type { NodeListener } from 'patkit/http'
+ * import type { NodeListener } from 'patkit/node'
  * const listener: NodeListener = (_req, res) => res.end('ok')
  * ```
  */
@@ -29,7 +29,8 @@ export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void
  * @example
  * ```ts
  * import { createServer } from 'node:http'
- * import { createHandler, toNodeListener } from 'patkit/http'
+ * import { createHandler } from 'patkit/http'
+ * import { toNodeListener } from 'patkit/node'
  *
  * const api = createHandler(authority)
  * // Your own middleware around the handler: toNodeListener serves any (Request) => Promise<Response>.

@@ -1,0 +1,11 @@
+/**
+ * patkit/express: protect an Express 5 route with a personal access token. Express is an optional peer
+ * dependency; GitLab's own API mounts with `createNodeListener` from `patkit/node`.
+ *
+ * @example
+ * ```ts
+ * import { principalOf, requireToken } from 'patkit/express'
+ * ```
+ * @packageDocumentation
+ */
+export { principalOf, requireToken, type TokenLocals, type TokenMiddleware } from './require-token.js'

@@ -1,0 +1,11 @@
+/**
+ * patkit/fastify: protect a Fastify 5 route with a personal access token, through a request decorator
+ * and a preHandler hook. Fastify is an optional peer dependency.
+ *
+ * @example
+ * ```ts
+ * import { fastifyPatkit, requireToken } from 'patkit/fastify'
+ * ```
+ * @packageDocumentation
+ */
+export { fastifyPatkit, requireToken } from './require-token.js'

@@ -1,0 +1,48 @@
+import type { MiddlewareHandler } from 'hono'
+import type { Principal } from '../authority/principal.js'
+import { checkRealm, type GuardOptions, guardRequest } from '../http/authenticate-request.js'
+import { toResponse } from '../http/responses.js'
+
+/**
+ * The Hono environment {@link requireToken} adds to a route: the caller as the `principal` variable,
+ * read with `c.var.principal` or `c.get('principal')`.
+ *
+ * @example
+ * ```ts
+ * import type { Hono } from 'hono'
+ * import type { TokenEnv } from 'patkit/hono'
+ * declare const app: Hono<TokenEnv>
+ * ```
+ */
+export interface TokenEnv {
+  readonly Variables: { readonly principal: Principal }
+}
+
+/**
+ * Protects a Hono route with a personal access token: `app.get('/me', requireToken({ authority,
+ * scopes }), (c) => ...)`, and the route reads the caller as `c.var.principal`, typed (Hono infers a
+ * route's variables from its middleware). A refused request is answered with the `Response`
+ * `authenticateRequest` gives (GitLab's status and body, a `WWW-Authenticate` challenge) and never
+ * reaches the route. The body is not read. Web-standard: Node, Bun, Deno, workers.
+ *
+ * @example
+ * ```ts
+ * import { Hono } from 'hono'
+ * import { requireToken } from 'patkit/hono'
+ *
+ * const app = new Hono()
+ * app.get('/me', requireToken({ authority, scopes: ['read_api', 'api'] }), (c) =>
+ *   c.json({ username: c.var.principal.user.username }),
+ * )
+ * ```
+ */
+export function requireToken(options: GuardOptions): MiddlewareHandler<TokenEnv> {
+  const realm = checkRealm(options.realm)
+  return async (c, next) => {
+    const outcome = await guardRequest(c.req.raw, new URL(c.req.url), options, realm)
+    if (outcome.isErr()) return toResponse(outcome.error)
+    c.set('principal', outcome.value)
+    await next()
+    return undefined
+  }
+}

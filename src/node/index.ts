@@ -1,0 +1,14 @@
+/**
+ * patkit/node: patkit on `node:http` (and what speaks it: Express, a hijacked Fastify reply). GitLab's
+ * API as a request listener, a `Request`/`Response` translator for any web-standard handler, and a
+ * guard for the application's own routes. The only entry point whose declarations name `node:` types.
+ *
+ * @example
+ * ```ts
+ * import { createNodeListener, toNodeListener, withToken } from 'patkit/node'
+ * ```
+ * @packageDocumentation
+ */
+export { createNodeListener } from './create-node-listener.js'
+export { type NodeListener, toNodeListener } from './node-listener.js'
+export { type TokenListener, withToken } from './with-token.js'
