@@ -4,14 +4,19 @@
 // In your own project, import from the package instead of the sources:
 //   import { createAuthority } from 'patkit'
 //   import { memoryStore } from 'patkit/memory'
-import { type Authority, createAuthority } from '../src/index.js'
+import { type Authority, createAuthority, type Scope } from '../src/index.js'
 import { memoryStore } from '../src/memory/index.js'
 
 /** Secrets the examples' tokens are seeded with; use them as `PRIVATE-TOKEN`. */
 export const DEMO_SECRETS = {
   root: 'glpat-example-root-secret-01',
   alice: 'glpat-example-alice-secret-1',
+  /** root's `read_user` token: valid, but without the scope the examples' `/me` route asks for. */
+  rootReader: 'glpat-example-root-reader-1',
 } as const
+
+/** The scopes the examples' own `/me` route lets in: GitLab's read scopes. */
+export const ME_SCOPES = ['read_api', 'api'] as const
 
 /**
  * A fresh authority for one server: every `start()` gets its own, so the examples never share state.
@@ -27,17 +32,18 @@ export async function demoAuthority(): Promise<Authority> {
     }),
     pepper: process.env['PATKIT_PEPPER'] ?? 'example-pepper-not-for-production',
   })
-  const tokens = [
+  const tokens: { id: number; userId: number; name: string; secret?: string; scopes?: Scope[] }[] = [
     { id: 1, userId: 1, name: 'admin', secret: DEMO_SECRETS.root },
     { id: 2, userId: 2, name: 'laptop', secret: DEMO_SECRETS.alice },
     { id: 3, userId: 2, name: 'ci' },
     { id: 4, userId: 2, name: 'deploy' },
+    { id: 5, userId: 1, name: 'reader', secret: DEMO_SECRETS.rootReader, scopes: ['read_user'] },
   ]
-  for (const { secret, ...token } of tokens) {
+  for (const { secret, scopes, ...token } of tokens) {
     const issued = await authority.issueToken({
       ...token,
       ...(secret === undefined ? {} : { secret }),
-      scopes: ['api'],
+      scopes: scopes ?? ['api'],
       // Fixed instants: the examples answer the same on every run.
       createdAt: new Date('2025-01-15T09:30:00.000Z'),
       expiresAt: '2099-12-31',

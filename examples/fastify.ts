@@ -1,10 +1,13 @@
 // patkit inside a Fastify 5 application. Run it with `npx tsx examples/fastify.ts`, then:
 //   curl -s -H "PRIVATE-TOKEN: glpat-example-alice-secret-1" http://127.0.0.1:3000/api/v4/personal_access_tokens/self
+//   curl -s -H "PRIVATE-TOKEN: glpat-example-alice-secret-1" http://127.0.0.1:3000/me
 //
 // In your own project: import { createHandler } from 'patkit/http'
+//                      import { fastifyPatkit, requireToken } from 'patkit/fastify'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import { fastifyPatkit, requireToken } from '../src/fastify/index.js'
 import { createHandler, type Handler } from '../src/http/index.js'
-import { demoAuthority } from './demo-authority.js'
+import { demoAuthority, ME_SCOPES } from './demo-authority.js'
 import { runIfMain, type Started } from './listen.js'
 
 // Why a Request is built from Fastify's, rather than `reply.hijack()` and the raw req/res handed to
@@ -52,9 +55,18 @@ export function patkitPlugin(handler: Handler) {
 
 /** The Fastify app: patkit under /api/v4, the application's own routes beside it. */
 export async function createApp(): Promise<FastifyInstance> {
+  const authority = await demoAuthority()
   const app = Fastify()
-  await app.register(patkitPlugin(createHandler(await demoAuthority(), { basePath: '/api/v4' })))
+  await app.register(patkitPlugin(createHandler(authority, { basePath: '/api/v4' })))
   app.post('/echo', async (request) => ({ received: request.body }))
+  // The application's own route, for tokens with a read scope: `fastifyPatkit` declares
+  // `request.principal` once, then one preHandler per route, and the principal is typed in the handler.
+  await app.register(fastifyPatkit)
+  const readers = requireToken({ authority, scopes: ME_SCOPES, realm: 'patkit example' })
+  app.get('/me', { preHandler: readers }, async (request) => {
+    const { user, token } = request.principal
+    return { username: user.username, scopes: token.scopes }
+  })
   return app
 }
 

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
+import { NextRequest } from 'next/server.js'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { DEMO_SECRETS } from '../../examples/demo-authority.js'
 import { start as startExpress } from '../../examples/express.js'
@@ -133,6 +134,40 @@ describe.each(EXAMPLES)('examples/$name.ts', ({ start, echo }) => {
     expect(r.text).toBe('')
   })
 
+  it('protects its own GET /me with one call: 200 with the caller for a token with a read scope', async () => {
+    // root's token: alice's was rotated by a test above.
+    const r = await call(`${server.url}/me`, 'GET', DEMO_SECRETS.root)
+    expect(r.status).toBe(200)
+    expect(JSON.parse(r.text)).toEqual({ username: 'root', scopes: ['api'] })
+    // The same token through Authorization: Bearer, as GitLab accepts it.
+    const bearer = await fetch(`${server.url}/me`, { headers: { authorization: `Bearer ${DEMO_SECRETS.root}` } })
+    expect(bearer.status).toBe(200)
+    expect(await bearer.json()).toEqual({ username: 'root', scopes: ['api'] })
+  })
+
+  it('GET /me without a token or with an unknown one: 401, GitLab’s body, a Bearer challenge', async () => {
+    const none = await call(`${server.url}/me`, 'GET', undefined)
+    expect(none.status).toBe(401)
+    expect(none.text).toBe('{"message":"401 Unauthorized"}')
+    expect(none.headers.get('www-authenticate')).toBe('Bearer realm="patkit example"')
+    const unknown = await call(`${server.url}/me`, 'GET', 'glpat-no-such-token')
+    expect(unknown.status).toBe(401)
+    expect(unknown.headers.get('www-authenticate')).toBe('Bearer realm="patkit example", error="invalid_token"')
+  })
+
+  it('GET /me with a token without a read scope: 403 insufficient_scope, in the body and the challenge', async () => {
+    const r = await call(`${server.url}/me`, 'GET', DEMO_SECRETS.rootReader)
+    expect(r.status).toBe(403)
+    expect(JSON.parse(r.text)).toEqual({
+      error: 'insufficient_scope',
+      error_description: 'The request requires higher privileges than provided by the access token.',
+      scope: 'read_api api',
+    })
+    expect(r.headers.get('www-authenticate')).toBe(
+      'Bearer realm="patkit example", error="insufficient_scope", error_description="The request requires higher privileges than provided by the access token.", scope="read_api api"',
+    )
+  })
+
   // Only the framework examples have routes of their own.
   if (echo) {
     it('the application’s own routes still parse JSON bodies', async () => {
@@ -182,4 +217,51 @@ describe('examples run standalone (node --import tsx, as `npx tsx examples/<name
     },
     30_000,
   )
+})
+
+describe('examples/next: App Router route handlers, called as Next.js calls them', () => {
+  const context = { params: Promise.resolve({}) }
+
+  it('app/me/route.ts: 200 with the caller, for a NextRequest with a read-scoped token', async () => {
+    const { GET } = await import('../../examples/next/app/me/route.js')
+    const response = await GET(
+      new NextRequest('http://localhost:3000/me', { headers: { 'PRIVATE-TOKEN': DEMO_SECRETS.alice } }),
+      context,
+    )
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual({ username: 'alice', scopes: ['api'] })
+  })
+
+  it('app/me/route.ts: 401 with a Bearer challenge without a token', async () => {
+    const { GET } = await import('../../examples/next/app/me/route.js')
+    const response = await GET(new NextRequest('http://localhost:3000/me'), context)
+    expect(response.status).toBe(401)
+    expect(await response.text()).toBe('{"message":"401 Unauthorized"}')
+    expect(response.headers.get('www-authenticate')).toBe('Bearer realm="patkit example"')
+  })
+
+  it('app/me/route.ts: 403 insufficient_scope for a token without a read scope', async () => {
+    const { GET } = await import('../../examples/next/app/me/route.js')
+    const response = await GET(
+      new NextRequest('http://localhost:3000/me', { headers: { 'PRIVATE-TOKEN': DEMO_SECRETS.rootReader } }),
+      context,
+    )
+    expect(response.status).toBe(403)
+    expect(((await response.json()) as { error: string; scope: string })).toMatchObject({
+      error: 'insufficient_scope',
+      scope: 'read_api api',
+    })
+    expect(response.headers.get('www-authenticate')).toContain('error="insufficient_scope"')
+  })
+
+  it('app/api/v4/[...path]/route.ts: the GitLab API as a catch-all route', async () => {
+    const { GET } = await import('../../examples/next/app/api/v4/[...path]/route.js')
+    const response = await GET(
+      new NextRequest('http://localhost:3000/api/v4/personal_access_tokens/self', {
+        headers: { 'PRIVATE-TOKEN': DEMO_SECRETS.alice },
+      }),
+    )
+    expect(response.status).toBe(200)
+    expect(await response.json()).toMatchObject({ id: 2, name: 'laptop', user_id: 2 })
+  })
 })
