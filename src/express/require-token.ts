@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http'
 import type { NextFunction, Response } from 'express'
 import type { Principal } from '../authority/principal.js'
 import { checkRealm, type GuardOptions } from '../http/authenticate-request.js'
-import type { Reply } from '../http/responses.js'
+import { writeReply } from '../node/node-io.js'
 import { guardIncoming } from '../node/with-token.js'
 
 /**
@@ -37,11 +37,6 @@ export type TokenMiddleware = (
   next: NextFunction,
 ) => Promise<void>
 
-function send(res: Response<unknown, TokenLocals>, reply: Reply): void {
-  res.status(reply.status).set(reply.headers)
-  res.send(reply.body ?? undefined)
-}
-
 /**
  * Protects an Express 5 route with a personal access token: `app.get('/me', requireToken({
  * authority, scopes }), (req, res) => ...)`, and the route reads the caller as `res.locals.principal`,
@@ -65,10 +60,11 @@ export function requireToken(options: GuardOptions): TokenMiddleware {
   const realm = checkRealm(options.realm)
   return async (req, res, next) => {
     const outcome = await guardIncoming(req, req.originalUrl, options, realm)
-    if (outcome.isErr())
-      return send(res, outcome.error)
-      // `locals` is typed readonly-principal for the routes; this is the one place that writes it.
-    ;(res.locals as { principal: Principal }).principal = outcome.value
+    // Written as node:http's guard writes it: `res.send` would add a charset to GitLab's content type.
+    if (outcome.isErr()) return writeReply(res, outcome.error)
+    // `locals` is typed readonly for the routes; this is the one place that writes it.
+    const locals: { principal: Principal } = res.locals
+    locals.principal = outcome.value
     next()
   }
 }

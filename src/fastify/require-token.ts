@@ -79,7 +79,11 @@ export function requireToken(options: GuardOptions): preHandlerAsyncHookHandler 
     const outcome = await guardIncoming(request.raw, request.raw.url ?? request.url, options, realm)
     if (outcome.isErr()) {
       const { status, headers, body } = outcome.error
-      return reply.code(status).headers(headers).send(body)
+      // Bytes, not a string: for a string Fastify would add a charset to GitLab's content type.
+      return reply
+        .code(status)
+        .headers(headers)
+        .send(body === null ? null : Buffer.from(body))
     }
     ;(request as unknown as Holder)[PRINCIPAL] = outcome.value
     return undefined

@@ -140,7 +140,9 @@ describe.each(EXAMPLES)('examples/$name.ts', ({ start, echo }) => {
     expect(r.status).toBe(200)
     expect(JSON.parse(r.text)).toEqual({ username: 'root', scopes: ['api'] })
     // The same token through Authorization: Bearer, as GitLab accepts it.
-    const bearer = await fetch(`${server.url}/me`, { headers: { authorization: `Bearer ${DEMO_SECRETS.root}` } })
+    const bearer = await fetch(`${server.url}/me`, {
+      headers: { authorization: `Bearer ${DEMO_SECRETS.root}` },
+    })
     expect(bearer.status).toBe(200)
     expect(await bearer.json()).toEqual({ username: 'root', scopes: ['api'] })
   })
@@ -149,10 +151,13 @@ describe.each(EXAMPLES)('examples/$name.ts', ({ start, echo }) => {
     const none = await call(`${server.url}/me`, 'GET', undefined)
     expect(none.status).toBe(401)
     expect(none.text).toBe('{"message":"401 Unauthorized"}')
+    expect(none.headers.get('content-type')).toBe('application/json')
     expect(none.headers.get('www-authenticate')).toBe('Bearer realm="patkit example"')
     const unknown = await call(`${server.url}/me`, 'GET', 'glpat-no-such-token')
     expect(unknown.status).toBe(401)
-    expect(unknown.headers.get('www-authenticate')).toBe('Bearer realm="patkit example", error="invalid_token"')
+    expect(unknown.headers.get('www-authenticate')).toBe(
+      'Bearer realm="patkit example", error="invalid_token"',
+    )
   })
 
   it('GET /me with a token without a read scope: 403 insufficient_scope, in the body and the challenge', async () => {
@@ -247,7 +252,7 @@ describe('examples/next: App Router route handlers, called as Next.js calls them
       context,
     )
     expect(response.status).toBe(403)
-    expect(((await response.json()) as { error: string; scope: string })).toMatchObject({
+    expect((await response.json()) as { error: string; scope: string }).toMatchObject({
       error: 'insufficient_scope',
       scope: 'read_api api',
     })

@@ -1,0 +1,213 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import express from 'express'
+import Fastify from 'fastify'
+import { Hono } from 'hono'
+import { afterEach, describe, expect, it } from 'vitest'
+import { requireToken as expressToken, principalOf } from '../../src/express/index.js'
+import { fastifyPatkit, requireToken as fastifyToken } from '../../src/fastify/index.js'
+import { requireToken as honoToken } from '../../src/hono/index.js'
+import { withToken as nextToken } from '../../src/next/index.js'
+import { type NodeListener, withToken as nodeToken } from '../../src/node/index.js'
+import { ALICE, world } from '../support/authority-fixtures.js'
+
+const servers: Server[] = []
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))))
+})
+
+async function serve(listener: NodeListener | express.Express): Promise<string> {
+  const server = createServer(listener)
+  servers.push(server)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+}
+
+async function aliceWorld() {
+  const w = await world()
+  const reader = await w.issue(ALICE.id, { scopes: ['read_api'] })
+  const other = await w.issue(ALICE.id, { scopes: ['read_user'] })
+  return { ...w, reader: reader.secret, other: other.secret }
+}
+
+describe('patkit/node withToken', () => {
+  it('reads a private_token query parameter, and never reaches the listener for a refused request', async () => {
+    const { authority, reader, other } = await aliceWorld()
+    let calls = 0
+    const url = await serve(
+      nodeToken(
+        (_req, res, principal) => {
+          calls += 1
+          res.end(principal.user.username)
+        },
+        { authority, scopes: ['read_api'] },
+      ),
+    )
+    const ok = await fetch(`${url}/me?private_token=${reader}`)
+    expect(await ok.text()).toBe('alice')
+    const refused = await fetch(`${url}/me`, { headers: { 'PRIVATE-TOKEN': other } })
+    expect(refused.status).toBe(403)
+    expect(refused.headers.get('www-authenticate')).toContain('error="insufficient_scope", ')
+    expect(calls).toBe(1)
+  })
+
+  it('a store that throws is answered 500, as createNodeListener answers it', async () => {
+    const { authority } = await world()
+    const throwing = {
+      ...authority,
+      authenticate: () => {
+        throw new Error('broken store')
+      },
+    }
+    const url = await serve(
+      nodeToken(
+        (_req, res) => {
+          res.end('never')
+        },
+        { authority: throwing, scopes: 'any' },
+      ),
+    )
+    const r = await fetch(`${url}/me`, { headers: { 'PRIVATE-TOKEN': 'glpat-x' } })
+    expect(r.status).toBe(500)
+    expect(await r.text()).toBe('{"message":"500 Internal Server Error"}')
+  })
+
+  it('a realm no header can carry throws where the guard is built', async () => {
+    const { authority } = await world()
+    expect(() => nodeToken(() => {}, { authority, scopes: 'any', realm: 'a\nb' })).toThrow(TypeError)
+  })
+})
+
+describe('patkit/express requireToken', () => {
+  it('reads the original URL’s query under a mounted router, and a JSON body parser still works after it', async () => {
+    const { authority, reader } = await aliceWorld()
+    const app = express()
+    const router = express.Router()
+    router.post('/notes', requireToken(), express.json(), (req, res) => {
+      res.json({ by: res.locals.principal.user.username, note: req.body as unknown })
+    })
+    function requireToken() {
+      return expressToken({ authority, scopes: ['read_api'] })
+    }
+    app.use('/v1', router)
+    const url = await serve(app)
+    const r = await fetch(`${url}/v1/notes?private_token=${reader}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"text":"hi"}',
+    })
+    expect(r.status).toBe(200)
+    expect(await r.json()).toEqual({ by: 'alice', note: { text: 'hi' } })
+  })
+
+  it('principalOf reads the caller in a handler defined apart, and throws (500) where no guard ran', async () => {
+    const { authority, reader } = await aliceWorld()
+    const app = express()
+    const me = (_req: express.Request, res: express.Response) => {
+      res.json({ username: principalOf(res).user.username })
+    }
+    app.get('/me', expressToken({ authority, scopes: ['read_api'] }), me)
+    app.get('/unguarded', me)
+    const url = await serve(app)
+    const ok = await fetch(`${url}/me`, { headers: { authorization: `Bearer ${reader}` } })
+    expect(await ok.json()).toEqual({ username: 'alice' })
+    const unguarded = await fetch(`${url}/unguarded`)
+    expect(unguarded.status).toBe(500)
+  })
+
+  it('a refusal is GitLab’s JSON body with its content type, not Express’s HTML', async () => {
+    const { authority } = await world()
+    const app = express()
+    app.get('/me', expressToken({ authority, scopes: ['api'] }), (_req, res) => {
+      res.end()
+    })
+    const r = await fetch(`${await serve(app)}/me`)
+    expect(r.status).toBe(401)
+    expect(r.headers.get('content-type')).toBe('application/json')
+    expect(await r.text()).toBe('{"message":"401 Unauthorized"}')
+    expect(r.headers.get('www-authenticate')).toBe('Bearer realm="Protected by OAuth 2.0"')
+  })
+})
+
+describe('patkit/fastify fastifyPatkit and requireToken', () => {
+  it('request.principal on a guarded route; a refusal goes through the reply, so onSend hooks run', async () => {
+    const { authority, reader } = await aliceWorld()
+    const app = Fastify()
+    await app.register(fastifyPatkit)
+    app.addHook('onSend', async (_request, reply) => {
+      reply.header('x-seen-by-onsend', 'yes')
+    })
+    app.get('/me', { preHandler: fastifyToken({ authority, scopes: ['read_api'] }) }, async (request) => ({
+      username: request.principal.user.username,
+    }))
+    const ok = await app.inject({ url: '/me', headers: { 'private-token': reader } })
+    expect(ok.json()).toEqual({ username: 'alice' })
+    const refused = await app.inject({ url: '/me' })
+    expect(refused.statusCode).toBe(401)
+    expect(refused.body).toBe('{"message":"401 Unauthorized"}')
+    expect(refused.headers['content-type']).toBe('application/json')
+    expect(refused.headers['www-authenticate']).toBe('Bearer realm="Protected by OAuth 2.0"')
+    expect(refused.headers['x-seen-by-onsend']).toBe('yes')
+    await app.close()
+  })
+
+  it('reading request.principal on a route without the hook is a loud 500, not undefined', async () => {
+    const { authority } = await world()
+    const app = Fastify()
+    await app.register(fastifyPatkit)
+    app.get('/unguarded', async (request) => ({ name: request.principal.user.username }))
+    app.get('/guarded', { preHandler: fastifyToken({ authority, scopes: 'any' }) }, async () => ({}))
+    const r = await app.inject({ url: '/unguarded' })
+    expect(r.statusCode).toBe(500)
+    expect(r.json()).toMatchObject({ message: expect.stringContaining('no principal') })
+    await app.close()
+  })
+
+  it('requireToken without fastifyPatkit registered is a loud 500 naming the plugin', async () => {
+    const { authority, reader } = await aliceWorld()
+    const app = Fastify()
+    app.get('/me', { preHandler: fastifyToken({ authority, scopes: 'any' }) }, async () => ({}))
+    const r = await app.inject({ url: '/me', headers: { 'private-token': reader } })
+    expect(r.statusCode).toBe(500)
+    expect(r.json()).toMatchObject({ message: expect.stringContaining('fastifyPatkit') })
+    await app.close()
+  })
+})
+
+describe('patkit/hono requireToken', () => {
+  it('c.var.principal on the guarded route, the refusal Response as is otherwise', async () => {
+    const { authority, reader, other } = await aliceWorld()
+    const app = new Hono()
+    app.get('/me', honoToken({ authority, scopes: ['read_api'], realm: 'notes' }), (c) =>
+      c.text(c.var.principal.user.username),
+    )
+    expect(await (await app.request('/me', { headers: { 'PRIVATE-TOKEN': reader } })).text()).toBe('alice')
+    const refused = await app.request('/me', { headers: { 'PRIVATE-TOKEN': other } })
+    expect(refused.status).toBe(403)
+    expect(refused.headers.get('www-authenticate')).toMatch(
+      /^Bearer realm="notes", error="insufficient_scope"/,
+    )
+  })
+})
+
+describe('patkit/next withToken', () => {
+  it('passes the request and the route context through, with the caller third', async () => {
+    const { authority, reader } = await aliceWorld()
+    const GET = nextToken(
+      async (request: Request, context: { params: Promise<{ id: string }> }, principal) =>
+        Response.json({
+          id: (await context.params).id,
+          by: principal.user.username,
+          path: new URL(request.url).pathname,
+        }),
+      { authority, scopes: ['read_api'] },
+    )
+    const response = await GET(
+      new Request('http://app.test/notes/7', { headers: { 'PRIVATE-TOKEN': reader } }),
+      {
+        params: Promise.resolve({ id: '7' }),
+      },
+    )
+    expect(await response.json()).toEqual({ id: '7', by: 'alice', path: '/notes/7' })
+  })
+})
