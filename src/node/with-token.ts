@@ -8,7 +8,7 @@ import type { NodeListener } from './node-listener.js'
 
 /**
  * A `node:http` listener of a protected route: it runs only for a request whose token passed the
- * guard, and gets its {@link Principal}.
+ * guard, and gets its {@link Principal}. What it returns is ignored, but a promise is awaited.
  *
  * @example
  * ```ts
@@ -16,11 +16,7 @@ import type { NodeListener } from './node-listener.js'
  * const me: TokenListener = (_req, res, principal) => res.end(principal.user.username)
  * ```
  */
-export type TokenListener = (
-  req: IncomingMessage,
-  res: ServerResponse,
-  principal: Principal,
-) => void | Promise<void>
+export type TokenListener = (req: IncomingMessage, res: ServerResponse, principal: Principal) => unknown
 
 /** The URL whose query `private_token` is read; the host is irrelevant to the guard. */
 function queryUrl(target: string): URL {
