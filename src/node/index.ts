@@ -1,7 +1,8 @@
 /**
  * patkit/node: patkit on `node:http` (and what speaks it: Express, a hijacked Fastify reply). GitLab's
  * API as a request listener, a `Request`/`Response` translator for any web-standard handler, and a
- * guard for the application's own routes. The only entry point whose declarations name `node:` types.
+ * guard for the application's own routes. Its declarations name `node:http` types, which is why this
+ * is not in `patkit/http`: that entry point declares none, for edge runtimes.
  *
  * @example
  * ```ts
