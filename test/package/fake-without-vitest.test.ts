@@ -5,12 +5,18 @@ import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
 
 // patkit/fake must work for test suites that do not use vitest (jest, node:test, plain scripts): the
-// built package is installed into a folder whose node_modules has patkit's dependencies and nothing
-// else, and a fake authority is started there.
+// built package is installed into a folder whose node_modules has patkit's dependencies and its
+// required peer dependencies (neverthrow; npm installs those) and nothing else, and a fake authority is
+// started there.
 const root = join(import.meta.dirname, '..', '..')
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>
+  peerDependencies: Record<string, string>
+  peerDependenciesMeta: Record<string, { optional?: boolean }>
 }
+const requiredPeers = Object.keys(pkg.peerDependencies).filter(
+  (name) => pkg.peerDependenciesMeta[name]?.optional !== true,
+)
 const dir = mkdtempSync(join(tmpdir(), 'patkit-no-vitest-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
@@ -19,7 +25,7 @@ function install(): string {
   mkdirSync(join(modules, 'patkit'), { recursive: true })
   cpSync(join(root, 'package.json'), join(modules, 'patkit', 'package.json'))
   cpSync(join(root, 'dist'), join(modules, 'patkit', 'dist'), { recursive: true })
-  for (const name of Object.keys(pkg.dependencies)) {
+  for (const name of [...Object.keys(pkg.dependencies), ...requiredPeers]) {
     mkdirSync(join(modules, name, '..'), { recursive: true })
     symlinkSync(join(root, 'node_modules', name), join(modules, name), 'dir')
   }
@@ -30,6 +36,8 @@ const node = (cwd: string, source: string, type: 'module' | 'commonjs') =>
   execFileSync(process.execPath, [`--input-type=${type}`, '-e', source], { cwd, encoding: 'utf8' }).trim()
 
 it('patkit/fake starts a fake authority, ESM and CJS, where vitest is not installed', () => {
+  // Every framework, database driver and vitest is an optional peer: only neverthrow must be installed.
+  expect(requiredPeers).toEqual(['neverthrow'])
   const cwd = install()
   const script = (load: string) => `
     const { createFakeGitLab } = ${load}
