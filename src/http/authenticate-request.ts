@@ -3,7 +3,6 @@ import type { Authority } from '../authority/create-authority.js'
 import type { Principal } from '../authority/principal.js'
 import { ANY_SCOPE, requireScope } from '../authority/scope-policy.js'
 import type { PatkitError } from '../domain/errors.js'
-import type { Scope } from '../domain/scopes.js'
 import { presentedSecret } from './credentials.js'
 import { bearerChallenge, bearerErrorOf, errorReply, GITLAB_REALM } from './error-response.js'
 import type { IncomingRequest } from './incoming.js'
@@ -24,8 +23,9 @@ export interface GuardOptions {
   /**
    * A token needs one of these scopes (GitLab's `allow_access_with_scope`: any one suffices), else
    * 403 `insufficient_scope`; `'any'` lets every valid token in. An empty list lets no token in.
+   * GitLab's scopes (`'read_api'`, `'api'`, ...) or those of the authority's own `scopes` vocabulary.
    */
-  readonly scopes: readonly Scope[] | 'any'
+  readonly scopes: readonly string[] | 'any'
   /**
    * The `realm` of the `WWW-Authenticate` challenges; defaults to GitLab's, `Protected by OAuth 2.0`.
    * Printable text; `"` and `\` are escaped.

@@ -67,6 +67,20 @@ describe('authenticateRequest: the principal of a token with an allowed scope', 
   })
 })
 
+describe('authenticateRequest: an application’s own scope vocabulary', () => {
+  it('guards with the authority’s configured scopes as with GitLab’s', async () => {
+    const { authority, issue } = await world({ scopes: ['notes:read', 'notes:write', 'billing'] })
+    const { secret } = await issue(ALICE.id, { scopes: ['notes:read'] })
+    const request = () => get('/notes', { 'PRIVATE-TOKEN': secret })
+    const reader = await authenticateRequest(request(), { authority, scopes: ['notes:read', 'notes:write'] })
+    expect(reader._unsafeUnwrap().token.scopes).toEqual(['notes:read'])
+    const r = await refused(request(), { authority, scopes: ['billing'] })
+    expect(r.status).toBe(403)
+    expect(r.headers.get('www-authenticate')).toContain('error="insufficient_scope", ')
+    expect(r.headers.get('www-authenticate')).toMatch(/, scope="billing"$/)
+  })
+})
+
 describe('authenticateRequest: refusals with GitLab’s bodies and an RFC 6750 challenge', () => {
   it('401 without a token: GitLab’s body and a bare challenge (no error code, RFC 6750 3.1)', async () => {
     const { authority } = await world()
