@@ -55,9 +55,10 @@ export function checkRealm(realm: string | undefined): string {
 /**
  * The refusal of a guarded request: GitLab's status and body for the error (its API guard's), with an
  * RFC 6750 challenge. No credentials: `Bearer realm="..."` and no error (RFC 6750, 3.1); an unknown
- * token or an unusable user: `error="invalid_token"`; an expired or revoked token: GitLab's own header;
- * a missing scope: `error="insufficient_scope"` with the allowed scopes (GitLab's API sends no header on
- * its 403, a gap its source marks FIXME as breaking the standard). A store failure is a bare 500.
+ * token or one whose owner is gone: `error="invalid_token"`; an expired or revoked token: GitLab's own
+ * header; a missing scope: `error="insufficient_scope"` with the allowed scopes (GitLab's API sends no
+ * header on its 403, a gap its source marks FIXME as breaking the standard). A blocked owner's 403
+ * and a store failure's 500 carry no challenge, as in GitLab: neither is the token's fault.
  *
  * @example
  * ```ts
@@ -67,7 +68,9 @@ export function checkRealm(realm: string | undefined): string {
  */
 export function refusal(e: PatkitError, presented: boolean, realm: string): Reply {
   const reply = errorReply(e)
-  if (e.type === 'store_failure') return reply
+  // A blocked owner (a valid token, GitLab's 403 `Your account has been blocked.`) and a failing store
+  // are not the token's fault: no Bearer error names them, and GitLab sends no challenge for either.
+  if (e.type === 'store_failure' || e.type === 'forbidden') return reply
   const bearerError = bearerErrorOf(e) ?? (presented ? { error: 'invalid_token' as const } : undefined)
   return { ...reply, headers: { ...reply.headers, 'www-authenticate': bearerChallenge(realm, bearerError) } }
 }
@@ -103,8 +106,8 @@ export async function guardRequest(
  * `Authorization: Bearer` (the request body is never read), then its expiry, revocation and scopes.
  * Ok: the {@link Principal} (the user and the token). Err: the `Response` to send as is, with GitLab's
  * status and body and a `WWW-Authenticate` challenge (see docs/embedding.md): 401 without a token or
- * with an unknown, expired or revoked one, 403 `insufficient_scope` without one of `scopes`, 500 when
- * the store fails. Web-standard: any runtime with `Request` and `Response`.
+ * with an unknown, expired or revoked one, 403 `insufficient_scope` without one of `scopes`, 403 for a
+ * blocked owner, 500 when the store fails. Web-standard: any runtime with `Request` and `Response`.
  *
  * @example
  * ```ts

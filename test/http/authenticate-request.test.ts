@@ -91,15 +91,31 @@ describe('authenticateRequest: refusals with GitLab’s bodies and an RFC 6750 c
     expect(r.headers.get('www-authenticate')).toBe(GITLAB_CHALLENGE)
   })
 
-  it('401 for an unknown token and for a blocked user’s token: error="invalid_token"', async () => {
+  it('401 for an unknown token: error="invalid_token"', async () => {
+    const { authority } = await world()
+    const r = await refused(get('/me', { 'PRIVATE-TOKEN': 'glpat-no-such-token' }), {
+      authority,
+      scopes: ['api'],
+    })
+    expect(r.status).toBe(401)
+    expect(r.text).toBe('{"message":"401 Unauthorized"}')
+    expect(r.headers.get('www-authenticate')).toBe(`${GITLAB_CHALLENGE}, error="invalid_token"`)
+  })
+
+  it('403 for a blocked user’s valid token: GitLab’s body and, as GitLab, no challenge (not a token error)', async () => {
     const { authority, issue } = await world()
     const blocked = await issue(BLOCKED.id)
-    for (const secret of ['glpat-no-such-token', blocked.secret]) {
-      const r = await refused(get('/me', { 'PRIVATE-TOKEN': secret }), { authority, scopes: ['api'] })
-      expect(r.status).toBe(401)
-      expect(r.text).toBe('{"message":"401 Unauthorized"}')
-      expect(r.headers.get('www-authenticate')).toBe(`${GITLAB_CHALLENGE}, error="invalid_token"`)
-    }
+    const api = createHandler(authority)
+    const r = await refused(get('/me', { 'PRIVATE-TOKEN': blocked.secret }), { authority, scopes: ['api'] })
+    const gitlab = await api(
+      new Request(`${ORIGIN}/api/v4/personal_access_tokens/self`, {
+        headers: { 'PRIVATE-TOKEN': blocked.secret },
+      }),
+    )
+    expect(r.status).toBe(403)
+    expect(r.text).toBe('{"message":"403 Forbidden - Your account has been blocked."}')
+    expect(r.text).toBe(await gitlab.text())
+    expect(r.headers.get('www-authenticate')).toBeNull()
   })
 
   it('401 for an expired or a revoked token: byte for byte what GitLab’s API answers (the handler’s answer)', async () => {
