@@ -11,6 +11,11 @@ import { presentedSecret, sudoIdentifier } from './credentials.js'
 import { type ErrorContext, errorReply } from './error-response.js'
 import { parseForm } from './form-params.js'
 import { idempotencyKeyOf, replayedRotation, rotationIdempotency } from './idempotency.js'
+import {
+  type ImpersonationRouteName,
+  isImpersonationRoute,
+  serveImpersonationRoute,
+} from './impersonation-routes.js'
 import type { IncomingRequest } from './incoming.js'
 import { listParamsParser } from './list-params.js'
 import { isMalformedAuthorization, isMalformedUrl, MALFORMED } from './malformed-strings.js'
@@ -110,6 +115,19 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
       principal = acting.value
     }
     if (unknown !== undefined) return error(400, `${printable(unknown)} is not a known parameter`)
+    if (isImpersonationRoute(match.name)) {
+      const { segment, subsegment } = match
+      return serveImpersonationRoute(
+        authority,
+        match.name,
+        segment,
+        subsegment,
+        authenticated.value,
+        url,
+        params,
+        publicUrl,
+      )
+    }
     return serve(
       match.name,
       match.segment,
@@ -122,7 +140,7 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
   }
 
   async function serve(
-    name: Exclude<RouteName, UserRouteName | MetadataRouteName>,
+    name: Exclude<RouteName, UserRouteName | MetadataRouteName | ImpersonationRouteName>,
     segment: string | undefined,
     principal: Principal,
     url: URL,

@@ -1,3 +1,4 @@
+import type { Release } from '../authority/release.js'
 import { isActive, type Token } from '../domain/token.js'
 
 // Date#toISOString costs about as much as the rest of a token's JSON, and every answer carrying a
@@ -64,4 +65,27 @@ export function tokenJson(token: Token, now: Date): TokenJson {
     active: isActive(token, now),
     expires_at: token.expiresAt,
   }
+}
+
+/**
+ * GitLab's `ImpersonationToken` entity (the token's JSON and `impersonation`), and with a secret its
+ * `ImpersonationTokenWithToken` (`token` before `impersonation`, as GitLab's entity inherits it).
+ *
+ * @example
+ * ```ts
+ * import { impersonationTokenJson } from './token-json.js'
+ *
+ * impersonationTokenJson(token, new Date(), '18.6').impersonation // true for an impersonation token
+ * ```
+ */
+export function impersonationTokenJson(
+  token: Token,
+  now: Date,
+  _release: Release,
+  secret?: string,
+): TokenJson & { readonly impersonation: boolean; readonly token?: string } {
+  const base = tokenJson(token, now)
+  return secret === undefined
+    ? { ...base, impersonation: token.impersonation }
+    : { ...base, token: secret, impersonation: token.impersonation }
 }
