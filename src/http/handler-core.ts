@@ -25,7 +25,7 @@ import { type BodyParams, DEFAULT_BODY_LIMIT, readBodyParams } from './request-b
 import { grapeDate, parseCreateBody, parseId, parseTokenRef, unknownParameter } from './request-params.js'
 import { error, json, message, noContent, type Reply } from './responses.js'
 import { matchRoute, type RouteName } from './routes.js'
-import { tokenJson } from './token-json.js'
+import { tokenJson, tokenJsonFor } from './token-json.js'
 import { isUserRoute, serveUserRoute, type UserRouteName } from './user-routes.js'
 
 /**
@@ -104,6 +104,7 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
     }
     const authenticated = await authority.authenticate(secret, {
       rotateRequest: match.name === 'rotate',
+      ip: request.clientIp ?? null,
     })
     if (authenticated.isErr()) return errorReply(authenticated.error)
     // `sudo` (GitLab's `sudo!`): checked without an await when absent, as on almost every request.
@@ -165,7 +166,7 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
         const now = authority.now()
         return json(
           200,
-          result.value.items.map((t) => tokenJson(t, now)),
+          result.value.items.map((t) => tokenJsonFor(t, now, authority.release, 'last_used_ips_list')),
           paginationHeaders(result.value.pagination, url, publicUrl),
         )
       }
@@ -184,7 +185,9 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
         const ref = parseTokenRef(segment)
         if (ref.isErr()) return fail(ref.error)
         const result = await authority.get(principal, ref.value)
-        return result.isErr() ? fail(result.error) : json(200, tokenJson(result.value, authority.now()))
+        if (result.isErr()) return fail(result.error)
+        const ips = ref.value === 'self' ? 'last_used_ips_self' : 'last_used_ips'
+        return json(200, tokenJsonFor(result.value, authority.now(), authority.release, ips))
       }
       case 'revoke': {
         const ref = parseTokenRef(segment)

@@ -75,8 +75,17 @@ describe('the Ruby gitlab gem against patkit serve', () => {
         last_used_at: null,
         active: true,
         expires_at: '2099-12-31',
+        // Never used: no IP recorded.
+        last_used_ips: [],
       })
-      expect(report.self).toMatchObject({ id: 2, name: 'alice-laptop', user_id: 2, active: true })
+      // alice's token was just used from 127.0.0.1 (the gem's own requests): recorded.
+      expect(report.self).toMatchObject({
+        id: 2,
+        name: 'alice-laptop',
+        user_id: 2,
+        active: true,
+        last_used_ips: ['127.0.0.1'],
+      })
 
       // Rotation answers the successor with its secret and the asked expiry; the successor rotates
       // itself; the old token is revoked.
