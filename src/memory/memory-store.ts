@@ -93,7 +93,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): TokenStore {
     revokeDescendants: (tokenId, now) =>
       attempt('revokeDescendants', () => ok(tokens.revokeDescendants(tokenId, now))),
     touchLastUsed: (id, at, throttleMs, ip) =>
-      attempt('touchLastUsed', () => ok(tokens.touchLastUsed(id, at, throttleMs, ip ?? null))),
+      attempt('touchLastUsed', () => ok(tokens.touchLastUsed(id, at, throttleMs, ip))),
     importToken: (token) => attempt('importToken', () => tokens.importToken(token)),
     putUser: (user) => attempt('putUser', () => users.put(user)),
     findUser: (ref) => attempt('findUser', () => ok(users.find(ref))),

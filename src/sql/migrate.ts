@@ -45,7 +45,7 @@ export function schemaMigrations(dialect: SqlDialect, prefix: string): Readonly<
     '0002_settings': settings(dialect),
     '0003_rotation_receipts': rotationReceipts(dialect, prefix),
     '0004_cache_changes': cacheChanges(dialect, prefix),
-    '0005_last_used_ips': lastUsedIps(prefix),
+    '0005_last_used_ips': lastUsedIps(dialect, prefix),
   }
 }
 

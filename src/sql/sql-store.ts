@@ -89,7 +89,7 @@ export function sqlStore<DB>(db: Kysely<DB>, options: SqlStoreOptions = {}): Tok
     revokeDescendants: (tokenId, now) =>
       run('revokeDescendants', () => revokeDescendants(context, statements, tokenId, now)),
     touchLastUsed: (id, at, throttleMs, ip) =>
-      run('touchLastUsed', () => touchLastUsed(context, statements, id, at, throttleMs, ip ?? null)),
+      run('touchLastUsed', () => touchLastUsed(context, statements, id, at, throttleMs, ip)),
     putUser: (user) => run('putUser', () => upsertUser(context, user)),
     findUser: (ref) => run('findUser', () => selectUser(context, ref)),
   } satisfies TokenStore)

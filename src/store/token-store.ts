@@ -114,7 +114,7 @@ export interface TokenStore extends UserDirectory {
   /** Revokes the tokens rotated from `tokenId` that are active at `now`; returns them as they are now. */
   revokeDescendants(tokenId: number, now: Date): ResultAsync<readonly Token[], StoreFailure>
   /**
-   * Records a use at `at` from `ip` (optional: `null` or absent records none) as `nextLastUsed` says
+   * Records a use at `at` from `ip` (`null` records no address; required, so a wrapper cannot drop it silently) as `nextLastUsed` says
    * from the stored `lastUsedAt` and `lastUsedIps`: `lastUsedAt = at` unless it was set less than
    * `throttleMs` before `at`, and `ip` appended (the newest five kept) when it is new and the last use
    * is a minute old. True when anything was written.
@@ -123,7 +123,7 @@ export interface TokenStore extends UserDirectory {
     id: number,
     at: Date,
     throttleMs: number,
-    ip?: string | null,
+    ip: string | null,
   ): ResultAsync<boolean, StoreFailure>
   /**
    * Stores a token exactly as given, id and family included (seed files, migrations from another

@@ -25,31 +25,31 @@ export function describeTouch(ctx: ConformanceContext): void {
   describe('touchLastUsed', () => {
     ctx.test('touchLastUsed writes the first use of a never-used token', async (store) => {
       const token = await seeder(store).insert({ lastUsedAt: null })
-      expect(await okValue(store.touchLastUsed(token.id, T, THROTTLE))).toBe(true)
+      expect(await okValue(store.touchLastUsed(token.id, T, THROTTLE, null))).toBe(true)
       expect(await okValue(store.findById(token.id))).toEqual({ ...token, lastUsedAt: T })
     })
 
     ctx.test('touchLastUsed does not write inside the throttle window', async (store) => {
       const token = await seeder(store).insert({ lastUsedAt: T })
       for (const at of [plus(0), plus(1), plus(THROTTLE - 1)]) {
-        expect(await okValue(store.touchLastUsed(token.id, at, THROTTLE)), at.toISOString()).toBe(false)
+        expect(await okValue(store.touchLastUsed(token.id, at, THROTTLE, null)), at.toISOString()).toBe(false)
       }
       expect(await okValue(store.findById(token.id))).toEqual(token)
     })
 
     ctx.test('touchLastUsed writes exactly throttleMs after the last use, and later', async (store) => {
       const token = await seeder(store).insert({ lastUsedAt: T })
-      expect(await okValue(store.touchLastUsed(token.id, plus(THROTTLE), THROTTLE))).toBe(true)
+      expect(await okValue(store.touchLastUsed(token.id, plus(THROTTLE), THROTTLE, null))).toBe(true)
       expect(await okValue(store.findById(token.id))).toEqual({ ...token, lastUsedAt: plus(THROTTLE) })
       const much = plus(3 * THROTTLE + 12_345)
-      expect(await okValue(store.touchLastUsed(token.id, much, THROTTLE))).toBe(true)
+      expect(await okValue(store.touchLastUsed(token.id, much, THROTTLE, null))).toBe(true)
       expect(await okValue(store.findById(token.id))).toEqual({ ...token, lastUsedAt: much })
     })
 
     ctx.test('touchLastUsed never moves lastUsedAt back', async (store) => {
       const token = await seeder(store).insert({ lastUsedAt: T })
-      expect(await okValue(store.touchLastUsed(token.id, plus(-THROTTLE * 2), THROTTLE))).toBe(false)
-      expect(await okValue(store.touchLastUsed(token.id, plus(-1), 0))).toBe(false)
+      expect(await okValue(store.touchLastUsed(token.id, plus(-THROTTLE * 2), THROTTLE, null))).toBe(false)
+      expect(await okValue(store.touchLastUsed(token.id, plus(-1), 0, null))).toBe(false)
       expect(await okValue(store.findById(token.id))).toEqual(token)
     })
 
@@ -59,7 +59,7 @@ export function describeTouch(ctx: ConformanceContext): void {
         const token = await seeder(store).insert({ lastUsedAt: null })
         const instants = Array.from({ length: RACERS }, (_, i) => plus(i * 1000))
         const written = await Promise.all(
-          instants.map(async (at) => okValue(store.touchLastUsed(token.id, at, THROTTLE))),
+          instants.map(async (at) => okValue(store.touchLastUsed(token.id, at, THROTTLE, null))),
         )
         expect(written.filter(Boolean)).toHaveLength(1)
         const stored = await okValue(store.findById(token.id))
@@ -69,7 +69,7 @@ export function describeTouch(ctx: ConformanceContext): void {
 
     ctx.test('touchLastUsed of an unknown id writes nothing and returns false', async (store) => {
       const token = await seeder(store).insert()
-      expect(await okValue(store.touchLastUsed(token.id + 1000, T, THROTTLE))).toBe(false)
+      expect(await okValue(store.touchLastUsed(token.id + 1000, T, THROTTLE, null))).toBe(false)
       expect(await okValue(store.findById(token.id + 1000))).toBeNull()
       expect(await okValue(store.findById(token.id))).toEqual(token)
     })
@@ -162,7 +162,7 @@ export function describeTouch(ctx: ConformanceContext): void {
       const seed = seeder(store)
       const token = await seed.insert({ impersonation: true, description: 'd', scopes: ['read_api'] })
       const other = await seed.insert()
-      expect(await okValue(store.touchLastUsed(token.id, T, THROTTLE))).toBe(true)
+      expect(await okValue(store.touchLastUsed(token.id, T, THROTTLE, null))).toBe(true)
       expect(await okValue(store.findById(token.id))).toEqual({ ...token, lastUsedAt: T })
       expect(await okValue(store.findById(other.id))).toEqual(other)
     })
