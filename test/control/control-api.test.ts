@@ -194,10 +194,10 @@ describe('state', () => {
   it('a snapshot carries last_used_ips, and a restore puts them back', async () => {
     const gitlab = await start()
     expect((await api(gitlab, '/personal_access_tokens/self', ROOT)).status).toBe(200)
-    const ipsOf = async () =>
-      ((await control(gitlab, 'GET', '/state')).body?.['tokens'] as Record<string, unknown>[]).map(
-        (t) => t['last_used_ips'] ?? null,
-      )
+    const ipsOf = async () => {
+      const tokens = (await control(gitlab, 'GET', '/state')).body?.['tokens'] as Record<string, unknown>[]
+      return tokens.map((t) => t['last_used_ips'] ?? null)
+    }
     const snapshot = await control(gitlab, 'GET', '/state')
     expect(await ipsOf()).toEqual([['127.0.0.1'], null])
     await control(gitlab, 'POST', '/reset')
