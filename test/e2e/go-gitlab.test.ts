@@ -38,10 +38,11 @@ interface Report {
   revoked_9: boolean
   impersonation: Record<string, unknown>
   errors: Record<string, ErrorSeen | null>
+  sudo: Record<string, unknown>
 }
 
 describe('go-gitlab against patkit serve', () => {
-  it('reads the current user, pages the list with its filters, gets, rotates by id and self, revokes, manages impersonation tokens, and returns its ErrorResponse', async (ctx) => {
+  it('reads the current user, pages the list with its filters, gets, rotates by id and self, revokes, manages impersonation tokens, returns its ErrorResponse, and acts as another user with WithSudo', async (ctx) => {
     const built = buildGoGitlab(PROGRAM)
     if ('reason' in built) {
       if (required) throw new Error(`PATKIT_REQUIRE_E2E=1 but ${built.reason}`)
@@ -118,6 +119,18 @@ describe('go-gitlab against patkit serve', () => {
         non_admin_user_filter: seen(401, message('401 Unauthorized')),
         non_admin_impersonation: seen(403, message('403 Forbidden')),
         not_an_impersonation_token: seen(404, message('404 Impersonation Token Not Found')),
+      })
+
+      // WithSudo (the Sudo header) with an administrator's `sudo` token, by username and by id.
+      expect(report.sudo).toEqual({
+        by_username: 'alice',
+        by_id: 'bob',
+        non_admin: seen(403, message('403 Forbidden - Must be admin to use sudo')),
+        without_scope: seen(
+          403,
+          '{error: insufficient_scope}, {error_description: The request requires higher privileges than provided by the access token.}, {scope: sudo}',
+        ),
+        unknown_user: seen(404, message("404 User with ID or username 'nobody' Not Found")),
       })
     } finally {
       await server.close()

@@ -37,10 +37,11 @@ interface Report {
   old_after_rotate: boolean
   revoked_9: boolean
   errors: Record<string, ErrorSeen | null>
+  sudo: Record<string, unknown>
 }
 
 describe('the Ruby gitlab gem against patkit serve', () => {
-  it('reads the current user, pages the list with its filters, gets, rotates by id and self, revokes, and raises its error classes', async (ctx) => {
+  it('reads the current user, pages the list with its filters, gets, rotates by id and self, revokes, raises its error classes, and acts as another user with sudo', async (ctx) => {
     if ('reason' in found) {
       if (required) throw new Error(`PATKIT_REQUIRE_E2E=1 but ${found.reason}`)
       console.warn(`skipped: ${found.reason}`)
@@ -116,6 +117,21 @@ describe('the Ruby gitlab gem against patkit serve', () => {
         non_admin_user_filter: seen('Unauthorized', 401, '401 Unauthorized', '/personal_access_tokens'),
         bad_state: seen('BadRequest', 400, 'state does not have a valid value', '/personal_access_tokens'),
         non_admin_impersonation: seen('Forbidden', 403, '403 Forbidden', '/users/2/impersonation_tokens'),
+      })
+      // The gem's `sudo:` option with an administrator's `sudo` token acts as the user named (by
+      // username or id); `self` stays the token presented, as in GitLab.
+      expect(report.sudo).toEqual({
+        user: 'alice',
+        self_of: 1,
+        by_id: 'alice',
+        non_admin: seen('Forbidden', 403, '403 Forbidden - Must be admin to use sudo', '/user'),
+        without_scope: seen(
+          'Forbidden',
+          403,
+          'The request requires higher privileges than provided by the access token.',
+          '/user',
+        ),
+        unknown_user: seen('NotFound', 404, "404 User with ID or username 'nobody' Not Found", '/user'),
       })
       console.info(`ruby gitlab gem ${report.gem}`)
     } finally {

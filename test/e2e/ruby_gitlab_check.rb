@@ -75,4 +75,17 @@ report['errors'] = {
   'non_admin_impersonation' => outcome { alice.get('/users/2/impersonation_tokens') }
 }
 
+# sudo: the gem's `sudo:` option sends the `sudo` parameter on every request. Last, as it creates a
+# token (an administrator's token with the `sudo` scope).
+sudo_token = root.post('/users/1/personal_access_tokens', body: { name: 'sudo', scopes: %w[api sudo] })
+as_alice = Gitlab.client(endpoint: endpoint, private_token: sudo_token.token, sudo: 'alice')
+report['sudo'] = {
+  'user' => as_alice.user.username,
+  'self_of' => as_alice.get('/personal_access_tokens/self').user_id,
+  'by_id' => Gitlab.client(endpoint: endpoint, private_token: sudo_token.token, sudo: 2).user.username,
+  'non_admin' => outcome { Gitlab.client(endpoint: endpoint, private_token: alice_secret, sudo: 'bob').user },
+  'without_scope' => outcome { Gitlab.client(endpoint: endpoint, private_token: root_secret, sudo: 'alice').user },
+  'unknown_user' => outcome { Gitlab.client(endpoint: endpoint, private_token: sudo_token.token, sudo: 'nobody').user }
+}
+
 puts JSON.generate(report)

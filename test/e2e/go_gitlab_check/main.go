@@ -252,6 +252,27 @@ func main() {
 		"not_an_impersonation_token": outcome(errMissingImpersonation),
 	}
 
+	// sudo: the client's WithSudo request option (the Sudo header), with an administrator's token
+	// that has the sudo scope, created last so the ids above stay as they are.
+	sudoName := "sudo"
+	sudoScopes := []string{"api", "sudo"}
+	sudoToken, _, err := root.Users.CreatePersonalAccessToken(1, &gitlab.CreatePersonalAccessTokenOptions{
+		Name: &sudoName, Scopes: &sudoScopes,
+	})
+	must(err, "create a sudo token")
+	sudoer := client(url, sudoToken.Token)
+	asAlice2, _, err := sudoer.Users.CurrentUser(gitlab.WithSudo("alice"))
+	must(err, "sudo alice")
+	asBob, _, err := sudoer.Users.CurrentUser(gitlab.WithSudo(3))
+	must(err, "sudo 3")
+	_, _, errNonAdmin := alice.Users.CurrentUser(gitlab.WithSudo("bob"))
+	_, _, errNoScope := root.Users.CurrentUser(gitlab.WithSudo("alice"))
+	_, _, errUnknown := sudoer.Users.CurrentUser(gitlab.WithSudo("nobody"))
+	report["sudo"] = map[string]interface{}{
+		"by_username": asAlice2.Username, "by_id": asBob.Username,
+		"non_admin": outcome(errNonAdmin), "without_scope": outcome(errNoScope), "unknown_user": outcome(errUnknown),
+	}
+
 	out, err := json.Marshal(report)
 	must(err, "json")
 	fmt.Println(string(out))
