@@ -148,3 +148,53 @@ describe('the seed format', () => {
     expect(valid(['not an ip'])).toBe(false)
   })
 })
+
+// GitLab's own `it`s about last_used_ips: spec/requests/api/personal_access_tokens_spec.rb (GET /:id,
+// not an administrator) and spec/requests/api/personal_access_tokens/self_information_spec.rb (GET
+// self), the request's address stubbed through Gitlab::IpAddressState there, `clientIp` here.
+describe("GitLab's specs: last_used_ips", () => {
+  it('returns ips used (GET /personal_access_tokens/:id, when an ip is recently used)', async () => {
+    const w = await httpWorld({}, forwarded)
+    const { secret, token } = await w.issue(ALICE.id, {
+      lastUsedIps: ['127.0.0.1'],
+      lastUsedAt: new Date('2026-03-10T11:59:30.000Z'),
+    })
+    const r = await w.call('GET', `/personal_access_tokens/${token.id}`, {
+      token: secret,
+      headers: { 'x-client': '127.0.0.1' },
+    })
+    expect(r.status).toBe(200)
+    expect((r.json as Json)['last_used_ips']).toEqual(['127.0.0.1'])
+  })
+
+  it('returns ips used (GET /personal_access_tokens/self, when an ip is recently used)', async () => {
+    const w = await httpWorld({}, forwarded)
+    const { secret } = await w.issue(ALICE.id)
+    const r = await w.call('GET', '/personal_access_tokens/self', {
+      token: secret,
+      headers: { 'x-client': '192.168.1.2' },
+    })
+    expect(r.status).toBe(200)
+    expect((r.json as Json)['last_used_ips']).toEqual(['192.168.1.2'])
+  })
+
+  it('returns up to 5 most recent ones (GET self, when several IP have been recently used)', async () => {
+    const w = await httpWorld({}, forwarded)
+    const { secret } = await w.issue(ALICE.id)
+    const ips = Array.from({ length: 8 }, (_, i) => `192.168.${i + 1}.2`)
+    for (const [i, ip] of ips.entries()) {
+      const r = await w.call('GET', '/personal_access_tokens/self', {
+        token: secret,
+        headers: { 'x-client': ip },
+      })
+      expect(r.status).toBe(200)
+      expect([...((r.json as Json)['last_used_ips'] as string[])].sort()).toEqual(
+        ips
+          .slice(0, i + 1)
+          .slice(-5)
+          .sort(),
+      )
+      w.clock.advance(MINUTE + 10_000)
+    }
+  })
+})
