@@ -24,7 +24,8 @@ async function hasColumn(db: Kysely<unknown>, dialect: SqlDialect, table: string
  * addresses of at most 45 characters and their separators fit in 255.
  *
  * MySQL and SQLite cannot roll DDL back, so the column is added only when missing: a run that stopped
- * after the `ALTER TABLE` but before recording the version simply runs again.
+ * after the `ALTER TABLE` but before recording the version simply runs again, and of two processes
+ * starting on one SQLite file the one that loses the race finds the column added.
  *
  * @example
  * ```ts
@@ -38,11 +39,20 @@ export function lastUsedIps(dialect: SqlDialect, prefix: string): Migration {
   return {
     async up(anyDb) {
       const db: Kysely<unknown> = anyDb
-      if (await hasColumn(db, dialect, `${prefix}tokens`)) return
-      await db.schema
-        .alterTable('tokens')
-        .addColumn('last_used_ips', 'varchar(255)', (c) => c.notNull().defaultTo(''))
-        .execute()
+      const table = `${prefix}tokens`
+      if (await hasColumn(db, dialect, table)) return
+      try {
+        await db.schema
+          .alterTable('tokens')
+          .addColumn('last_used_ips', 'varchar(255)', (c) => c.notNull().defaultTo(''))
+          .execute()
+      } catch (error) {
+        // Two processes migrating one SQLite file (no cross-process migration lock) can both find
+        // the column missing: the second ALTER fails with "duplicate column name", and the column is
+        // there as wanted. PostgreSQL and MySQL migrate under a lock, so an error there is real.
+        if (dialect.name === 'sqlite' && (await hasColumn(db, dialect, table))) return
+        throw error
+      }
     },
     async down(anyDb) {
       const db: Kysely<unknown> = anyDb
