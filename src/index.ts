@@ -37,6 +37,12 @@ export { type ExpiryNotices, type ExpiryNoticesOptions, expiryNotices } from './
 export type { FindUserError } from './authority/find-user.js'
 export type { FindUsersError, UsersFilterFlag, UsersQuery } from './authority/find-users.js'
 export type { GetError } from './authority/get-token.js'
+export type {
+  ImpersonationCreateRequest,
+  ImpersonationError,
+  ImpersonationListRequest,
+  ImpersonationState,
+} from './authority/impersonation-tokens.js'
 export { type InstanceMetadata, instanceMetadata } from './authority/instance-metadata.js'
 export type { IssueError, IssueTokenInput } from './authority/issue-token.js'
 export type { IssuedToken } from './authority/issued-token.js'

@@ -1,6 +1,7 @@
 import { err, errAsync, ok, type Result, ResultAsync } from 'neverthrow'
 import { forbidden, tokenExpired, tokenRevoked, unauthenticated } from '../domain/error-constructors.js'
 import type { ErrorOf, StoreFailure } from '../domain/errors.js'
+import { type LastUsed, nextLastUsed } from '../domain/last-used.js'
 import { checkRoutableSecret } from '../domain/routable-token.js'
 import { isExpired, type Token } from '../domain/token.js'
 import type { TokenWithUser } from '../store/token-store.js'
@@ -14,15 +15,17 @@ import { hasFeature } from './release.js'
 
 /**
  * How a request presents its token. `rotateRequest` marks a rotation (`/:id/rotate` or
- * `/self/rotate`): only then does a revoked token trigger reuse detection.
+ * `/self/rotate`): only then does a revoked token trigger reuse detection. `ip` is the client's
+ * address, recorded in the token's `last_used_ips` as GitLab's LastUsedService does (absent: none).
  *
  * @example
  * ```ts
- * await authority.authenticate(secret, { rotateRequest: true })
+ * await authority.authenticate(secret, { rotateRequest: true, ip: '203.0.113.7' })
  * ```
  */
 export interface AuthenticateOptions {
   readonly rotateRequest?: boolean
+  readonly ip?: string | null
 }
 
 /**
@@ -44,7 +47,7 @@ export type AuthenticateError = ErrorOf<
  * revoked (401), then a blocked owner (403 `Your account has been blocked.`, GitLab's
  * `api_access_allowed?`, checked after the token). A revoked token presented to a rotation revokes
  * the tokens rotated from it (reuse detection) and the call still fails as revoked. Success records
- * `lastUsedAt`, throttled. With a grace window (`rotationGraceMs`), a revoked token inside it
+ * `lastUsedAt` and the client `ip`, throttled as GitLab's LastUsedService. With a grace window (`rotationGraceMs`), a revoked token inside it
  * (`withinGrace`) authenticates instead, reuse detection not involved. With `adminMode`, an administrator's token without the `admin_mode` scope
  * acts as a regular user (GitLab's `can_admin_all_resources?`): the principal's `user.admin` is false.
  *
@@ -111,20 +114,34 @@ function principalFrom(
       ? refuseRevoked(deps, token, now, options)
       : graceOrRefuse(deps, deps.grace, user, token, now, options)
   }
-  return activePrincipal(deps, user, token, now)
+  return activePrincipal(deps, user, token, now, options.ip ?? null)
 }
 
-/** An active token's principal: as read, or with `lastUsedAt` recorded when the throttle allows. */
+/**
+ * An active token's principal: as read, or with its use recorded (`lastUsedAt`, the client `ip`) when
+ * GitLab's LastUsedService rule (`nextLastUsed`) says the store's conditional write can change
+ * anything: the stored values never move back, so the rule applied to the values just read spares a
+ * store round trip on almost every request, as GitLab checks the loaded token before updating.
+ */
 function activePrincipal(
   deps: AuthorityDeps,
   user: User,
   token: Token,
   now: Date,
+  ip: string | null,
 ): Authenticated | Promise<Authenticated> {
   // GitLab records the use (LastUsedService) before it checks the owner's access.
-  if (usedWithinWindow(token.lastUsedAt, now, deps.lastUsedThrottleMs)) return principalOf(deps, user, token)
-  return touchThenPrincipal(deps, user, token, now)
+  const next = nextLastUsed(
+    { lastUsedAt: token.lastUsedAt, lastUsedIps: token.lastUsedIps ?? NO_IPS },
+    now,
+    deps.lastUsedThrottleMs,
+    ip,
+  )
+  if (next === null) return principalOf(deps, user, token)
+  return touchThenPrincipal(deps, user, token, now, ip, next)
 }
+
+const NO_IPS: readonly string[] = []
 
 /** The principal once the token passed: 403 for a blocked owner (after the token's checks, as GitLab). */
 function principalOf(deps: AuthorityDeps, user: User, token: Token): Authenticated {
@@ -143,7 +160,9 @@ async function graceOrRefuse(
 ): Promise<Authenticated> {
   const graced = await withinGrace(grace, token, now)
   if (graced.isErr()) return err(graced.error)
-  return graced.value ? activePrincipal(deps, user, token, now) : refuseRevoked(deps, token, now, options)
+  return graced.value
+    ? activePrincipal(deps, user, token, now, options.ip ?? null)
+    : refuseRevoked(deps, token, now, options)
 }
 
 /** A revoked token: refused, after reuse detection when it was presented to a rotation. */
@@ -172,16 +191,18 @@ async function detectReuse(deps: AuthorityDeps, token: Token, now: Date): Promis
   return err(tokenRevoked(token.id))
 }
 
-/** Records `lastUsedAt` (the store throttles it) and answers the principal with the recorded value. */
+/** Records the use (the store applies the same rule atomically) and answers the principal with it. */
 async function touchThenPrincipal(
   deps: AuthorityDeps,
   user: User,
   token: Token,
   now: Date,
+  ip: string | null,
+  next: LastUsed,
 ): Promise<Authenticated> {
-  const touched = await deps.store.touchLastUsed(token.id, now, deps.lastUsedThrottleMs)
+  const touched = await deps.store.touchLastUsed(token.id, now, deps.lastUsedThrottleMs, ip)
   if (touched.isErr()) return err(touched.error)
-  const current = touched.value ? { ...token, lastUsedAt: now } : token
+  const current = touched.value ? withLastUsed(token, next) : token
   if (touched.value) deps.emit({ type: 'used', at: now, token: toTokenInfo(current) })
   return principalOf(deps, user, current)
 }
@@ -252,12 +273,10 @@ export async function tokenThenOwner(
   return ok({ token, user: owner.value })
 }
 
-/**
- * Whether the `lastUsedAt` just read already makes `touchLastUsed` a no-op: the store writes only when
- * the stored value is null or at or before `now - throttleMs`, and the stored value never moves back,
- * so it is at least the one read. Skipping the call saves a store round trip (an UPDATE on SQL) on
- * almost every request, as GitLab's LastUsedService checks the loaded token before updating.
- */
-function usedWithinWindow(lastUsedAt: Date | null, now: Date, throttleMs: number): boolean {
-  return lastUsedAt !== null && lastUsedAt.getTime() > now.getTime() - throttleMs
+/** The token as the store holds it after a use it recorded. */
+function withLastUsed(token: Token, next: LastUsed): Token {
+  const { lastUsedIps: _previous, ...rest } = token
+  return next.lastUsedIps.length === 0
+    ? { ...rest, lastUsedAt: next.lastUsedAt }
+    : { ...rest, lastUsedAt: next.lastUsedAt, lastUsedIps: next.lastUsedIps }
 }

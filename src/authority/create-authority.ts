@@ -19,6 +19,15 @@ import { type FindUserError, findUser } from './find-user.js'
 import { type FindUsersError, findUsers, type UsersQuery } from './find-users.js'
 import { type GetError, getToken } from './get-token.js'
 import { resolveGrace } from './grace-window.js'
+import {
+  createImpersonationToken,
+  getImpersonationToken,
+  type ImpersonationCreateRequest,
+  type ImpersonationError,
+  type ImpersonationListRequest,
+  listImpersonationTokens,
+  revokeImpersonationToken,
+} from './impersonation-tokens.js'
 import { type InstanceMetadata, readInstanceMetadata } from './instance-metadata.js'
 import { type IssueError, type IssueTokenInput, issueToken } from './issue-token.js'
 import type { IssuedToken } from './issued-token.js'
@@ -129,6 +138,30 @@ export interface Authority {
    * ```
    */
   createOwn(principal: Actor, request: CreateRequest): ResultAsync<IssuedToken, CreateError>
+  /** One user's impersonation tokens (`GET /users/:user_id/impersonation_tokens`, administrators only). */
+  listImpersonationTokens(
+    principal: Principal,
+    userId: number,
+    request?: ImpersonationListRequest,
+  ): ResultAsync<TokenPage, ImpersonationError>
+  /** `POST /users/:user_id/impersonation_tokens` (administrators only). */
+  createImpersonationToken(
+    principal: Principal,
+    userId: number,
+    request: ImpersonationCreateRequest,
+  ): ResultAsync<IssuedToken, ImpersonationError>
+  /** `GET /users/:user_id/impersonation_tokens/:id` (administrators only). */
+  getImpersonationToken(
+    principal: Principal,
+    userId: number,
+    tokenId: number,
+  ): ResultAsync<Token, ImpersonationError>
+  /** `DELETE /users/:user_id/impersonation_tokens/:id` (administrators only). */
+  revokeImpersonationToken(
+    principal: Principal,
+    userId: number,
+    tokenId: number,
+  ): ResultAsync<void, ImpersonationError>
   /** The caller (GitLab's `GET /user`). */
   currentUser(principal: Actor): ResultAsync<User, CurrentUserError>
   /** One user by id (`GET /users/:id`); `null` for an anonymous caller. */
@@ -273,6 +306,14 @@ export function authorityOver(deps: AuthorityDeps): Authority {
     createOwn: (principal, request) => createOwn(deps, principal, request),
     asUser: (userId) => asUser(deps, userId),
     verify: (secret, opts = {}) => verify(deps, secret, opts),
+    listImpersonationTokens: (principal, userId, request = {}) =>
+      listImpersonationTokens(deps, principal, userId, request),
+    createImpersonationToken: (principal, userId, request) =>
+      createImpersonationToken(deps, principal, userId, request),
+    getImpersonationToken: (principal, userId, tokenId) =>
+      getImpersonationToken(deps, principal, userId, tokenId),
+    revokeImpersonationToken: (principal, userId, tokenId) =>
+      revokeImpersonationToken(deps, principal, userId, tokenId),
     currentUser: (principal) => currentUser(principal),
     findUser: (principal, id) => findUser(deps, principal, id),
     findUsers: (principal, query) => findUsers(deps, principal, query),

@@ -28,6 +28,12 @@ export {
   type UsersQuery,
 } from './find-users.js'
 export type { GetError } from './get-token.js'
+export type {
+  ImpersonationCreateRequest,
+  ImpersonationError,
+  ImpersonationListRequest,
+  ImpersonationState,
+} from './impersonation-tokens.js'
 export { type InstanceMetadata, instanceMetadata, PATKIT_REVISION } from './instance-metadata.js'
 export type { IssueError, IssueTokenInput } from './issue-token.js'
 export type { IssuedToken } from './issued-token.js'

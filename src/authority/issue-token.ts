@@ -2,6 +2,7 @@ import { err, ok, type Result, ResultAsync } from 'neverthrow'
 import { addCalendarDays, type CalendarDate, utcDay } from '../domain/calendar.js'
 import { notFound, validationFailed } from '../domain/error-constructors.js'
 import type { ErrorOf } from '../domain/errors.js'
+import { MAX_LAST_USED_IPS } from '../domain/last-used.js'
 import { mintSecret } from '../domain/mint-secret.js'
 import type { TokenDraft } from '../domain/token.js'
 import { type TokenFields, validateTokenFields } from '../domain/token-fields.js'
@@ -32,6 +33,8 @@ export interface IssueTokenInput {
   readonly expiresAt?: string | null
   readonly createdAt?: Date
   readonly lastUsedAt?: Date | null
+  /** The last client IPs, oldest first (at most five are kept: the newest). */
+  readonly lastUsedIps?: readonly string[]
   readonly revoked?: boolean
   readonly impersonation?: boolean
   readonly previousId?: number | null
@@ -114,6 +117,9 @@ async function issueFor(
     scopes: fields.value.scopes,
     createdAt: input.createdAt ?? now,
     lastUsedAt: input.lastUsedAt ?? null,
+    ...(input.lastUsedIps === undefined || input.lastUsedIps.length === 0
+      ? {}
+      : { lastUsedIps: input.lastUsedIps.slice(-MAX_LAST_USED_IPS) }),
     expiresAt,
     revoked: input.revoked ?? false,
     impersonation: input.impersonation ?? false,

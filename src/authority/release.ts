@@ -79,6 +79,20 @@ export const FEATURES = {
   },
   rotate_expires_at: { since: '16.6', description: 'the expires_at parameter of rotation' },
   self_rotate: { since: '16.10', description: 'POST /personal_access_tokens/self/rotate' },
+  // GitLab's PersonalAccessTokenWithLastUsedIps entity, route by route (docs/releases.md says how each
+  // release was found).
+  last_used_ips: {
+    since: '17.8',
+    description: 'the last_used_ips field of GET /personal_access_tokens/:id',
+  },
+  last_used_ips_self: {
+    since: '18.0',
+    description: 'the last_used_ips field of GET /personal_access_tokens/self',
+  },
+  last_used_ips_list: {
+    since: '18.2',
+    description: 'the last_used_ips field of the token list and of impersonation tokens',
+  },
   routable_tokens: {
     since: '18.3',
     description: "new secrets in GitLab's routable format (routable_pat's flag was removed in 18.3)",

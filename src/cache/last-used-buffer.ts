@@ -15,8 +15,8 @@ export type TouchArguments = Parameters<TokenStore['touchLastUsed']>
  * import { LastUsedBuffer } from './last-used-buffer.js'
  *
  * const buffer = new LastUsedBuffer(store, () => {})
- * buffer.add([7, now, 600_000])
- * await buffer.flush() // one store.touchLastUsed(7, now, 600_000)
+ * buffer.add([7, now, 600_000, null])
+ * await buffer.flush() // one store.touchLastUsed(7, now, 600_000, null)
  * ```
  */
 export class LastUsedBuffer {

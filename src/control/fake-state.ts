@@ -106,6 +106,7 @@ function seedToken(token: Token, secret: string | undefined): SeedToken {
     description: token.description,
     created_at: token.createdAt.toISOString(),
     last_used_at: isoOrNull(token.lastUsedAt),
+    ...(token.lastUsedIps === undefined ? {} : { last_used_ips: [...token.lastUsedIps] }),
     expires_at: token.expiresAt,
     revoked: token.revoked,
     impersonation: token.impersonation,

@@ -64,7 +64,7 @@ export function swappableStore(initial: TokenStore): SwappableStore {
     revoke: (id) => current.revoke(id),
     rotate: (oldId, successor) => current.rotate(oldId, successor),
     revokeDescendants: (tokenId, now) => current.revokeDescendants(tokenId, now),
-    touchLastUsed: (id, at, throttleMs) => current.touchLastUsed(id, at, throttleMs),
+    touchLastUsed: (id, at, throttleMs, ip) => current.touchLastUsed(id, at, throttleMs, ip),
     putUser: (user) => current.putUser(user),
     findUser: (ref) => current.findUser(ref),
   }

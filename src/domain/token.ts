@@ -21,6 +21,11 @@ export interface Token {
   /** UTC, millisecond precision. */
   readonly createdAt: Date
   readonly lastUsedAt: Date | null
+  /**
+   * The last client IPs that used the token, oldest first, at most five (GitLab's `last_used_ips`);
+   * absent when none is recorded.
+   */
+  readonly lastUsedIps?: readonly string[]
   /** The first day on which the token no longer works; `null` never expires. */
   readonly expiresAt: CalendarDate | null
   readonly revoked: boolean

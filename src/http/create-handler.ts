@@ -1,5 +1,7 @@
 import type { Authority } from '../authority/create-authority.js'
+import { type ClientIpResolver, resolveClientIp } from './client-ip.js'
 import { handlerCore } from './handler-core.js'
+import type { IncomingRequest } from './incoming.js'
 import { toResponse } from './responses.js'
 
 /**
@@ -18,6 +20,12 @@ export interface HandlerOptions {
   readonly publicUrl?: string
   /** The largest request body read, in bytes; defaults to 64 KiB. Larger bodies get 413. */
   readonly bodyLimit?: number
+  /**
+   * The client's address, recorded in a token's `last_used_ips`. Default: the TCP peer's address under
+   * `createNodeListener`, none under `createHandler` (a web `Request` has no socket). Headers such as
+   * `X-Forwarded-For` are never read unless this says so: trust them only from your own proxy.
+   */
+  readonly clientIp?: ClientIpResolver
 }
 
 /**
@@ -52,5 +60,19 @@ export type Handler = (request: Request) => Promise<Response>
  */
 export function createHandler(authority: Authority, options: HandlerOptions = {}): Handler {
   const core = handlerCore(authority, options)
-  return async (request) => toResponse(await core(request))
+  const { clientIp } = options
+  if (clientIp === undefined) return async (request) => toResponse(await core(request))
+  return async (request) => {
+    const ip = resolveClientIp(clientIp, { headers: request.headers, socketAddress: null })
+    const view: IncomingRequest = {
+      method: request.method,
+      url: request.url,
+      headers: request.headers,
+      clientIp: ip,
+      get body() {
+        return request.body
+      },
+    }
+    return toResponse(await core(view))
+  }
 }

@@ -11,6 +11,11 @@ import { presentedSecret, sudoIdentifier } from './credentials.js'
 import { type ErrorContext, errorReply } from './error-response.js'
 import { parseForm } from './form-params.js'
 import { idempotencyKeyOf, replayedRotation, rotationIdempotency } from './idempotency.js'
+import {
+  type ImpersonationRouteName,
+  isImpersonationRoute,
+  serveImpersonationRoute,
+} from './impersonation-routes.js'
 import type { IncomingRequest } from './incoming.js'
 import { listParamsParser } from './list-params.js'
 import { isMalformedAuthorization, isMalformedUrl, MALFORMED } from './malformed-strings.js'
@@ -20,7 +25,7 @@ import { type BodyParams, DEFAULT_BODY_LIMIT, readBodyParams } from './request-b
 import { grapeDate, parseCreateBody, parseId, parseTokenRef, unknownParameter } from './request-params.js'
 import { error, json, message, noContent, type Reply } from './responses.js'
 import { matchRoute, type RouteName } from './routes.js'
-import { tokenJson } from './token-json.js'
+import { tokenJson, tokenJsonFor } from './token-json.js'
 import { isUserRoute, serveUserRoute, type UserRouteName } from './user-routes.js'
 
 /**
@@ -99,6 +104,7 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
     }
     const authenticated = await authority.authenticate(secret, {
       rotateRequest: match.name === 'rotate',
+      ip: request.clientIp ?? null,
     })
     if (authenticated.isErr()) return errorReply(authenticated.error)
     // `sudo` (GitLab's `sudo!`): checked without an await when absent, as on almost every request.
@@ -110,6 +116,19 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
       principal = acting.value
     }
     if (unknown !== undefined) return error(400, `${printable(unknown)} is not a known parameter`)
+    if (isImpersonationRoute(match.name)) {
+      const { segment, subsegment } = match
+      return serveImpersonationRoute(
+        authority,
+        match.name,
+        segment,
+        subsegment,
+        authenticated.value,
+        url,
+        params,
+        publicUrl,
+      )
+    }
     return serve(
       match.name,
       match.segment,
@@ -122,7 +141,7 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
   }
 
   async function serve(
-    name: Exclude<RouteName, UserRouteName | MetadataRouteName>,
+    name: Exclude<RouteName, UserRouteName | MetadataRouteName | ImpersonationRouteName>,
     segment: string | undefined,
     principal: Principal,
     url: URL,
@@ -147,7 +166,7 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
         const now = authority.now()
         return json(
           200,
-          result.value.items.map((t) => tokenJson(t, now)),
+          result.value.items.map((t) => tokenJsonFor(t, now, authority.release, 'last_used_ips_list')),
           paginationHeaders(result.value.pagination, url, publicUrl),
         )
       }
@@ -166,7 +185,9 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
         const ref = parseTokenRef(segment)
         if (ref.isErr()) return fail(ref.error)
         const result = await authority.get(principal, ref.value)
-        return result.isErr() ? fail(result.error) : json(200, tokenJson(result.value, authority.now()))
+        if (result.isErr()) return fail(result.error)
+        const ips = ref.value === 'self' ? 'last_used_ips_self' : 'last_used_ips'
+        return json(200, tokenJsonFor(result.value, authority.now(), authority.release, ips))
       }
       case 'revoke': {
         const ref = parseTokenRef(segment)

@@ -11,6 +11,11 @@ export interface IncomingRequest {
   /** `url` already parsed, when the adapter had to parse it anyway (saves parsing it twice). */
   readonly parsedUrl?: URL
   readonly headers: { get(name: string): string | null }
+  /**
+   * The client's address as the adapter resolved it (`HandlerOptions.clientIp`, else the socket's),
+   * recorded in the token's `last_used_ips`; absent or `null` records none.
+   */
+  readonly clientIp?: string | null
   /** Read only for methods that carry a body. */
   readonly body: ReadableStream<Uint8Array> | null
 }

@@ -33,7 +33,7 @@ export function optionalPrincipal(
     return sudoIdentifier(request, url, {}) === null ? okAsync(null) : errAsync({ type: 'unauthenticated' })
   }
   return authority
-    .authenticate(secret)
+    .authenticate(secret, { ip: request.clientIp ?? null })
     .andThen((principal) => actingPrincipal(authority, principal, request, url, {}))
 }
 

@@ -56,6 +56,9 @@ function jsonParams(text: string): Result<BodyParams, Reply> {
   } catch {
     return err(error(400, 'body is not valid JSON'))
   }
+  // go-gitlab sends `null` for a nil options pointer; GitLab (Grape) merges only an object body into
+  // the parameters, so `null` is no parameters, as an empty body is.
+  if (parsed === null) return ok({})
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     return err(error(400, 'body must be a JSON object'))
   }
@@ -64,7 +67,8 @@ function jsonParams(text: string): Result<BodyParams, Reply> {
 
 /**
  * Reads a request body as parameters: JSON (an object) or `application/x-www-form-urlencoded`. An
- * empty body, or an empty JSON object (gitbeaker sends `{}` on DELETE), gives no parameters.
+ * empty body, an empty JSON object (gitbeaker sends `{}` on DELETE) or JSON `null` (go-gitlab's nil
+ * options) gives no parameters.
  * Malformed JSON, a non-object, an unsupported media type or a body over `limit` bytes is a 4xx; a
  * body that is not UTF-8, a bad `%` escape in a form, or a null byte in a value is GitLab's 400
  * `Bad Request` ({@link MALFORMED}).

@@ -1,3 +1,4 @@
+import type { ImpersonationRouteName } from './impersonation-routes.js'
 import type { MetadataRouteName } from './metadata-routes.js'
 import type { UserRouteName } from './user-routes.js'
 
@@ -12,6 +13,7 @@ export type RouteName =
   | 'associations'
   | UserRouteName
   | MetadataRouteName
+  | ImpersonationRouteName
 
 interface RouteShape {
   readonly pattern: RegExp
@@ -50,6 +52,18 @@ const ROUTES: readonly RouteShape[] = [
     methods: { POST: 'create_self' },
     bodyParams: { create_self: CREATE_PARAMS },
   },
+  // GitLab's impersonation tokens (impersonation-routes.ts); `:user_id` and the token id are checked
+  // there, after the administrator check, as Grape validates after GitLab's `before` blocks.
+  {
+    pattern: /^\/users\/([^/]+)\/impersonation_tokens$/,
+    methods: { GET: 'impersonation_list', HEAD: 'impersonation_list', POST: 'impersonation_create' },
+    bodyParams: { impersonation_create: [...CREATE_PARAMS, 'impersonation'] },
+  },
+  {
+    pattern: /^\/users\/([^/]+)\/impersonation_tokens\/([^/]+)$/,
+    methods: { GET: 'impersonation_get', HEAD: 'impersonation_get', DELETE: 'impersonation_revoke' },
+    bodyParams: { impersonation_revoke: [] },
+  },
   // GitLab's users API and instance metadata, which clients call around tokens (user-routes.ts,
   // metadata-routes.ts). `:id` is digits only, as GitLab's route requirement: `/users/1ASDF` is 404.
   { pattern: /^\/user$/, methods: { GET: 'current_user', HEAD: 'current_user' }, bodyParams: {} },
@@ -65,6 +79,8 @@ export type RouteMatch =
       readonly kind: 'route'
       readonly name: RouteName
       readonly segment: string | undefined
+      /** The second path parameter, where the route has one (an impersonation token's id). */
+      readonly subsegment?: string
       readonly bodyParams: readonly string[] | undefined
     }
   | { readonly kind: 'method_not_allowed'; readonly allow: readonly string[] }
@@ -84,7 +100,22 @@ export function matchRoute(method: string, path: string): RouteMatch {
     } catch {
       segment = match[1]
     }
-    return { kind: 'route', name, segment, bodyParams: route.bodyParams[name] }
+    const subsegment = match[2] === undefined ? undefined : decodeSegment(match[2])
+    return {
+      kind: 'route',
+      name,
+      segment,
+      ...(subsegment === undefined ? {} : { subsegment }),
+      bodyParams: route.bodyParams[name],
+    }
   }
   return { kind: 'not_found' }
+}
+
+function decodeSegment(raw: string): string {
+  try {
+    return decodeURIComponent(raw)
+  } catch {
+    return raw
+  }
 }

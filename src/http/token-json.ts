@@ -1,3 +1,4 @@
+import { hasFeature, type Release } from '../authority/release.js'
 import { isActive, type Token } from '../domain/token.js'
 
 // Date#toISOString costs about as much as the rest of a token's JSON, and every answer carrying a
@@ -64,4 +65,78 @@ export function tokenJson(token: Token, now: Date): TokenJson {
     active: isActive(token, now),
     expires_at: token.expiresAt,
   }
+}
+
+/**
+ * GitLab's `PersonalAccessTokenWithLastUsedIps` entity: the token's JSON and its last client IPs,
+ * oldest first (`[]` when none is recorded).
+ *
+ * @example
+ * ```ts
+ * import type { TokenWithIpsJson } from 'patkit/http'
+ * declare const body: TokenWithIpsJson
+ * body.last_used_ips // ['203.0.113.7']
+ * ```
+ */
+export interface TokenWithIpsJson extends TokenJson {
+  readonly last_used_ips: readonly string[]
+}
+
+/**
+ * The JSON of a token with its `last_used_ips` (GitLab's `PersonalAccessTokenWithLastUsedIps`).
+ *
+ * @example
+ * ```ts
+ * import { tokenWithIpsJson } from 'patkit/http'
+ * tokenWithIpsJson(token, new Date()).last_used_ips
+ * ```
+ */
+export function tokenWithIpsJson(token: Token, now: Date): TokenWithIpsJson {
+  return { ...tokenJson(token, now), last_used_ips: token.lastUsedIps ?? [] }
+}
+
+/**
+ * A token's JSON on a route that shows `last_used_ips` from the release `feature` names on.
+ *
+ * @example
+ * ```ts
+ * import { tokenJsonFor } from './token-json.js'
+ * tokenJsonFor(token, new Date(), '18.6', 'last_used_ips') // with last_used_ips
+ * ```
+ */
+export function tokenJsonFor(
+  token: Token,
+  now: Date,
+  release: Release,
+  feature: 'last_used_ips' | 'last_used_ips_self' | 'last_used_ips_list',
+): TokenJson | TokenWithIpsJson {
+  return hasFeature(feature, release) ? tokenWithIpsJson(token, now) : tokenJson(token, now)
+}
+
+/**
+ * GitLab's `ImpersonationToken` entity (the token's JSON, `last_used_ips` from the release that shows
+ * them, and `impersonation`), and with a secret its `ImpersonationTokenWithToken`: before that release
+ * `token` comes before `impersonation`, from it after, as GitLab's entities inherit them.
+ *
+ * @example
+ * ```ts
+ * import { impersonationTokenJson } from './token-json.js'
+ *
+ * impersonationTokenJson(token, new Date(), '18.6').impersonation // true for an impersonation token
+ * ```
+ */
+export function impersonationTokenJson(
+  token: Token,
+  now: Date,
+  release: Release,
+  secret?: string,
+): TokenJson & { readonly impersonation: boolean; readonly token?: string } {
+  const base = tokenJson(token, now)
+  if (hasFeature('last_used_ips_list', release)) {
+    const withIps = { ...base, last_used_ips: token.lastUsedIps ?? [], impersonation: token.impersonation }
+    return secret === undefined ? withIps : { ...withIps, token: secret }
+  }
+  return secret === undefined
+    ? { ...base, impersonation: token.impersonation }
+    : { ...base, token: secret, impersonation: token.impersonation }
 }

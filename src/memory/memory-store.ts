@@ -92,8 +92,8 @@ export function memoryStore(options: MemoryStoreOptions = {}): TokenStore {
       attempt('consumeRotationReceipt', () => ok(receipts.take(tokenId, keyDigest, now, tokens.byId))),
     revokeDescendants: (tokenId, now) =>
       attempt('revokeDescendants', () => ok(tokens.revokeDescendants(tokenId, now))),
-    touchLastUsed: (id, at, throttleMs) =>
-      attempt('touchLastUsed', () => ok(tokens.touchLastUsed(id, at, throttleMs))),
+    touchLastUsed: (id, at, throttleMs, ip) =>
+      attempt('touchLastUsed', () => ok(tokens.touchLastUsed(id, at, throttleMs, ip))),
     importToken: (token) => attempt('importToken', () => tokens.importToken(token)),
     putUser: (user) => attempt('putUser', () => users.put(user)),
     findUser: (ref) => attempt('findUser', () => ok(users.find(ref))),

@@ -26,6 +26,7 @@ export interface StoredRow {
   readonly scopes: readonly string[]
   readonly createdAt: number
   readonly lastUsedAt: number | null
+  readonly lastUsedIps: readonly string[]
   readonly expiresAt: CalendarDate | null
   readonly revoked: boolean
   readonly impersonation: boolean
@@ -80,6 +81,7 @@ export function toRow(token: Token, intern: (scopes: readonly string[]) => reado
     scopes: intern(token.scopes),
     createdAt: token.createdAt.getTime(),
     lastUsedAt: token.lastUsedAt === null ? null : token.lastUsedAt.getTime(),
+    lastUsedIps: ipList(token.lastUsedIps),
     expiresAt: token.expiresAt,
     revoked: token.revoked,
     impersonation: token.impersonation,
@@ -102,7 +104,7 @@ export function toRow(token: Token, intern: (scopes: readonly string[]) => reado
  */
 export function withChanges(
   row: StoredRow,
-  changes: Partial<Pick<StoredRow, 'revoked' | 'lastUsedAt'>>,
+  changes: Partial<Pick<StoredRow, 'revoked' | 'lastUsedAt' | 'lastUsedIps'>>,
 ): StoredRow {
   return Object.freeze({
     id: row.id,
@@ -112,6 +114,7 @@ export function withChanges(
     scopes: row.scopes,
     createdAt: row.createdAt,
     lastUsedAt: changes.lastUsedAt === undefined ? row.lastUsedAt : changes.lastUsedAt,
+    lastUsedIps: changes.lastUsedIps === undefined ? row.lastUsedIps : ipList(changes.lastUsedIps),
     expiresAt: row.expiresAt,
     revoked: changes.revoked ?? row.revoked,
     impersonation: row.impersonation,
@@ -147,7 +150,16 @@ export function toToken(row: StoredRow): Token {
     previousId: row.previousId,
     familyId: row.familyId,
     digest: row.digest,
+    // Absent when none is recorded, as the Token type says.
+    ...(row.lastUsedIps.length === 0 ? {} : { lastUsedIps: row.lastUsedIps }),
   })
+}
+
+const NO_IPS: readonly string[] = Object.freeze([])
+
+/** A frozen copy of an IP list; every row without IPs shares one empty list. */
+function ipList(ips: readonly string[] | undefined): readonly string[] {
+  return ips === undefined || ips.length === 0 ? NO_IPS : Object.freeze([...ips])
 }
 
 /**

@@ -1,6 +1,7 @@
 import { err, ok, type Result } from 'neverthrow'
 import { storeFailure } from '../domain/error-constructors.js'
 import type { ErrorOf, StoreFailure } from '../domain/errors.js'
+import { nextLastUsed } from '../domain/last-used.js'
 import { tokensToRevokeOnReuse } from '../domain/reuse-detection.js'
 import type { Token, TokenDraft } from '../domain/token.js'
 import { listOver } from '../query/apply.js'
@@ -47,7 +48,7 @@ export interface TokenTable {
     successor: TokenDraft,
   ): Result<Token, StoreFailure | ErrorOf<'already_revoked'> | ErrorOf<'not_found'>>
   revokeDescendants(tokenId: number, now: Date): readonly Token[]
-  touchLastUsed(id: number, at: Date, throttleMs: number): boolean
+  touchLastUsed(id: number, at: Date, throttleMs: number, ip: string | null): boolean
 }
 
 /**
@@ -214,14 +215,20 @@ export function tokenTable(): TokenTable {
       }
       return revoked
     },
-    touchLastUsed(id, at, throttleMs) {
+    touchLastUsed(id, at, throttleMs, ip) {
       const row = rows.get(id)
-      const instant = at.getTime()
-      if (row === undefined || Number.isNaN(instant)) return false
-      // Writes when never used, or last used at least `throttleMs` before `at` (a use exactly
-      // `throttleMs` later writes). A use earlier than the stored one never moves it back.
-      if (row.lastUsedAt !== null && row.lastUsedAt > instant - throttleMs) return false
-      keep(withChanges(row, { lastUsedAt: instant }))
+      if (row === undefined) return false
+      // GitLab's rule (nextLastUsed): a use exactly `throttleMs` later writes; a use earlier than the
+      // stored one never moves it back.
+      const lastUsedAt = row.lastUsedAt === null ? null : new Date(row.lastUsedAt)
+      const next = nextLastUsed({ lastUsedAt, lastUsedIps: row.lastUsedIps }, at, throttleMs, ip)
+      if (next === null) return false
+      keep(
+        withChanges(row, {
+          lastUsedAt: next.lastUsedAt === null ? null : next.lastUsedAt.getTime(),
+          lastUsedIps: next.lastUsedIps,
+        }),
+      )
       return true
     },
   }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Authority } from '../authority/create-authority.js'
+import { type ClientIpResolver, resolveClientIp } from '../http/client-ip.js'
 import type { HandlerOptions } from '../http/create-handler.js'
 import { type HandlerCore, handlerCore } from '../http/handler-core.js'
 import type { IncomingRequest } from '../http/incoming.js'
@@ -34,7 +35,7 @@ import { webBody } from './web-body.js'
 export function createNodeListener(authority: Authority, options: HandlerOptions = {}): NodeListener {
   const core = handlerCore(authority, options)
   return (req, res) => {
-    void respond(core, req, res)
+    void respond(core, req, res, options.clientIp)
   }
 }
 
@@ -47,16 +48,27 @@ class NodeRequest implements IncomingRequest {
   readonly url: string
   readonly parsedUrl: URL
   readonly headers: { get(name: string): string | null }
+  readonly clientIp: string | null
   readonly #req: IncomingMessage
   #body: ReadableStream<Uint8Array> | null | undefined
 
-  constructor(req: IncomingMessage, method: string, url: string, parsedUrl: URL) {
+  constructor(
+    req: IncomingMessage,
+    method: string,
+    url: string,
+    parsedUrl: URL,
+    clientIp: ClientIpResolver | undefined,
+  ) {
     this.#req = req
     this.method = method
     this.url = url
     this.parsedUrl = parsedUrl
     // The request answers `headers.get` itself, so no Headers object is built.
     this.headers = this
+    this.clientIp = resolveClientIp(clientIp, {
+      headers: this,
+      socketAddress: req.socket?.remoteAddress ?? null,
+    })
   }
 
   get(name: string): string | null {
@@ -71,12 +83,17 @@ class NodeRequest implements IncomingRequest {
   }
 }
 
-async function respond(core: HandlerCore, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function respond(
+  core: HandlerCore,
+  req: IncomingMessage,
+  res: ServerResponse,
+  clientIp: ClientIpResolver | undefined,
+): Promise<void> {
   try {
     const method = req.method ?? 'GET'
     const url = urlOrRefusal(req, res, method)
     if (url === undefined) return
-    writeReply(res, await core(new NodeRequest(req, method, url.href, url)))
+    writeReply(res, await core(new NodeRequest(req, method, url.href, url, clientIp)))
   } catch {
     internalError(res)
   }

@@ -17,6 +17,8 @@ export interface TokenFilter {
   readonly userId?: number
   /** Leave impersonation tokens out (what a non-admin's list does). */
   readonly excludeImpersonation?: boolean
+  /** Only impersonation tokens (what the users API's impersonation token list does). */
+  readonly impersonationOnly?: boolean
   readonly createdAfter?: Date
   readonly createdBefore?: Date
   readonly lastUsedAfter?: Date

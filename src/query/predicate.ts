@@ -51,6 +51,7 @@ export function predicateOver<T extends Filterable>(
   return (item) => {
     if (filter.userId !== undefined && item.userId !== filter.userId) return false
     if (filter.excludeImpersonation === true && item.impersonation) return false
+    if (filter.impersonationOnly === true && !item.impersonation) return false
     if (readsCreated) {
       const created = instants.createdAt(item)
       if (createdAfter !== undefined && created < createdAfter) return false

@@ -6,6 +6,7 @@ import { tokensAndUsers } from './migrations/0001-tokens-and-users.js'
 import { settings } from './migrations/0002-settings.js'
 import { rotationReceipts } from './migrations/0003-rotation-receipts.js'
 import { cacheChanges } from './migrations/0004-cache-changes.js'
+import { lastUsedIps } from './migrations/0005-last-used-ips.js'
 import { resolveOptions, type SqlStoreOptions } from './options.js'
 import { retrying, toStoreFailure } from './store-failure.js'
 
@@ -15,8 +16,8 @@ import { retrying, toStoreFailure } from './store-failure.js'
  * @example
  * ```ts
  * import type { MigrationReport } from 'patkit/sql'
- * const first: MigrationReport = { applied: ['0001_tokens_and_users', '0002_settings', '0003_rotation_receipts', '0004_cache_changes'], version: '0004_cache_changes' }
- * const again: MigrationReport = { applied: [], version: '0004_cache_changes' }
+ * const first: MigrationReport = { applied: ['0001_tokens_and_users', '0002_settings', '0003_rotation_receipts', '0004_cache_changes', '0005_last_used_ips'], version: '0005_last_used_ips' }
+ * const again: MigrationReport = { applied: [], version: '0005_last_used_ips' }
  * ```
  */
 export interface MigrationReport {
@@ -35,7 +36,7 @@ export interface MigrationReport {
  * import { schemaMigrations } from './migrate.js'
  *
  * Object.keys(schemaMigrations(postgresDialect, 'patkit_'))
- * // ['0001_tokens_and_users', '0002_settings', '0003_rotation_receipts', '0004_cache_changes']
+ * // ['0001_tokens_and_users', '0002_settings', '0003_rotation_receipts', '0004_cache_changes', '0005_last_used_ips']
  * ```
  */
 export function schemaMigrations(dialect: SqlDialect, prefix: string): Readonly<Record<string, Migration>> {
@@ -44,6 +45,7 @@ export function schemaMigrations(dialect: SqlDialect, prefix: string): Readonly<
     '0002_settings': settings(dialect),
     '0003_rotation_receipts': rotationReceipts(dialect, prefix),
     '0004_cache_changes': cacheChanges(dialect, prefix),
+    '0005_last_used_ips': lastUsedIps(dialect, prefix),
   }
 }
 

@@ -24,6 +24,8 @@ export interface TokensTable {
   scopes: Column<string>
   created_at: Column<string>
   last_used_at: Column<string | null>
+  /** The last client IPs, oldest first, separated by spaces; `''` when none (schema version 0005). */
+  last_used_ips: Column<string>
   expires_at: Column<string | null>
   revoked: Column<Flag>
   impersonation: Column<Flag>

@@ -88,8 +88,8 @@ export function sqlStore<DB>(db: Kysely<DB>, options: SqlStoreOptions = {}): Tok
       run('consumeRotationReceipt', () => consumeReceipt(context, statements, tokenId, keyDigest, now)),
     revokeDescendants: (tokenId, now) =>
       run('revokeDescendants', () => revokeDescendants(context, statements, tokenId, now)),
-    touchLastUsed: (id, at, throttleMs) =>
-      run('touchLastUsed', () => touchLastUsed(context, statements, id, at, throttleMs)),
+    touchLastUsed: (id, at, throttleMs, ip) =>
+      run('touchLastUsed', () => touchLastUsed(context, statements, id, at, throttleMs, ip)),
     putUser: (user) => run('putUser', () => upsertUser(context, user)),
     findUser: (ref) => run('findUser', () => selectUser(context, ref)),
   } satisfies TokenStore)

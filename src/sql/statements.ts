@@ -94,6 +94,7 @@ export const insertColumns = [
   'scopes',
   'created_at',
   'last_used_at',
+  'last_used_ips',
   'expires_at',
   'revoked',
   'impersonation',

@@ -26,6 +26,7 @@ export function tokenColumns(dialect: SqlDialect) {
     'tokens.scopes',
     dialect.instantText('tokens.created_at').as('created_at_utc'),
     dialect.instantText('tokens.last_used_at').as('last_used_at_utc'),
+    'tokens.last_used_ips',
     dialect.dayText('tokens.expires_at').as('expires_on'),
     'tokens.revoked',
     'tokens.impersonation',
@@ -54,6 +55,7 @@ export interface TokenRow {
   readonly scopes: unknown
   readonly created_at_utc: unknown
   readonly last_used_at_utc: unknown
+  readonly last_used_ips: unknown
   readonly expires_on: unknown
   readonly revoked: unknown
   readonly impersonation: unknown
@@ -180,6 +182,7 @@ export function decodeToken(row: TokenRow): Token {
     scopes: decodeScopes(row.scopes),
     createdAt: decodeInstant(row.created_at_utc, 'created_at'),
     lastUsedAt: row.last_used_at_utc === null ? null : decodeInstant(row.last_used_at_utc, 'last_used_at'),
+    ...decodeIps(row.last_used_ips),
     expiresAt: row.expires_on === null ? null : decodeDay(row.expires_on, 'expires_at'),
     revoked: decodeBoolean(row.revoked, 'revoked'),
     impersonation: decodeBoolean(row.impersonation, 'impersonation'),
@@ -216,6 +219,7 @@ export function encodeToken(
     scopes: JSON.stringify(token.scopes),
     created_at: dialect.instant(token.createdAt),
     last_used_at: token.lastUsedAt === null ? null : dialect.instant(token.lastUsedAt),
+    last_used_ips: encodeIps(token.lastUsedIps),
     expires_at: token.expiresAt,
     revoked: dialect.bool(token.revoked),
     impersonation: dialect.bool(token.impersonation),
@@ -223,4 +227,25 @@ export function encodeToken(
     family_id: familyId,
     digest: token.digest,
   }
+}
+
+/**
+ * The stored form of a token's last IPs: space-separated, oldest first, `''` for none (IP addresses
+ * never contain a space).
+ *
+ * @example
+ * ```ts
+ * import { encodeIps } from './token-row.js'
+ * encodeIps(['10.0.0.1', '::1']) // '10.0.0.1 ::1'
+ * ```
+ */
+export function encodeIps(ips: readonly string[] | undefined): string {
+  return ips === undefined ? '' : ips.join(' ')
+}
+
+// Absent when none is recorded, as the Token type says.
+function decodeIps(value: unknown): { readonly lastUsedIps?: readonly string[] } {
+  if (value === null || value === undefined || value === '') return {}
+  if (typeof value !== 'string') throw corrupt('last_used_ips', value)
+  return { lastUsedIps: value.split(' ') }
 }

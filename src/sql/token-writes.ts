@@ -1,9 +1,11 @@
+import { nextLastUsed } from '../domain/last-used.js'
 import type { Token, TokenDraft } from '../domain/token.js'
 import type { RevokeOutcome } from '../store/token-store.js'
 import type { SqlContext } from './options.js'
 import { revokeActive } from './revoke-active.js'
 import type { Statements } from './statements.js'
 import { bumpSequence, insertDraft, insertRow, storedToken } from './token-insert.js'
+import { decodeToken, encodeIps } from './token-row.js'
 import { writeTransaction } from './transaction.js'
 
 /**
@@ -71,9 +73,12 @@ export async function revokeRow({ db, dialect }: SqlContext, id: number): Promis
 }
 
 /**
- * Records a use with one conditional write: only when `last_used_at` is NULL or at least `throttleMs`
- * before `at` (the memory store's boundary: a use exactly `throttleMs` later writes), so concurrent
- * requests in one window write once and an earlier `at` never moves the value back.
+ * Records a use with one conditional write. Without an `ip`: only when `last_used_at` is NULL or at
+ * least `throttleMs` before `at` (the memory store's boundary: a use exactly `throttleMs` later
+ * writes), so concurrent requests in one window write once and an earlier `at` never moves the value
+ * back. With an `ip`: the row's `last_used_at` and `last_used_ips` are read, `nextLastUsed` decides,
+ * and the write is a compare-and-set on the values read, so of concurrent uses at most one writes
+ * (the others are dropped, as GitLab's lease drops them).
  *
  * @example
  * ```ts
@@ -83,18 +88,44 @@ export async function revokeRow({ db, dialect }: SqlContext, id: number): Promis
  * declare const context: SqlContext
  * declare const statements: Statements
  *
- * await touchLastUsed(context, statements, 7, now, 600_000) // true when written
+ * await touchLastUsed(context, statements, 7, now, 600_000, '10.0.0.1') // true when written
  * ```
  */
 export async function touchLastUsed(
-  { db, dialect }: SqlContext,
+  context: SqlContext,
   statements: Statements,
   id: number,
   at: Date,
   throttleMs: number,
+  ip: string | null,
 ): Promise<boolean> {
+  const { db, dialect } = context
   if (Number.isNaN(at.getTime())) return false
-  const threshold = dialect.instant(new Date(at.getTime() - throttleMs))
-  const result = await statements.touch.run(db, [dialect.instant(at), id, threshold])
-  return (result.numAffectedRows ?? 0n) > 0n
+  if (ip === null) {
+    const threshold = dialect.instant(new Date(at.getTime() - throttleMs))
+    const result = await statements.touch.run(db, [dialect.instant(at), id, threshold])
+    return (result.numAffectedRows ?? 0n) > 0n
+  }
+  const { rows } = await statements.byId.run(db, [id])
+  const row = rows[0]
+  if (row === undefined) return false
+  const token = decodeToken(row)
+  const stored = { lastUsedAt: token.lastUsedAt, lastUsedIps: token.lastUsedIps ?? [] }
+  const next = nextLastUsed(stored, at, throttleMs, ip)
+  if (next === null) return false
+  const result = await db
+    .updateTable('tokens')
+    .set({
+      last_used_at: next.lastUsedAt === null ? null : dialect.instant(next.lastUsedAt),
+      last_used_ips: encodeIps(next.lastUsedIps),
+    })
+    .where('tokens.id', '=', id)
+    .where('tokens.last_used_ips', '=', encodeIps(stored.lastUsedIps))
+    .where((eb) =>
+      stored.lastUsedAt === null
+        ? eb('tokens.last_used_at', 'is', null)
+        : eb('tokens.last_used_at', '<=', dialect.instant(stored.lastUsedAt)),
+    )
+    .executeTakeFirst()
+  return result.numUpdatedRows > 0n
 }

@@ -85,6 +85,7 @@ export function filterCondition(
     }
     if (filter.userId !== undefined) add(eb('tokens.user_id', '=', filter.userId))
     if (filter.excludeImpersonation === true) add(eb('tokens.impersonation', '=', dialect.bool(false)))
+    if (filter.impersonationOnly === true) add(eb('tokens.impersonation', '=', dialect.bool(true)))
     if (filter.createdAfter !== undefined)
       add(eb('tokens.created_at', '>=', dialect.instant(filter.createdAfter)))
     if (filter.createdBefore !== undefined)

@@ -18,6 +18,12 @@
 // A store that compiles `state: 'inactive'` compares `expires_at` with today's UTC day.
 export { utcDay } from '../domain/calendar.js'
 export type { StoreFailure } from '../domain/errors.js'
+export {
+  LAST_USED_IP_WINDOW_MS,
+  type LastUsed,
+  MAX_LAST_USED_IPS,
+  nextLastUsed,
+} from '../domain/last-used.js'
 export { tokensToRevokeOnReuse } from '../domain/reuse-detection.js'
 export {
   isRedeemable,

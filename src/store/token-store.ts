@@ -43,8 +43,9 @@ export interface TokenWithUser {
  * - `revoke` is a conditional write: of N concurrent revocations exactly one reports `revoked`.
  * - `revokeDescendants` revokes exactly the tokens rotated from the given one (later generations)
  *   that are active at `now`; its effect is durable even though the request that triggered it fails.
- * - `touchLastUsed` writes only when the stored `lastUsedAt` is null or at or before `at - throttleMs`,
- *   so concurrent requests in one window write once.
+ * - `touchLastUsed` applies `nextLastUsed` (GitLab's LastUsedService: `lastUsedAt` at most once per
+ *   `throttleMs`, a new `ip` at most once a minute, the last five IPs) to the stored values in one
+ *   atomic step, so concurrent requests in one window write once.
  * - Reads see every write that completed before they started.
  * - `consumeRotationReceipt` (optional, with `rotateWithReceipt`): of N concurrent consumptions of one
  *   receipt at most one gets it; it is decided in the same atomic step as the checks on the successor,
@@ -112,8 +113,18 @@ export interface TokenStore extends UserDirectory {
   ): ResultAsync<RedeemedReceipt | null, StoreFailure>
   /** Revokes the tokens rotated from `tokenId` that are active at `now`; returns them as they are now. */
   revokeDescendants(tokenId: number, now: Date): ResultAsync<readonly Token[], StoreFailure>
-  /** Sets `lastUsedAt = at` unless it was set less than `throttleMs` before `at`; true when written. */
-  touchLastUsed(id: number, at: Date, throttleMs: number): ResultAsync<boolean, StoreFailure>
+  /**
+   * Records a use at `at` from `ip` (`null` records no address; required, so a wrapper cannot drop it silently) as `nextLastUsed` says
+   * from the stored `lastUsedAt` and `lastUsedIps`: `lastUsedAt = at` unless it was set less than
+   * `throttleMs` before `at`, and `ip` appended (the newest five kept) when it is new and the last use
+   * is a minute old. True when anything was written.
+   */
+  touchLastUsed(
+    id: number,
+    at: Date,
+    throttleMs: number,
+    ip: string | null,
+  ): ResultAsync<boolean, StoreFailure>
   /**
    * Stores a token exactly as given, id and family included (seed files, migrations from another
    * store). Later `insert`s get ids above every imported one. Fails if the id or digest is taken.

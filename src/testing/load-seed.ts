@@ -108,6 +108,7 @@ function toInput(token: ValidSeedToken, secret: string): IssueTokenInput {
     ...(token.revoked === undefined ? {} : { revoked: token.revoked }),
     ...(token.impersonation === undefined ? {} : { impersonation: token.impersonation }),
     ...(token.previous_id === undefined ? {} : { previousId: token.previous_id }),
+    ...(token.last_used_ips === undefined ? {} : { lastUsedIps: token.last_used_ips }),
   }
 }
 
@@ -148,6 +149,9 @@ async function restoreByDigest(
     scopes: token.scopes,
     createdAt: at(token.created_at) ?? target.authority.now(),
     lastUsedAt: at(token.last_used_at),
+    ...(token.last_used_ips === undefined || token.last_used_ips.length === 0
+      ? {}
+      : { lastUsedIps: token.last_used_ips }),
     expiresAt: (token.expires_at ?? null) as CalendarDate | null,
     revoked: token.revoked ?? false,
     impersonation: token.impersonation ?? false,

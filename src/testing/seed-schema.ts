@@ -58,6 +58,18 @@ export const seedTokenSchema = z.strictObject({
   description: z.string().max(255).nullable().optional(),
   created_at: instant.optional(),
   last_used_at: instant.nullable().optional(),
+  /** The last client IPs that used the token, oldest first (GitLab's `last_used_ips`, at most five). */
+  last_used_ips: z
+    .array(
+      z
+        .string()
+        .trim()
+        .min(1)
+        .max(45)
+        .regex(/^[0-9A-Fa-f:.]+$/),
+    )
+    .max(5)
+    .optional(),
   expires_at: calendarDate.nullable().optional(),
   revoked: z.boolean().optional(),
   impersonation: z.boolean().optional(),

@@ -31,6 +31,9 @@ describe('release emulation', () => {
       metadata_kas_k8s_proxy_url: '17.6',
       token_associations: '17.4',
       planner_role: '17.7',
+      last_used_ips: '17.8',
+      last_used_ips_self: '18.0',
+      last_used_ips_list: '18.2',
     })
   })
 

@@ -150,9 +150,9 @@ describe('cachedStore', () => {
     const first = new Date('2026-06-15T12:00:00.000Z')
     const later = new Date('2026-06-15T14:00:00.000Z')
     for (const token of tokens) {
-      await okValue(cached.touchLastUsed(token.id, first, 60_000))
+      await okValue(cached.touchLastUsed(token.id, first, 60_000, null))
       await okValue(cached.findByDigest(token.digest))
-      expect(await okValue(cached.touchLastUsed(token.id, later, 60_000))).toBe(true)
+      expect(await okValue(cached.touchLastUsed(token.id, later, 60_000, null))).toBe(true)
     }
     for (const token of tokens) expect((await okValue(inner.findById(token.id)))?.lastUsedAt).toEqual(first)
     await cached.close()
@@ -173,9 +173,9 @@ describe('cachedStore', () => {
     const cached = cachedStore(flaky, { lastUsedFlushMs: 60_000, onError: (e) => reported.push(e) })
     const [token] = await seeded(cached)
     if (token === undefined) throw new Error('seeded')
-    await okValue(cached.touchLastUsed(token.id, new Date('2026-06-15T12:00:00.000Z'), 60_000))
+    await okValue(cached.touchLastUsed(token.id, new Date('2026-06-15T12:00:00.000Z'), 60_000, null))
     await okValue(cached.findByDigest(token.digest))
-    await okValue(cached.touchLastUsed(token.id, new Date('2026-06-15T14:00:00.000Z'), 60_000))
+    await okValue(cached.touchLastUsed(token.id, new Date('2026-06-15T14:00:00.000Z'), 60_000, null))
     await cached.flush()
     expect(reported).toHaveLength(1)
     failing = false

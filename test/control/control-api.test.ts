@@ -191,6 +191,21 @@ describe('state', () => {
     expect((await api(gitlab, '/personal_access_tokens/self', rotated.token)).status).toBe(401)
   })
 
+  it('a snapshot carries last_used_ips, and a restore puts them back', async () => {
+    const gitlab = await start()
+    expect((await api(gitlab, '/personal_access_tokens/self', ROOT)).status).toBe(200)
+    const ipsOf = async () => {
+      const tokens = (await control(gitlab, 'GET', '/state')).body?.['tokens'] as Record<string, unknown>[]
+      return tokens.map((t) => t['last_used_ips'] ?? null)
+    }
+    const snapshot = await control(gitlab, 'GET', '/state')
+    expect(await ipsOf()).toEqual([['127.0.0.1'], null])
+    await control(gitlab, 'POST', '/reset')
+    expect(await ipsOf()).toEqual([null, null])
+    expect((await control(gitlab, 'PUT', '/state', snapshot.body)).status).toBe(200)
+    expect(await ipsOf()).toEqual([['127.0.0.1'], null])
+  })
+
   it('PUT /state with an invalid snapshot is 400 naming the field, and changes nothing', async () => {
     const gitlab = await start()
     const { status, body } = await control(gitlab, 'PUT', '/state', {

@@ -67,6 +67,18 @@ describe('request handling', () => {
     expect(r.text).toBe('{"error":"body must be a JSON object"}')
   })
 
+  it('a JSON null body is no parameters, as go-gitlab sends for nil options', async () => {
+    const { call, issue } = await httpWorld()
+    const me = await issue(ALICE.id)
+    const r = await call('POST', '/personal_access_tokens/self/rotate', {
+      token: me.secret,
+      rawBody: 'null',
+      headers: { 'content-type': 'application/json' },
+    })
+    expect(r.status).toBe(200)
+    expect(r.json).toMatchObject({ name: 'token', active: true })
+  })
+
   it('a wrongly typed parameter is "<param> is invalid"', async () => {
     const { call, issue } = await httpWorld()
     const me = await issue(ALICE.id)

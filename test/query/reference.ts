@@ -50,6 +50,7 @@ function referenceMatches(t: Token, f: TokenFilter, now: Date): boolean {
   const checks: boolean[] = []
   if (f.userId !== undefined) checks.push(t.userId === f.userId)
   if (f.excludeImpersonation) checks.push(!t.impersonation)
+  if (f.impersonationOnly) checks.push(t.impersonation)
   if (f.createdAfter) checks.push(t.createdAt.toISOString() >= f.createdAfter.toISOString())
   if (f.createdBefore) checks.push(t.createdAt.toISOString() <= f.createdBefore.toISOString())
   if (f.lastUsedAfter) checks.push(t.lastUsedAt !== null && +t.lastUsedAt >= +f.lastUsedAfter)

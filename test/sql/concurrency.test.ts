@@ -146,7 +146,7 @@ function describeRaces(target: DatabaseTarget, tag: string): Promise<void> {
         const rival = (): Promise<unknown> => {
           switch (round % 3) {
             case 0:
-              return unwrap(pool(1).touchLastUsed(successor.id, NOW, 600_000))
+              return unwrap(pool(1).touchLastUsed(successor.id, NOW, 600_000, null))
             case 1:
               return unwrap(pool(1).rotate(successor.id, successorOf(successor, draft)))
             default:

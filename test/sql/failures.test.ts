@@ -116,7 +116,7 @@ function describeFailures(target: DatabaseTarget, dialect: Dialect, tag: string)
         revoke: await errValue(gone.revoke(1)),
         rotate: await errValue(gone.rotate(1, draft())),
         revokeDescendants: await errValue(gone.revokeDescendants(1, NOW)),
-        touchLastUsed: await errValue(gone.touchLastUsed(1, NOW, 0)),
+        touchLastUsed: await errValue(gone.touchLastUsed(1, NOW, 0, null)),
         putUser: await errValue(gone.putUser(userFixture(3))),
         findUser: await errValue(gone.findUser('root')),
       }

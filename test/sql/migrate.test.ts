@@ -31,8 +31,14 @@ import {
 } from './support/databases.js'
 import { describeDatabase } from './support/describe-database.js'
 
-const VERSIONS = ['0001_tokens_and_users', '0002_settings', '0003_rotation_receipts', '0004_cache_changes']
-const VERSION = '0004_cache_changes'
+const VERSIONS = [
+  '0001_tokens_and_users',
+  '0002_settings',
+  '0003_rotation_receipts',
+  '0004_cache_changes',
+  '0005_last_used_ips',
+]
+const VERSION = '0005_last_used_ips'
 
 /** A Kysely instance that compiles with `compiler` and never connects. */
 function offline(compiler: () => QueryCompiler, adapter = new SqliteAdapter()): Kysely<unknown> {
@@ -200,6 +206,47 @@ function describeMigrations(target: DatabaseTarget, dialect: SqlDialectName, tag
         )
       } finally {
         await dropTables(db, partial)
+      }
+    })
+
+    it('0005 adds last_used_ips to a store created before it, keeping its tokens', async () => {
+      const older = `${prefix}o_`
+      try {
+        await okValue(migrate(db, { tablePrefix: older }))
+        const store = sqlStore(db, { tablePrefix: older })
+        await okValue(store.putUser({ id: 1, username: 'root', admin: true, blocked: false }))
+        const token = await okValue(
+          store.insert({
+            userId: 1,
+            name: 'before 0005',
+            description: null,
+            scopes: ['api'],
+            createdAt: new Date('2026-01-01T00:00:00.000Z'),
+            lastUsedAt: null,
+            expiresAt: null,
+            revoked: false,
+            impersonation: false,
+            previousId: null,
+            familyId: null,
+            digest: 'digest-before-0005',
+          }),
+        )
+        // As if the schema were still at 0003: no column, no 0005 record.
+        await sql`alter table ${sql.table(`${older}tokens`)} drop column last_used_ips`.execute(db)
+        await sql`delete from ${sql.table(`${older}migrations`)} where name = '0005_last_used_ips'`.execute(
+          db,
+        )
+        expect(await okValue(migrate(db, { tablePrefix: older }))).toEqual({
+          applied: ['0005_last_used_ips'],
+          version: VERSION,
+        })
+        expect(await okValue(store.findById(token.id))).toEqual(token)
+        expect(
+          await okValue(store.touchLastUsed(token.id, new Date('2026-01-02T00:00:00.000Z'), 0, '::1')),
+        ).toBe(true)
+        expect((await okValue(store.findById(token.id)))?.lastUsedIps).toEqual(['::1'])
+      } finally {
+        await dropTables(db, older)
       }
     })
 

@@ -71,7 +71,7 @@ export function describeIsolation(ctx: ConformanceContext): void {
       const before = await okValue(store.list(query({ userId: 2 })))
       const [a, b, c] = mine.map((t) => t.id) as [number, number, number]
       await okValue(store.revoke(a))
-      await okValue(store.touchLastUsed(b, new Date('2026-06-01T00:00:00.000Z'), 0))
+      await okValue(store.touchLastUsed(b, new Date('2026-06-01T00:00:00.000Z'), 0, null))
       await okValue(
         store.rotate(c, seed.draft({ userId: 1, previousId: c, familyId: c, createdAt: new Date(0) })),
       )

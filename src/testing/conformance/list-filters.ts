@@ -55,6 +55,21 @@ export function describeListFilters(ctx: ConformanceContext): void {
       expect(await listNames(store, { excludeImpersonation: false })).toEqual(['plain', 'impersonation'])
     })
 
+    ctx.test('list filter impersonationOnly keeps impersonation tokens only', async (store) => {
+      await seeder(store).insertAll([
+        { name: 'plain' },
+        { name: 'impersonation', impersonation: true },
+        { name: 'other user', userId: 2, impersonation: true },
+      ])
+      expect(await listNames(store, { impersonationOnly: true })).toEqual(['impersonation', 'other user'])
+      expect(await listNames(store, { userId: 1, impersonationOnly: true })).toEqual(['impersonation'])
+      expect(await listNames(store, { impersonationOnly: false })).toEqual([
+        'plain',
+        'impersonation',
+        'other user',
+      ])
+    })
+
     ctx.test('list filter createdAfter is inclusive', async (store) => {
       await seeder(store).insertAll([
         { name: 'before', createdAt: ms(-1) },

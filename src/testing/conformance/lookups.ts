@@ -171,7 +171,7 @@ export function describeLookups(ctx: ConformanceContext): void {
       const before = await okValue(store.findById(token.id))
       const copy = structuredClone(before)
       await okValue(store.revoke(token.id))
-      await okValue(store.touchLastUsed(token.id, new Date('2026-05-01T00:00:00.000Z'), 0))
+      await okValue(store.touchLastUsed(token.id, new Date('2026-05-01T00:00:00.000Z'), 0, null))
       expect(before).toEqual(copy)
       expect(token).toEqual(copy)
       expect(await okValue(store.findById(token.id))).toMatchObject({ revoked: true })

@@ -173,7 +173,7 @@ export function describeRotationReceipts(ctx: ConformanceContext): void {
       'a receipt is not redeemable once its successor was used',
       async (store) => {
         const { old, successor } = await rotatedWithReceipt(store)
-        expect(await okValue(store.touchLastUsed(successor.id, DURING, 600_000))).toBe(true)
+        expect(await okValue(store.touchLastUsed(successor.id, DURING, 600_000, null))).toBe(true)
         expect(await okValue(store.consumeRotationReceipt(old.id, KEY_DIGEST, DURING))).toBeNull()
       },
     )

@@ -25,31 +25,31 @@ export function describeTouch(ctx: ConformanceContext): void {
   describe('touchLastUsed', () => {
     ctx.test('touchLastUsed writes the first use of a never-used token', async (store) => {
       const token = await seeder(store).insert({ lastUsedAt: null })
-      expect(await okValue(store.touchLastUsed(token.id, T, THROTTLE))).toBe(true)
+      expect(await okValue(store.touchLastUsed(token.id, T, THROTTLE, null))).toBe(true)
       expect(await okValue(store.findById(token.id))).toEqual({ ...token, lastUsedAt: T })
     })
 
     ctx.test('touchLastUsed does not write inside the throttle window', async (store) => {
       const token = await seeder(store).insert({ lastUsedAt: T })
       for (const at of [plus(0), plus(1), plus(THROTTLE - 1)]) {
-        expect(await okValue(store.touchLastUsed(token.id, at, THROTTLE)), at.toISOString()).toBe(false)
+        expect(await okValue(store.touchLastUsed(token.id, at, THROTTLE, null)), at.toISOString()).toBe(false)
       }
       expect(await okValue(store.findById(token.id))).toEqual(token)
     })
 
     ctx.test('touchLastUsed writes exactly throttleMs after the last use, and later', async (store) => {
       const token = await seeder(store).insert({ lastUsedAt: T })
-      expect(await okValue(store.touchLastUsed(token.id, plus(THROTTLE), THROTTLE))).toBe(true)
+      expect(await okValue(store.touchLastUsed(token.id, plus(THROTTLE), THROTTLE, null))).toBe(true)
       expect(await okValue(store.findById(token.id))).toEqual({ ...token, lastUsedAt: plus(THROTTLE) })
       const much = plus(3 * THROTTLE + 12_345)
-      expect(await okValue(store.touchLastUsed(token.id, much, THROTTLE))).toBe(true)
+      expect(await okValue(store.touchLastUsed(token.id, much, THROTTLE, null))).toBe(true)
       expect(await okValue(store.findById(token.id))).toEqual({ ...token, lastUsedAt: much })
     })
 
     ctx.test('touchLastUsed never moves lastUsedAt back', async (store) => {
       const token = await seeder(store).insert({ lastUsedAt: T })
-      expect(await okValue(store.touchLastUsed(token.id, plus(-THROTTLE * 2), THROTTLE))).toBe(false)
-      expect(await okValue(store.touchLastUsed(token.id, plus(-1), 0))).toBe(false)
+      expect(await okValue(store.touchLastUsed(token.id, plus(-THROTTLE * 2), THROTTLE, null))).toBe(false)
+      expect(await okValue(store.touchLastUsed(token.id, plus(-1), 0, null))).toBe(false)
       expect(await okValue(store.findById(token.id))).toEqual(token)
     })
 
@@ -59,7 +59,7 @@ export function describeTouch(ctx: ConformanceContext): void {
         const token = await seeder(store).insert({ lastUsedAt: null })
         const instants = Array.from({ length: RACERS }, (_, i) => plus(i * 1000))
         const written = await Promise.all(
-          instants.map(async (at) => okValue(store.touchLastUsed(token.id, at, THROTTLE))),
+          instants.map(async (at) => okValue(store.touchLastUsed(token.id, at, THROTTLE, null))),
         )
         expect(written.filter(Boolean)).toHaveLength(1)
         const stored = await okValue(store.findById(token.id))
@@ -69,16 +69,100 @@ export function describeTouch(ctx: ConformanceContext): void {
 
     ctx.test('touchLastUsed of an unknown id writes nothing and returns false', async (store) => {
       const token = await seeder(store).insert()
-      expect(await okValue(store.touchLastUsed(token.id + 1000, T, THROTTLE))).toBe(false)
+      expect(await okValue(store.touchLastUsed(token.id + 1000, T, THROTTLE, null))).toBe(false)
       expect(await okValue(store.findById(token.id + 1000))).toBeNull()
       expect(await okValue(store.findById(token.id))).toEqual(token)
+    })
+
+    ctx.test('touchLastUsed with an ip records it with the first use', async (store) => {
+      const token = await seeder(store).insert({ lastUsedAt: null })
+      expect(await okValue(store.touchLastUsed(token.id, T, THROTTLE, '10.0.0.1'))).toBe(true)
+      expect(await okValue(store.findById(token.id))).toEqual({
+        ...token,
+        lastUsedAt: T,
+        lastUsedIps: ['10.0.0.1'],
+      })
+    })
+
+    ctx.test(
+      'touchLastUsed adds a new ip a minute after the last use, inside the throttle window, without moving lastUsedAt',
+      async (store) => {
+        const token = await seeder(store).insert({ lastUsedAt: T, lastUsedIps: ['10.0.0.1'] })
+        // A new IP less than a minute after the last use is not recorded.
+        expect(await okValue(store.touchLastUsed(token.id, plus(59_999), THROTTLE, '10.0.0.2'))).toBe(false)
+        // A known IP is never recorded twice.
+        expect(await okValue(store.touchLastUsed(token.id, plus(120_000), THROTTLE, '10.0.0.1'))).toBe(false)
+        expect(await okValue(store.touchLastUsed(token.id, plus(60_000), THROTTLE, '2001:db8::1'))).toBe(true)
+        expect(await okValue(store.findById(token.id))).toEqual({
+          ...token,
+          lastUsedIps: ['10.0.0.1', '2001:db8::1'],
+        })
+      },
+    )
+
+    ctx.test('touchLastUsed keeps the five newest ips, oldest first', async (store) => {
+      const token = await seeder(store).insert({ lastUsedAt: null })
+      const ips = ['10.0.0.1', '10.0.0.2', '10.0.0.3', '10.0.0.4', '10.0.0.5', '10.0.0.6', '10.0.0.7']
+      for (const [i, ip] of ips.entries()) {
+        // Each use is a throttle window after the previous one: both the time and the IP are written.
+        expect(await okValue(store.touchLastUsed(token.id, plus(i * THROTTLE), THROTTLE, ip)), ip).toBe(true)
+      }
+      const stored = await okValue(store.findById(token.id))
+      expect(stored?.lastUsedIps).toEqual(['10.0.0.3', '10.0.0.4', '10.0.0.5', '10.0.0.6', '10.0.0.7'])
+      expect(stored?.lastUsedAt).toEqual(plus(6 * THROTTLE))
+    })
+
+    ctx.test(
+      `${RACERS} concurrent touchLastUsed calls from one new ip record it once, and distinct ips at most five`,
+      async (store) => {
+        const seed = seeder(store)
+        const token = await seed.insert({ lastUsedAt: plus(-THROTTLE / 2), lastUsedIps: ['10.0.0.1'] })
+        const same = await Promise.all(
+          Array.from({ length: RACERS }, async (_, i) =>
+            okValue(store.touchLastUsed(token.id, plus(i * 100), THROTTLE, '10.1.0.1')),
+          ),
+        )
+        expect(same.filter(Boolean)).toHaveLength(1)
+        const stored = await okValue(store.findById(token.id))
+        expect(stored?.lastUsedIps).toEqual(['10.0.0.1', '10.1.0.1'])
+        // An IP-only write leaves lastUsedAt where it was, as GitLab's LastUsedService does.
+        expect(stored?.lastUsedAt).toEqual(plus(-THROTTLE / 2))
+
+        const other = await seed.insert({ lastUsedAt: plus(-THROTTLE / 2) })
+        await Promise.all(
+          Array.from({ length: RACERS }, async (_, i) =>
+            okValue(store.touchLastUsed(other.id, plus(i * 100), THROTTLE, `10.2.0.${i + 1}`)),
+          ),
+        )
+        const ips = (await okValue(store.findById(other.id)))?.lastUsedIps ?? []
+        expect(ips.length).toBeGreaterThanOrEqual(1)
+        expect(ips.length).toBeLessThanOrEqual(5)
+        expect(new Set(ips).size).toBe(ips.length)
+      },
+    )
+
+    ctx.test('a token imported with ips reads them back; a rotation successor has none', async (store) => {
+      const token = await seeder(store).insert({ lastUsedAt: T, lastUsedIps: ['192.0.2.1', '::1'] })
+      expect((await okValue(store.findById(token.id)))?.lastUsedIps).toEqual(['192.0.2.1', '::1'])
+      const { id: _id, familyId, lastUsedIps: _ips, ...rest } = token
+      const successor = await okValue(
+        store.rotate(token.id, {
+          ...rest,
+          familyId,
+          previousId: token.id,
+          digest: `${token.digest}-next`,
+          lastUsedAt: null,
+        }),
+      )
+      expect(successor.lastUsedIps).toBeUndefined()
+      expect((await okValue(store.findById(successor.id)))?.lastUsedIps).toBeUndefined()
     })
 
     ctx.test('touchLastUsed changes lastUsedAt and nothing else', async (store) => {
       const seed = seeder(store)
       const token = await seed.insert({ impersonation: true, description: 'd', scopes: ['read_api'] })
       const other = await seed.insert()
-      expect(await okValue(store.touchLastUsed(token.id, T, THROTTLE))).toBe(true)
+      expect(await okValue(store.touchLastUsed(token.id, T, THROTTLE, null))).toBe(true)
       expect(await okValue(store.findById(token.id))).toEqual({ ...token, lastUsedAt: T })
       expect(await okValue(store.findById(other.id))).toEqual(other)
     })

@@ -181,12 +181,14 @@ export function describeCacheConformance(options: CacheConformanceOptions): void
       const at1 = new Date('2026-06-15T12:00:00.000Z')
       const at2 = new Date('2026-06-15T13:00:00.000Z')
       // A first use is written at once.
-      expect(await ok(store.touchLastUsed(token.id, at1, 60_000))).toBe(true)
+      expect(await ok(store.touchLastUsed(token.id, at1, 60_000, null))).toBe(true)
       expect((await ok(store.findById(token.id)))?.lastUsedAt).toEqual(at1)
       await accepts(store, token)
       // Later ones wait for the flush; one inside the throttle window is not even queued.
-      expect(await ok(store.touchLastUsed(token.id, at2, 60_000))).toBe(true)
-      expect(await ok(store.touchLastUsed(token.id, new Date(at2.getTime() + 1000), 60_000))).toBe(false)
+      expect(await ok(store.touchLastUsed(token.id, at2, 60_000, null))).toBe(true)
+      expect(await ok(store.touchLastUsed(token.id, new Date(at2.getTime() + 1000), 60_000, null))).toBe(
+        false,
+      )
       await store.flush()
       expect((await ok(store.findById(token.id)))?.lastUsedAt).toEqual(at2)
     })

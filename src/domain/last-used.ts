@@ -1,0 +1,76 @@
+/**
+ * How many client IPs a token remembers: GitLab's `NUM_IPS_TO_STORE`.
+ *
+ * @example
+ * ```ts
+ * import { MAX_LAST_USED_IPS } from 'patkit/store'
+ * MAX_LAST_USED_IPS // 5
+ * ```
+ */
+export const MAX_LAST_USED_IPS = 5
+
+/**
+ * How long after a recorded use a new IP is not recorded: GitLab's `LAST_USED_IP_TIMEOUT`, one minute.
+ *
+ * @example
+ * ```ts
+ * import { LAST_USED_IP_WINDOW_MS } from 'patkit/store'
+ * LAST_USED_IP_WINDOW_MS // 60000
+ * ```
+ */
+export const LAST_USED_IP_WINDOW_MS = 60_000
+
+/**
+ * A token's usage record: when it was last used (throttled) and its last IPs, oldest first.
+ *
+ * @example
+ * ```ts
+ * import type { LastUsed } from 'patkit/store'
+ * const used: LastUsed = { lastUsedAt: null, lastUsedIps: [] }
+ * ```
+ */
+export interface LastUsed {
+  readonly lastUsedAt: Date | null
+  readonly lastUsedIps: readonly string[]
+}
+
+/**
+ * GitLab's `PersonalAccessTokens::LastUsedService`, as one pure rule: what a use at `at` from `ip`
+ * changes, or `null` when it changes nothing (the common case, so no write is needed).
+ *
+ * - `lastUsedAt` moves to `at` when it is null or at or before `at - throttleMs` (GitLab: 10 minutes).
+ * - `ip` (none when `null`) is added when the token was never used, or when it is not among the
+ *   stored IPs and the last use is at or before `at - 1 minute`. The list keeps the newest
+ *   {@link MAX_LAST_USED_IPS}, oldest first, each IP once.
+ *
+ * Both stores apply it inside their atomic `touchLastUsed`, so it is the one definition of the rule.
+ *
+ * @example
+ * ```ts
+ * import { nextLastUsed } from 'patkit/store'
+ *
+ * const at = new Date('2026-01-01T12:00:00.000Z')
+ * nextLastUsed({ lastUsedAt: null, lastUsedIps: [] }, at, 600_000, '10.0.0.1')
+ * // { lastUsedAt: at, lastUsedIps: ['10.0.0.1'] }
+ * nextLastUsed({ lastUsedAt: at, lastUsedIps: ['10.0.0.1'] }, at, 600_000, '10.0.0.1') // null
+ * ```
+ */
+export function nextLastUsed(
+  current: LastUsed,
+  at: Date,
+  throttleMs: number,
+  ip: string | null,
+): LastUsed | null {
+  const instant = at.getTime()
+  if (Number.isNaN(instant)) return null
+  const last = current.lastUsedAt === null ? null : current.lastUsedAt.getTime()
+  const timestamp = last === null || last <= instant - throttleMs
+  const known = ip !== null && current.lastUsedIps.includes(ip)
+  const address = ip !== null && !known && (last === null || last <= instant - LAST_USED_IP_WINDOW_MS)
+  if (!timestamp && !address) return null
+  return {
+    lastUsedAt: timestamp ? at : current.lastUsedAt,
+    lastUsedIps:
+      address && ip !== null ? [...current.lastUsedIps, ip].slice(-MAX_LAST_USED_IPS) : current.lastUsedIps,
+  }
+}
