@@ -2,6 +2,7 @@ import { err, ok, okAsync, type Result, ResultAsync } from 'neverthrow'
 import { type Clock, systemClock } from '../domain/clock.js'
 import { storeFailure } from '../domain/error-constructors.js'
 import type { StoreFailure } from '../domain/errors.js'
+import { type LastUsed, nextLastUsed } from '../domain/last-used.js'
 import type { Token } from '../domain/token.js'
 import type { TokenStore, TokenWithUser } from '../store/token-store.js'
 import type { User } from '../store/user.js'
@@ -303,20 +304,24 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
   })
 
   const touchLastUsed = (...args: TouchArguments): ResultAsync<boolean, StoreFailure> => {
-    const [id, at, throttleMs] = args
+    const [id, at, throttleMs, ip] = args
     const digest = digestOf.get(id)
     const entry = digest === undefined ? undefined : entries.get(digest)
-    const known = entry?.token.lastUsedAt ?? buffer.pendingAt(id) ?? null
-    // A first use is written at once: "never used" means something to others (a rotation receipt is
-    // redeemable only while its successor was never used), so it must not wait in a buffer.
-    if (flushMs <= 0 || known === null) {
+    // Without a cached view the store decides at once. A first use is written at once too: "never
+    // used" means something to others (a rotation receipt is redeemable only while its successor was
+    // never used), so it must not wait in a buffer.
+    if (flushMs <= 0 || entry === undefined || entry.token.lastUsedAt === null) {
       return store.touchLastUsed(...args).map((written) => {
-        if (written && entry !== undefined) entry.token = { ...entry.token, lastUsedAt: at }
+        const next = entry === undefined ? null : nextLastUsed(usage(entry.token), at, throttleMs, ip)
+        if (written && entry !== undefined && next !== null) entry.token = { ...entry.token, ...next }
         return written
       })
     }
-    if (known.getTime() > at.getTime() - throttleMs) return okAsync(false)
-    if (entry !== undefined) entry.token = { ...entry.token, lastUsedAt: at }
+    // GitLab's LastUsedService rule on the cached view (which includes what is still buffered): only a
+    // use that changes `last_used_at` or `last_used_ips` is queued.
+    const next = nextLastUsed(usage(entry.token), at, throttleMs, ip)
+    if (next === null) return okAsync(false)
+    entry.token = { ...entry.token, ...next }
     buffer.add(args)
     return okAsync(true)
   }
@@ -377,4 +382,11 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
     self.consumeRotationReceipt = consumeRotationReceipt
   }
   return self
+}
+
+const NO_IPS: readonly string[] = []
+
+/** A token's usage record, as `nextLastUsed` reads it. */
+function usage(token: Token): LastUsed {
+  return { lastUsedAt: token.lastUsedAt, lastUsedIps: token.lastUsedIps ?? NO_IPS }
 }

@@ -5,10 +5,12 @@ import type { TokenStore } from '../store/token-store.js'
 export type TouchArguments = Parameters<TokenStore['touchLastUsed']>
 
 /**
- * Write-behind for `touchLastUsed`: the latest call per token waits here and is written by `flush`
+ * Write-behind for `touchLastUsed`: the calls per token wait here, in order, and are written by `flush`
  * (on an interval, and on close), through the store's own conditional write, so the store still
- * decides whether the write is due. A failed write stays queued for the next flush unless a newer
- * call replaced it.
+ * decides whether each write is due. Every call is kept, not only the latest: two calls in one flush
+ * interval may each record a different client IP (`last_used_ips`). The cache queues only calls that
+ * change something (`nextLastUsed`), so a token queues a handful at most. A failed write stays queued,
+ * with the calls after it, for the next flush.
  *
  * @example
  * ```ts
@@ -20,7 +22,7 @@ export type TouchArguments = Parameters<TokenStore['touchLastUsed']>
  * ```
  */
 export class LastUsedBuffer {
-  #pending = new Map<number, TouchArguments>()
+  #pending = new Map<number, TouchArguments[]>()
   readonly #store: TokenStore
   readonly #onError: (error: StoreFailure) => void
   #flushing: Promise<void> = Promise.resolve()
@@ -30,18 +32,20 @@ export class LastUsedBuffer {
     this.#onError = onError
   }
 
+  /** How many tokens have calls queued. */
   get size(): number {
     return this.#pending.size
   }
 
-  /** The instant queued for a token, if any. */
+  /** The instant of the latest call queued for a token, if any. */
   pendingAt(id: number): Date | undefined {
-    return this.#pending.get(id)?.[1]
+    return this.#pending.get(id)?.at(-1)?.[1]
   }
 
   add(args: TouchArguments): void {
     const queued = this.#pending.get(args[0])
-    if (queued === undefined || queued[1].getTime() <= args[1].getTime()) this.#pending.set(args[0], args)
+    if (queued === undefined) this.#pending.set(args[0], [args])
+    else queued.push(args)
   }
 
   /** Writes everything queued; resolves when written (failures are reported and requeued). */
@@ -54,14 +58,19 @@ export class LastUsedBuffer {
     if (this.#pending.size === 0) return
     const batch = this.#pending
     this.#pending = new Map()
-    await Promise.all(
-      [...batch.values()].map(async (args) => {
-        const written = await this.#store.touchLastUsed(...args)
-        if (written.isErr()) {
-          this.#onError(written.error)
-          this.add(args)
-        }
-      }),
-    )
+    await Promise.all([...batch.values()].map((calls) => this.#writeInOrder(calls)))
+  }
+
+  /** One token's calls, oldest first: a failure requeues it and the calls after it, ahead of newer ones. */
+  async #writeInOrder(calls: readonly TouchArguments[]): Promise<void> {
+    for (const [index, args] of calls.entries()) {
+      const written = await this.#store.touchLastUsed(...args)
+      if (written.isErr()) {
+        this.#onError(written.error)
+        const later = this.#pending.get(args[0]) ?? []
+        this.#pending.set(args[0], [...calls.slice(index), ...later])
+        return
+      }
+    }
   }
 }

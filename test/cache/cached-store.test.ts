@@ -159,6 +159,31 @@ describe('cachedStore', () => {
     for (const token of tokens) expect((await okValue(inner.findById(token.id)))?.lastUsedAt).toEqual(later)
   })
 
+  it('buffers every client IP a flush interval sees, as the store would record them one by one', async () => {
+    const inner = memoryStore()
+    const cached = cachedStore(inner, { lastUsedFlushMs: 60_000 })
+    const [token] = await seeded(cached)
+    if (token === undefined) throw new Error('seeded() stores tokens')
+    const throttle = 10 * 60_000
+    const first = new Date('2026-06-15T12:00:00.000Z')
+    await okValue(cached.touchLastUsed(token.id, first, throttle, '10.0.0.1'))
+    await okValue(cached.findByDigest(token.digest))
+    // Two new addresses, each more than a minute after the recorded use, inside one flush interval.
+    const second = new Date('2026-06-15T12:02:00.000Z')
+    const third = new Date('2026-06-15T12:03:00.000Z')
+    expect(await okValue(cached.touchLastUsed(token.id, second, throttle, '10.0.0.2'))).toBe(true)
+    expect(await okValue(cached.touchLastUsed(token.id, third, throttle, '10.0.0.3'))).toBe(true)
+    // A known address inside the throttle window changes nothing and queues nothing.
+    expect(await okValue(cached.touchLastUsed(token.id, third, throttle, '10.0.0.2'))).toBe(false)
+    expect((await okValue(inner.findById(token.id)))?.lastUsedIps).toEqual(['10.0.0.1'])
+    await cached.close()
+    expect((await okValue(inner.findById(token.id)))?.lastUsedIps).toEqual([
+      '10.0.0.1',
+      '10.0.0.2',
+      '10.0.0.3',
+    ])
+  })
+
   it('a buffered write that fails is reported and written by the next flush', async () => {
     const inner = memoryStore()
     let failing = true
