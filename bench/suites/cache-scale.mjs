@@ -28,6 +28,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 const TITLE = `HTTP GET ${PATH}: 3 patkit serve --cache processes on one PostgreSQL vs 1`
 
 const pool = new pg.Pool({ connectionString: URL, max: 1, connectionTimeoutMillis: 3000 })
+/** @type {Parameters<typeof finish>[0] | undefined} */
+let outcome
 try {
   await pool.query('select 1')
 } catch (error) {
@@ -138,7 +140,7 @@ try {
     ratios.push(/** @type {number} */ (triple.at(-1)) / /** @type {number} */ (single.at(-1)))
   }
   const ratio = median(ratios)
-  finish({
+  outcome = {
     targets: [
       {
         id: '14d',
@@ -154,9 +156,11 @@ try {
         note: `${cpus().length} cores for the servers, autocannon and PostgreSQL together: 3 servers can add throughput only with spare cores; every request is a cache hit`,
       },
     ],
-  })
+  }
 } finally {
   for (const child of servers) child.kill('SIGTERM')
   await dropPostgres(pool, PREFIX).catch(() => {})
   rmSync(dir, { recursive: true, force: true })
 }
+// finish() exits the process: the clean-up above must run first.
+finish(outcome)

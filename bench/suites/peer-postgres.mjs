@@ -42,6 +42,8 @@ const poolOf = (max) =>
   })
 
 const admin = new pg.Pool({ connectionString: URL, max: 1, connectionTimeoutMillis: 3000 })
+/** @type {Parameters<typeof finish>[0] | undefined} */
+let outcome
 try {
   await admin.query('select 1')
 } catch (error) {
@@ -176,7 +178,7 @@ try {
     warmupMs: config.warmupMs,
   })
   await db.destroy().catch(() => {})
-  finish({
+  outcome = {
     targets: [
       targetFrom(
         {
@@ -190,8 +192,10 @@ try {
       ),
     ],
     details: { peerPostgres: { betterAuthIndexes: indexes } },
-  })
+  }
 } finally {
   await admin.query(`drop schema if exists ${SCHEMA} cascade`).catch(() => {})
   await Promise.all([admin.end(), betterPool.end()].map((p) => p.catch(() => {})))
 }
+// finish() exits the process: the clean-up above must run first.
+finish(outcome)
