@@ -77,6 +77,7 @@ export { SCOPES, type Scope } from './domain/scopes.js'
 // of the authority's pepper, to recognize secrets that are already stored.
 export { createDigester, type Digester } from './domain/secret.js'
 export { isActive, isExpired, type Token } from './domain/token.js'
+export { isUserIdOf, MAX_STRING_USER_ID_LENGTH, type UserId, type UserIdType } from './domain/user-id.js'
 export type { PageRequest, SortKey, TokenFilter } from './query/filter.js'
 export type { Pagination } from './query/pagination.js'
 export type { User } from './store/user.js'

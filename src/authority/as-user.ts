@@ -1,6 +1,7 @@
 import { err, ok, type Result, ResultAsync } from 'neverthrow'
 import { forbidden, notFound } from '../domain/error-constructors.js'
 import type { ErrorOf } from '../domain/errors.js'
+import type { UserId } from '../domain/user-id.js'
 import type { AuthorityDeps } from './deps.js'
 import type { SessionPrincipal } from './principal.js'
 
@@ -47,17 +48,17 @@ export const USER_BLOCKED = 'Your account has been blocked.'
  * const session = await asUser(deps, 2) // ok({ kind: 'session', user, token: null })
  * ```
  */
-export function asUser(deps: AuthorityDeps, userId: number): ResultAsync<SessionPrincipal, AsUserError> {
+export function asUser(deps: AuthorityDeps, userId: UserId): ResultAsync<SessionPrincipal, AsUserError> {
   return new ResultAsync(sessionFor(deps, userId))
 }
 
 async function sessionFor(
   deps: AuthorityDeps,
-  userId: number,
+  userId: UserId,
 ): Promise<Result<SessionPrincipal, AsUserError>> {
-  // A username is not an id: the directory finds users by either, and a session names its user by id.
-  if (!Number.isSafeInteger(userId)) return err(notFound('user'))
-  const found = await deps.users.findUser(userId)
+  // A username is not an id: a session names its user by id, of the authority's userIdType (an id of
+  // the other kind, or an unsafe integer, finds no one).
+  const found = await deps.userById(userId)
   if (found.isErr()) return err(found.error)
   const user = found.value
   if (user === null) return err(notFound('user'))

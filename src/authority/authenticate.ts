@@ -268,7 +268,7 @@ export async function tokenThenOwner(
   if (found.isErr()) return err(found.error)
   const token = found.value
   if (token === null) return ok(null)
-  const owner = await deps.users.findUser(token.userId)
+  const owner = await deps.userById(token.userId)
   if (owner.isErr()) return err(owner.error)
   return ok({ token, user: owner.value })
 }

@@ -2,6 +2,7 @@ import type { Clock } from '../domain/clock.js'
 import type { TokenFormat } from '../domain/mint-secret.js'
 import type { RandomSource } from '../domain/random.js'
 import type { SCOPES } from '../domain/scopes.js'
+import type { UserIdType } from '../domain/user-id.js'
 import type { TokenStore } from '../store/token-store.js'
 import type { UserDirectory } from '../store/user.js'
 import type { AuthorityEvent } from './events.js'
@@ -83,6 +84,14 @@ export interface AuthorityConfig {
   readonly rotationGraceMs?: number
   /** Receives the audit trail. A listener that throws does not affect the operation. */
   readonly onEvent?: (event: AuthorityEvent) => void
+  /**
+   * The kind of user id: `'integer'` (GitLab's, the default) or `'string'` (an application's own
+   * ids, such as UUIDs). Give the store the same kind (`memoryStore({ userIdType })`,
+   * `sqlStore(db, { userIdType })` and `migrate`); with `'string'` the user directory must have
+   * `findUserById`, or {@link AuthorityConfigError} is thrown. The GitLab HTTP binding
+   * (`createHandler`) refuses an authority with string ids. See docs/embedding.md.
+   */
+  readonly userIdType?: UserIdType
 }
 
 /**
@@ -197,4 +206,5 @@ const OPTION_CHECKS = [
   // A day at most, as the replay window: the previous token and its sealed successor live that long.
   ['rotationGraceMs', integer(0, 86_400_000)],
   ['scopes', scopeList],
+  ['userIdType', oneOf(['integer', 'string'])],
 ] as const satisfies readonly (readonly [keyof AuthorityConfig, Check])[]

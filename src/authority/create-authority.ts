@@ -6,6 +6,7 @@ import { cryptoRandom } from '../domain/random.js'
 import { SCOPES } from '../domain/scopes.js'
 import { createDigester, DEFAULT_TOKEN_PREFIX } from '../domain/secret.js'
 import type { Token } from '../domain/token.js'
+import type { UserId, UserIdType } from '../domain/user-id.js'
 import type { User } from '../store/user.js'
 import { type AsUserError, asUser, type USER_BLOCKED } from './as-user.js'
 import { type AuthenticateError, type AuthenticateOptions, authenticate } from './authenticate.js'
@@ -39,6 +40,7 @@ import { resolveReplay } from './replay-window.js'
 import { type RevokeError, revoke } from './revoke.js'
 import { type RotateError, type RotateOptions, rotate } from './rotate.js'
 import { type SudoError, sudo } from './sudo.js'
+import { userLookup } from './user-lookup.js'
 import { type Verification, type VerifyCode, type VerifyOptions, verify } from './verify.js'
 
 /**
@@ -69,6 +71,8 @@ export const DEFAULT_LAST_USED_THROTTLE_MS = 10 * 60 * 1000
 export interface Authority {
   /** The emulated GitLab release. */
   readonly release: Release
+  /** The `userIdType` option: `'integer'` (GitLab's) unless configured. */
+  readonly userIdType: UserIdType
   /** The authority's current instant (its injected clock), e.g. to render `active`. */
   now(): Date
   authenticate(
@@ -77,16 +81,25 @@ export interface Authority {
   ): ResultAsync<Principal, AuthenticateError>
   /**
    * A session principal for a user the application authenticated itself (see {@link SessionPrincipal}
-   * for what it may do): `not_found` for no such user, `forbidden` ({@link USER_BLOCKED}) for a
-   * blocked one.
+   * for what it may do): `not_found` for no such user (or an id of the other kind than `userIdType`),
+   * `forbidden` ({@link USER_BLOCKED}) for a blocked one.
    *
    * @example
    * ```ts
    * const session = await authority.asUser(2)
    * if (session.isOk()) await authority.list(session.value) // the user's own tokens
    * ```
+   * @example
+   * ```ts
+   * import { createAuthority } from 'patkit'
+   * import { memoryStore } from 'patkit/memory'
+   *
+   * const app = createAuthority({ store: memoryStore({ userIdType: 'string' }), pepper: 'dev', userIdType: 'string' })
+   * await app.putUser({ id: '0b8f6c9e-5d2a-4f8e-9c1e-2f4a6b8d0e13', username: 'alice', admin: false, blocked: false })
+   * const session = await app.asUser('0b8f6c9e-5d2a-4f8e-9c1e-2f4a6b8d0e13')
+   * ```
    */
-  asUser(userId: number): ResultAsync<SessionPrincipal, AsUserError>
+  asUser(userId: UserId): ResultAsync<SessionPrincipal, AsUserError>
   /**
    * `authenticate` and a scope check answered as a value, with stable codes ({@link VerifyCode});
    * only a store failure is an error.
@@ -118,10 +131,19 @@ export interface Authority {
     idempotencyKey: string | null,
   ): ResultAsync<IssuedToken | null, ReplayError>
   revoke(principal: Actor, ref: TokenRef): ResultAsync<void, RevokeError>
-  /** GitLab's creation: for a user by an administrator, or `self` with GitLab's limited scopes. */
+  /**
+   * GitLab's creation: for a user by an administrator, or `self` with GitLab's limited scopes. The
+   * string `'self'` is always the caller, also with string user ids: a user whose id is `'self'`
+   * creates through `asUser('self')` and `createOwn`.
+   *
+   * @example
+   * ```ts
+   * const created = await authority.create(principal, 2, { name: 'ci', scopes: ['api'], expiresAt: '2030-01-01' })
+   * ```
+   */
   create(
     principal: Actor,
-    target: number | 'self',
+    target: UserId | 'self',
     request: CreateRequest,
   ): ResultAsync<IssuedToken, CreateError>
   /**
@@ -165,7 +187,7 @@ export interface Authority {
   /** The caller (GitLab's `GET /user`). */
   currentUser(principal: Actor): ResultAsync<User, CurrentUserError>
   /** One user by id (`GET /users/:id`); `null` for an anonymous caller. */
-  findUser(principal: Principal | null, id: number): ResultAsync<User, FindUserError>
+  findUser(principal: Principal | null, id: UserId): ResultAsync<User, FindUserError>
   /** The users a `GET /users` query finds; `null` for an anonymous caller. */
   findUsers(principal: Principal | null, query: UsersQuery): ResultAsync<readonly User[], FindUsersError>
   /** The emulated release's `GET /metadata`. */
@@ -249,6 +271,7 @@ export function resolveAuthorityDeps(config: AuthorityConfig): AuthorityDeps {
     lastUsedThrottleMs: config.lastUsedThrottleMs,
     rotationReplayWindowMs: config.rotationReplayWindowMs,
     rotationGraceMs: config.rotationGraceMs,
+    userIdType: config.userIdType,
   })
   if (problem !== null) throw new AuthorityConfigError(`invalid option ${problem}`)
   if (config.pepper.length === 0) throw new AuthorityConfigError('invalid option pepper: must not be empty')
@@ -256,10 +279,20 @@ export function resolveAuthorityDeps(config: AuthorityConfig): AuthorityDeps {
   if (replay.isErr()) throw new AuthorityConfigError(replay.error)
   const grace = resolveGrace(config)
   if (grace.isErr()) throw new AuthorityConfigError(grace.error)
+  const users = config.users ?? config.store
+  const userIdType = config.userIdType ?? 'integer'
+  const userById = userLookup(users, userIdType)
+  if (userById === null) {
+    throw new AuthorityConfigError(
+      "invalid option userIdType: 'string' needs a user directory with findUserById (the users option, or the store)",
+    )
+  }
   const deps: AuthorityDeps = Object.freeze({
     store: config.store,
-    users: config.users ?? config.store,
+    users,
     usersFromStore: config.users === undefined,
+    userIdType,
+    userById,
     clock: config.clock ?? systemClock,
     random: config.random ?? cryptoRandom,
     prefix: config.tokenPrefix ?? DEFAULT_TOKEN_PREFIX,
@@ -294,6 +327,7 @@ export function resolveAuthorityDeps(config: AuthorityConfig): AuthorityDeps {
 export function authorityOver(deps: AuthorityDeps): Authority {
   const authority: Authority = {
     release: deps.release,
+    userIdType: deps.userIdType,
     now: () => deps.clock.now(),
     authenticate: (secret, opts = {}) => authenticate(deps, secret, opts),
     sudo: (principal, identifier) => sudo(deps, principal, identifier),

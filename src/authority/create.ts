@@ -3,6 +3,7 @@ import { createToken } from '../domain/create-token.js'
 import { forbidden, invalidParameter, notFound, validationFailed } from '../domain/error-constructors.js'
 import type { ErrorOf } from '../domain/errors.js'
 import { ADMIN_ONLY_SCOPES, USER_CREATABLE_SCOPES } from '../domain/scopes.js'
+import type { UserId } from '../domain/user-id.js'
 import type { User } from '../store/user.js'
 import { parseDateParameter } from './date-parameter.js'
 import { type AuthorityDeps, mintContext } from './deps.js'
@@ -68,7 +69,7 @@ export type CreateError = ErrorOf<
 export function create(
   deps: AuthorityDeps,
   principal: Actor,
-  target: number | 'self',
+  target: UserId | 'self',
   request: CreateRequest,
 ): ResultAsync<IssuedToken, CreateError> {
   return new ResultAsync(createFor(deps, principal, target, request))
@@ -77,7 +78,7 @@ export function create(
 async function createFor(
   deps: AuthorityDeps,
   principal: Actor,
-  target: number | 'self',
+  target: UserId | 'self',
   request: CreateRequest,
 ): Promise<Result<IssuedToken, CreateError>> {
   const scoped = requireScope(principal, WRITE_SCOPES)
@@ -90,7 +91,7 @@ async function createFor(
     owner = principal.user
   } else {
     if (!actsAsAdmin(principal)) return err(forbidden())
-    const found = await deps.users.findUser(target)
+    const found = await deps.userById(target)
     if (found.isErr()) return err(found.error)
     if (found.value === null) return err(notFound('user'))
     owner = found.value

@@ -1,13 +1,16 @@
+import type { ResultAsync } from 'neverthrow'
 import type { Clock } from '../domain/clock.js'
 import type { MintContext } from '../domain/context.js'
+import type { StoreFailure } from '../domain/errors.js'
 import type { ExpiryPolicy } from '../domain/expiry.js'
 import type { TokenFormat } from '../domain/mint-secret.js'
 import type { RandomSource } from '../domain/random.js'
 import type { ReceiptSealer } from '../domain/receipt-seal.js'
 import type { Digester } from '../domain/secret.js'
+import type { UserId, UserIdType } from '../domain/user-id.js'
 import type { RotationReceiptStore } from '../store/rotation-receipts.js'
 import type { TokenStore } from '../store/token-store.js'
-import type { UserDirectory } from '../store/user.js'
+import type { User, UserDirectory } from '../store/user.js'
 import type { AuthorityEvent } from './events.js'
 import type { GraceDeps } from './grace-window.js'
 import type { Release } from './release.js'
@@ -50,6 +53,10 @@ export interface AuthorityDeps {
    * authenticate read a token and its owner with the store's optional `findByDigestWithUser`.
    */
   readonly usersFromStore: boolean
+  /** The `userIdType` option: `'integer'` (GitLab's, the default) or `'string'`. */
+  readonly userIdType: UserIdType
+  /** Finds a user by id of that kind (see `userLookup`); an id of the other kind finds no one. */
+  readonly userById: (id: UserId) => ResultAsync<User | null, StoreFailure>
   readonly clock: Clock
   readonly random: RandomSource
   readonly prefix: string

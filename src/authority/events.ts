@@ -1,4 +1,5 @@
 import type { Token } from '../domain/token.js'
+import type { UserId } from '../domain/user-id.js'
 
 /**
  * A token as events show it: every field except the digest. No event ever carries a secret.
@@ -27,17 +28,17 @@ export type AuthorityEvent =
   | {
       readonly type: 'created'
       readonly at: Date
-      readonly actorUserId: number | null
+      readonly actorUserId: UserId | null
       readonly token: TokenInfo
     }
   | {
       readonly type: 'rotated'
       readonly at: Date
-      readonly actorUserId: number
+      readonly actorUserId: UserId
       readonly previous: TokenInfo
       readonly token: TokenInfo
     }
-  | { readonly type: 'revoked'; readonly at: Date; readonly actorUserId: number; readonly token: TokenInfo }
+  | { readonly type: 'revoked'; readonly at: Date; readonly actorUserId: UserId; readonly token: TokenInfo }
   | {
       readonly type: 'reuse_detected'
       readonly at: Date
@@ -54,7 +55,7 @@ export type AuthorityEvent =
        */
       readonly type: 'rotation_replayed'
       readonly at: Date
-      readonly actorUserId: number
+      readonly actorUserId: UserId
       /** The rotated token, presented again. */
       readonly previous: TokenInfo
       readonly token: TokenInfo

@@ -1,6 +1,7 @@
 import { err, errAsync, ok, type Result, ResultAsync } from 'neverthrow'
 import { forbidden, notFound } from '../domain/error-constructors.js'
 import type { ErrorOf } from '../domain/errors.js'
+import type { UserId } from '../domain/user-id.js'
 import type { User } from '../store/user.js'
 import type { AuthorityDeps } from './deps.js'
 import type { Principal } from './principal.js'
@@ -31,18 +32,18 @@ export type FindUserError = ErrorOf<'forbidden' | 'insufficient_scope' | 'not_fo
 export function findUser(
   deps: AuthorityDeps,
   principal: Principal | null,
-  id: number,
+  id: UserId,
 ): ResultAsync<User, FindUserError> {
   if (principal === null) return errAsync(forbidden('Not authorized!'))
   const allowed = requireScope(principal, USER_READ_SCOPES)
   if (allowed.isErr()) return errAsync(allowed.error)
   // Ids past the safe integer range, and 0, name no user: no store is asked about them.
-  if (!Number.isSafeInteger(id) || id < 1) return errAsync(notFound('user'))
+  if (typeof id === 'number' && (!Number.isSafeInteger(id) || id < 1)) return errAsync(notFound('user'))
   return new ResultAsync(existingUser(deps, id))
 }
 
-async function existingUser(deps: AuthorityDeps, id: number): Promise<Result<User, FindUserError>> {
-  const found = await deps.users.findUser(id)
+async function existingUser(deps: AuthorityDeps, id: UserId): Promise<Result<User, FindUserError>> {
+  const found = await deps.userById(id)
   if (found.isErr()) return err(found.error)
   return found.value === null ? err(notFound('user')) : ok(found.value)
 }

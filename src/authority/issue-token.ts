@@ -6,6 +6,7 @@ import { MAX_LAST_USED_IPS } from '../domain/last-used.js'
 import { mintSecret } from '../domain/mint-secret.js'
 import type { TokenDraft } from '../domain/token.js'
 import { type TokenFields, validateTokenFields } from '../domain/token-fields.js'
+import type { UserId } from '../domain/user-id.js'
 import { parseDateParameter } from './date-parameter.js'
 import type { AuthorityDeps } from './deps.js'
 import { toTokenInfo } from './events.js'
@@ -23,7 +24,8 @@ import type { IssuedToken } from './issued-token.js'
  * ```
  */
 export interface IssueTokenInput {
-  readonly userId: number
+  /** The owner's id, of the authority's `userIdType`. */
+  readonly userId: UserId
   readonly name: string
   readonly scopes: readonly string[]
   readonly secret?: string
@@ -88,7 +90,7 @@ async function issueFor(
 ): Promise<Result<IssuedToken, IssueError>> {
   const fields = validate(input, deps.scopes)
   if (fields.isErr()) return err(fields.error)
-  const owner = await deps.users.findUser(input.userId)
+  const owner = await deps.userById(input.userId)
   if (owner.isErr()) return err(owner.error)
   if (owner.value === null) return err(notFound('user'))
   const userId = owner.value.id

@@ -142,7 +142,8 @@ async function resolveOwnerScope(
 }
 
 /**
- * `user_id` is an integer id or, as the spec allows, a username.
+ * `user_id` is an integer id or, as the spec allows, a username. With `userIdType: 'string'` it is a
+ * string id or, when no user has that id, a username: the id wins.
  *
  * @example
  * ```ts
@@ -157,5 +158,15 @@ export function findUserByRef(
   deps: AuthorityDeps,
   ref: string,
 ): ResultAsync<User | null, ErrorOf<'store_failure'>> {
+  if (deps.userIdType === 'string') return new ResultAsync(idThenUsername(deps, ref))
   return deps.users.findUser(/^\d+$/.test(ref) ? Number(ref) : ref)
+}
+
+async function idThenUsername(
+  deps: AuthorityDeps,
+  ref: string,
+): Promise<Result<User | null, ErrorOf<'store_failure'>>> {
+  const byId = await deps.userById(ref)
+  if (byId.isErr() || byId.value !== null) return byId
+  return deps.users.findUser(ref)
 }

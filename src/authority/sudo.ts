@@ -3,6 +3,7 @@ import { forbidden, insufficientScope } from '../domain/error-constructors.js'
 import type { ErrorOf } from '../domain/errors.js'
 import { actingAs } from './authenticate.js'
 import type { AuthorityDeps } from './deps.js'
+import { findUserByRef } from './list-tokens.js'
 import type { Principal } from './principal.js'
 
 /**
@@ -61,10 +62,15 @@ async function sudoAs(
   principal: Principal,
   identifier: string,
 ): Promise<Result<Principal, SudoError>> {
-  // GitLab's UserFinder: an identifier of digits is an id, anything else a username.
+  // GitLab's UserFinder: an identifier of digits is an id, anything else a username. With string
+  // user ids, the list's user_id rule: a string id, or a username when no user has that id.
   const ref = /^\d+$/.test(identifier) ? Number(identifier) : identifier
   const found =
-    typeof ref === 'number' && !Number.isSafeInteger(ref) ? ok(null) : await deps.users.findUser(ref)
+    deps.userIdType === 'string'
+      ? await findUserByRef(deps, identifier)
+      : typeof ref === 'number' && !Number.isSafeInteger(ref)
+        ? ok(null)
+        : await deps.users.findUser(ref)
   if (found.isErr()) return err(found.error)
   if (found.value === null) return err({ type: 'not_found', entity: 'user', reference: identifier })
   const acting = actingAs(found.value, principal.token, deps.adminMode)

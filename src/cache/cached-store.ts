@@ -4,6 +4,7 @@ import { storeFailure } from '../domain/error-constructors.js'
 import type { StoreFailure } from '../domain/errors.js'
 import { type LastUsed, nextLastUsed } from '../domain/last-used.js'
 import type { Token } from '../domain/token.js'
+import type { UserId } from '../domain/user-id.js'
 import type { TokenStore, TokenWithUser } from '../store/token-store.js'
 import type { User } from '../store/user.js'
 import { BoundedMap } from './bounded-map.js'
@@ -234,6 +235,11 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
     })
   }
 
+  // The owner as the store's join would find it: an integer id through findUser (as before), a
+  // string id (userIdType 'string') through findUserById, since findUser reads a string as a username.
+  const ownerOf = (id: UserId): ResultAsync<User | null, StoreFailure> =>
+    typeof id === 'number' ? store.findUser(id) : (store.findUserById?.(id) ?? okAsync(null))
+
   const findByDigest = (digest: string): ResultAsync<Token | null, StoreFailure> => {
     const hit = cached(digest)
     if (hit === null) {
@@ -258,7 +264,7 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
       .andThen((token) =>
         token === null
           ? okAsync(null)
-          : store.findUser(token.userId).map((user): TokenWithUser => ({ token, user })),
+          : ownerOf(token.userId).map((user): TokenWithUser => ({ token, user })),
       )
   }
   const findByDigestWithUser = (digest: string): ResultAsync<TokenWithUser | null, StoreFailure> => {
@@ -335,6 +341,10 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
     findById: (id) => store.findById(id),
     list: (query) => store.list(query),
     findUser,
+    // Not kept: the authority asks it for sessions and string-id owners, never on a cached hot path.
+    ...(store.findUserById === undefined
+      ? {}
+      : { findUserById: (id: UserId) => store.findUserById?.(id) ?? okAsync(null) }),
     insert: (draft) =>
       store.insert(draft).andThen((token) => announce(message([], [token.digest]), false).map(() => token)),
     importToken: (token) =>

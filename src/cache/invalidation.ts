@@ -1,3 +1,5 @@
+import type { UserId } from '../domain/user-id.js'
+
 /**
  * What a write changed, as the cache needs to know it: tokens by id (revoked, rotated), digests that
  * now have a token (a negative entry to drop), and users whose record changed (blocked, renamed).
@@ -12,7 +14,7 @@
 export interface Invalidation {
   readonly tokenIds: readonly number[]
   readonly digests: readonly string[]
-  readonly userIds: readonly number[]
+  readonly userIds: readonly UserId[]
 }
 
 /**

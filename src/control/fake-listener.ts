@@ -106,7 +106,8 @@ async function serveApi(
       path: journalPath(url, req.url),
       status,
       tokenId: token?.id ?? null,
-      userId: token?.userId ?? null,
+      // The fake holds GitLab's integer ids only (createFakeGitLab's store).
+      userId: typeof token?.userId === 'number' ? token.userId : null,
       fault: fault?.id ?? null,
     })
   }

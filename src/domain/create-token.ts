@@ -6,6 +6,7 @@ import { resolveExpiry } from './expiry.js'
 import { mintSecret } from './mint-secret.js'
 import type { TokenDraft } from './token.js'
 import { validateTokenFields } from './token-fields.js'
+import type { UserId } from './user-id.js'
 
 // Where it has always been imported from; the rule that reads it lives in token-fields.ts.
 export { MAX_TEXT_LENGTH } from './token-fields.js'
@@ -20,7 +21,7 @@ export { MAX_TEXT_LENGTH } from './token-fields.js'
  * ```
  */
 export interface CreateTokenInput {
-  readonly userId: number
+  readonly userId: UserId
   readonly name: string
   readonly scopes: readonly string[]
   readonly description?: string | null

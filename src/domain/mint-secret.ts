@@ -1,6 +1,7 @@
 import { toBase64Url } from './bytes.js'
 import type { MintContext } from './context.js'
 import { ROUTABLE_RANDOM_BYTES, routableSecret } from './routable-token.js'
+import type { UserId } from './user-id.js'
 
 /**
  * The formats of new secrets: GitLab's `routable` one (the default since GitLab 18.3: prefix, base64url
@@ -37,7 +38,7 @@ function friendlyToken(bytes: Uint8Array): string {
  * mintSecret({ ...ctx, format: 'legacy' }, 2) // 'glpat-' + 20 characters
  * ```
  */
-export function mintSecret(ctx: Pick<MintContext, 'random' | 'prefix' | 'format'>, userId: number): string {
+export function mintSecret(ctx: Pick<MintContext, 'random' | 'prefix' | 'format'>, userId: UserId): string {
   if (ctx.format === 'legacy') return ctx.prefix + friendlyToken(ctx.random.bytes(LEGACY_RANDOM_BYTES))
   return routableSecret(ctx.random.bytes(ROUTABLE_RANDOM_BYTES), ctx.prefix, { userId })
 }

@@ -5,12 +5,14 @@
  * `<prefix><base64url(16 random bytes + payload + one byte: payload length)>.<version>.<len><crc>`
  *
  * where the payload is the routing keys, sorted, as `k:v` lines (integers in base 36; for a personal
- * access token `o:<organization id>` and `u:<user id>`), `version` is `01`, `len` the base64 part's
+ * access token `o:<organization id>` and `u:<user id>`; a string user id (`userIdType: 'string'`) is
+ * left out of the payload, see {@link routableSecret}), `version` is `01`, `len` the base64 part's
  * length in base 36 (2 characters), and `crc` the CRC-32 of everything before it, in base 36
  * (7 characters). The CRC lets a malformed or mistyped token be refused without a lookup.
  */
 
 import { fromBase64, toBase64Url, utf8Bytes, utf8Text } from './bytes.js'
+import type { UserId } from './user-id.js'
 
 /** Random bytes in a routable token: GitLab's 16 (128 bits). */
 export const ROUTABLE_RANDOM_BYTES = 16
@@ -73,12 +75,17 @@ function crc32Bytes(start: number, bytes: Uint8Array): number {
  * ```
  */
 export interface TokenRouting {
-  readonly userId: number
+  readonly userId: UserId
   readonly organizationId?: number
 }
 
 /**
  * A routable personal access token secret from 16 random bytes, as GitLab builds one.
+ *
+ * An integer user id is the `u:` routing key in base 36, as GitLab writes it. A string user id is
+ * left out: GitLab requires only `o:`, its payload is at most 159 bytes and every value one word
+ * (`[A-Za-z0-9_]+`), so a UUID's hyphens or a 255-character id have no faithful place in it, and
+ * patkit never reads `u:` back (a token's owner is the one stored with it).
  *
  * @example
  * ```ts
@@ -93,7 +100,9 @@ export function routableSecret(randomBytes: Uint8Array, prefix: string, routing:
       `a routable token needs ${ROUTABLE_RANDOM_BYTES} random bytes, got ${randomBytes.length}`,
     )
   }
-  const payload = `o:${(routing.organizationId ?? DEFAULT_ORGANIZATION_ID).toString(36)}\nu:${routing.userId.toString(36)}`
+  const organization = `o:${(routing.organizationId ?? DEFAULT_ORGANIZATION_ID).toString(36)}`
+  const payload =
+    typeof routing.userId === 'number' ? `${organization}\nu:${routing.userId.toString(36)}` : organization
   const payloadBytes = utf8Bytes(payload)
   const encodable = new Uint8Array(ROUTABLE_RANDOM_BYTES + payloadBytes.length + 1)
   encodable.set(randomBytes, 0)

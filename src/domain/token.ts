@@ -1,4 +1,5 @@
 import { type CalendarDate, startOfUtcDay } from './calendar.js'
+import type { UserId } from './user-id.js'
 
 /**
  * A personal access token as patkit stores it. The secret itself is never kept: only its keyed
@@ -14,7 +15,8 @@ import { type CalendarDate, startOfUtcDay } from './calendar.js'
  */
 export interface Token {
   readonly id: number
-  readonly userId: number
+  /** A number, or a string with `userIdType: 'string'`. */
+  readonly userId: UserId
   readonly name: string
   readonly description: string | null
   readonly scopes: readonly string[]

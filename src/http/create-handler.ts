@@ -46,6 +46,8 @@ export type Handler = (request: Request) => Promise<Response>
  * `Request` and a `Response` per call; its `toNodeListener(handler)` adapts this handler (or any
  * other) through them.
  *
+ * @throws {TypeError} for an authority with `userIdType: 'string'`: GitLab's API has integer user
+ * ids, so its emulation refuses to start rather than answer clients with ids they cannot read.
  * @example
  * ```ts
  * import { createAuthority } from 'patkit'

@@ -52,10 +52,28 @@ function withQuery(url: URL, body: BodyParams): BodyParams {
 }
 
 /**
+ * The start-up error of the GitLab HTTP binding over an authority with string user ids.
+ *
+ * @example
+ * ```ts
+ * import { STRING_USER_IDS_REFUSED } from './handler-core.js'
+ * STRING_USER_IDS_REFUSED.startsWith('patkit/http:') // true
+ * ```
+ */
+export const STRING_USER_IDS_REFUSED =
+  "patkit/http: GitLab's API has integer user ids, and this authority has userIdType 'string'; " +
+  'createHandler and createNodeListener serve GitLab emulation only. Guard your own routes with ' +
+  'authenticateRequest and call the authority from them (docs/embedding.md, "String user ids")'
+
+/**
  * Serves GitLab's personal access token API over an authority (see `createHandler`). Status codes and
  * bodies are GitLab's, byte for byte; an answer to HEAD is the GET answer without its body.
+ *
+ * @throws {TypeError} {@link STRING_USER_IDS_REFUSED} for an authority with `userIdType: 'string'`:
+ * GitLab's clients read `user_id` and `/users/:id` as integers, so a string there would break them.
  */
 export function handlerCore(authority: Authority, options: HandlerOptions = {}): HandlerCore {
+  if (authority.userIdType === 'string') throw new TypeError(STRING_USER_IDS_REFUSED)
   const basePath = (options.basePath ?? '/api/v4').replace(/\/+$/, '')
   const publicUrl = options.publicUrl === undefined ? undefined : new URL(options.publicUrl)
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT

@@ -1,5 +1,6 @@
 import { hasFeature, type Release } from '../authority/release.js'
 import { isActive, type Token } from '../domain/token.js'
+import type { UserId } from '../domain/user-id.js'
 
 // Date#toISOString costs about as much as the rest of a token's JSON, and every answer carrying a
 // token writes two; a busy server writes the same few instants again and again (the tokens in use,
@@ -37,7 +38,8 @@ export interface TokenJson {
   readonly created_at: string
   readonly description: string | null
   readonly scopes: readonly string[]
-  readonly user_id: number
+  /** An integer: the HTTP binding refuses an authority with `userIdType: 'string'`. */
+  readonly user_id: UserId
   readonly last_used_at: string | null
   readonly active: boolean
   readonly expires_at: string | null

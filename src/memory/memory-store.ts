@@ -1,5 +1,7 @@
-import { errAsync, ok, okAsync, type Result, type ResultAsync } from 'neverthrow'
+import { err, errAsync, ok, okAsync, type Result, type ResultAsync } from 'neverthrow'
+import { storeFailure } from '../domain/error-constructors.js'
 import type { StoreFailure } from '../domain/errors.js'
+import { type UserId, type UserIdType, userIdProblem } from '../domain/user-id.js'
 import type { TokenStore } from '../store/token-store.js'
 import type { User } from '../store/user.js'
 import { receiptTable } from './receipt-table.js'
@@ -18,6 +20,12 @@ import { userTable } from './user-table.js'
 export interface MemoryStoreOptions {
   /** Users to start with, as if each were passed to `putUser` in order. */
   readonly users?: readonly User[]
+  /**
+   * The kind of user id the store holds: `'integer'` (GitLab's, the default) or `'string'` (an
+   * application's own ids, such as UUIDs). A user or token with an id of the other kind is refused
+   * with a `store_failure`. Give the authority the same `userIdType`.
+   */
+  readonly userIdType?: UserIdType
 }
 
 /** Runs one synchronous store operation; anything it throws becomes a `store_failure`, never a throw. */
@@ -59,7 +67,13 @@ function attempt<T, E>(operation: string, run: () => Result<T, E>): ResultAsync<
 export function memoryStore(options: MemoryStoreOptions = {}): TokenStore {
   const tokens = tokenTable()
   const receipts = receiptTable()
-  const users = userTable()
+  const userIdType = options.userIdType ?? 'integer'
+  const users = userTable(userIdType)
+  // One store holds one kind of id: a token of another kind would belong to no user it can find.
+  const checked = <T>(operation: string, userId: UserId, run: () => Result<T, StoreFailure>) => {
+    const problem = userIdProblem(userIdType, userId)
+    return problem === null ? run() : err(storeFailure(operation, new TypeError(problem)))
+  }
   for (const user of options.users ?? []) {
     const put = users.put(user)
     if (put.isErr()) throw new Error(`memoryStore: ${String(put.error.cause)}`)
@@ -69,13 +83,13 @@ export function memoryStore(options: MemoryStoreOptions = {}): TokenStore {
     findByDigestWithUser: (digest) =>
       attempt('findByDigestWithUser', () => {
         const token = tokens.byDigest(digest)
-        return ok(token === null ? null : { token, user: users.find(token.userId) })
+        return ok(token === null ? null : { token, user: users.findById(token.userId) })
       }),
     findById: (id) => attempt('findById', () => ok(tokens.byId(id))),
     findSuccessor: (id) => attempt('findSuccessor', () => ok(tokens.successorOf(id))),
     // With a userId only that user's tokens are read; the query still applies the whole filter.
     list: (query) => attempt('list', () => ok(tokens.list(query))),
-    insert: (draft) => attempt('insert', () => tokens.insert(draft)),
+    insert: (draft) => attempt('insert', () => checked('insert', draft.userId, () => tokens.insert(draft))),
     revoke: (id) => attempt('revoke', () => ok(tokens.revoke(id))),
     rotate: (oldId, successor) => attempt('rotate', () => tokens.rotate(oldId, successor)),
     // The rotation and its receipt in one synchronous step: both persist, or (the rotation refused)
@@ -94,8 +108,10 @@ export function memoryStore(options: MemoryStoreOptions = {}): TokenStore {
       attempt('revokeDescendants', () => ok(tokens.revokeDescendants(tokenId, now))),
     touchLastUsed: (id, at, throttleMs, ip) =>
       attempt('touchLastUsed', () => ok(tokens.touchLastUsed(id, at, throttleMs, ip))),
-    importToken: (token) => attempt('importToken', () => tokens.importToken(token)),
+    importToken: (token) =>
+      attempt('importToken', () => checked('importToken', token.userId, () => tokens.importToken(token))),
     putUser: (user) => attempt('putUser', () => users.put(user)),
     findUser: (ref) => attempt('findUser', () => ok(users.find(ref))),
+    findUserById: (id) => attempt('findUserById', () => ok(users.findById(id))),
   }
 }

@@ -1,5 +1,6 @@
 import type { CalendarDate } from '../domain/calendar.js'
 import type { Token } from '../domain/token.js'
+import type { UserId } from '../domain/user-id.js'
 import type { InstantReader } from '../query/instants.js'
 
 /**
@@ -20,7 +21,7 @@ import type { InstantReader } from '../query/instants.js'
  */
 export interface StoredRow {
   readonly id: number
-  readonly userId: number
+  readonly userId: UserId
   readonly name: string
   readonly description: string | null
   readonly scopes: readonly string[]

@@ -4,6 +4,7 @@ import type { ErrorOf, StoreFailure } from '../domain/errors.js'
 import { nextLastUsed } from '../domain/last-used.js'
 import { tokensToRevokeOnReuse } from '../domain/reuse-detection.js'
 import type { Token, TokenDraft } from '../domain/token.js'
+import type { UserId } from '../domain/user-id.js'
 import { listOver } from '../query/apply.js'
 import type { ListQuery } from '../query/filter.js'
 import { comparatorsOver } from '../query/sort.js'
@@ -66,7 +67,7 @@ export function tokenTable(): TokenTable {
   // The same rows by digest: authentication finds its row with one lookup (see `keep`).
   const rowByDigest = new Map<string, StoredRow>()
   // Ids only, append-only: tokens are never deleted and never change user or family.
-  const idsByUser = new Map<number, number[]>()
+  const idsByUser = new Map<UserId, number[]>()
   // Members other than the family's first token (the one whose id is the family id, reachable through
   // `rows`). Most families have one token, so most tokens cost nothing here.
   const laterMembersByFamily = new Map<number, number[]>()
@@ -75,7 +76,7 @@ export function tokenTable(): TokenTable {
   const intern = scopeInterner()
   let nextId = 1
 
-  function append(index: Map<number, number[]>, key: number, id: number): void {
+  function append<K>(index: Map<K, number[]>, key: K, id: number): void {
     const ids = index.get(key)
     if (ids === undefined) index.set(key, [id])
     else ids.push(id)

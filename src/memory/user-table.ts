@@ -1,6 +1,7 @@
 import { err, ok, type Result } from 'neverthrow'
 import { storeFailure } from '../domain/error-constructors.js'
 import type { StoreFailure } from '../domain/errors.js'
+import { isUserIdOf, type UserId, type UserIdType, userIdProblem } from '../domain/user-id.js'
 import type { User } from '../store/user.js'
 
 /**
@@ -18,8 +19,13 @@ import type { User } from '../store/user.js'
 export interface UserTable {
   /** Adds or replaces the user with this id; fails when another user already has the username. */
   put(user: User): Result<User, StoreFailure>
-  /** By id (a number, or a string of digits) or by username in any case. */
+  /**
+   * By id (a number, or a string of digits) or by username in any case. With string ids a string is
+   * always a username and a number names no one: ids are found with `findById`.
+   */
   find(ref: number | string): User | null
+  /** By id only, matched exactly: the number 7 and the string `'7'` are different ids. */
+  findById(id: UserId): User | null
 }
 
 const DIGITS = /^\d+$/
@@ -34,11 +40,13 @@ const DIGITS = /^\d+$/
  * const users = userTable()
  * ```
  */
-export function userTable(): UserTable {
-  const byId = new Map<number, User>()
-  const idByUsername = new Map<string, number>()
+export function userTable(userIdType: UserIdType = 'integer'): UserTable {
+  const byId = new Map<UserId, User>()
+  const idByUsername = new Map<string, UserId>()
   return {
     put(user) {
+      const problem = userIdProblem(userIdType, user.id)
+      if (problem !== null) return err(storeFailure('putUser', new TypeError(problem)))
       const key = user.username.toLowerCase()
       const owner = idByUsername.get(key)
       if (owner !== undefined && owner !== user.id) {
@@ -61,10 +69,13 @@ export function userTable(): UserTable {
       return ok(stored)
     },
     find(ref) {
-      if (typeof ref === 'number') return byId.get(ref) ?? null
-      if (DIGITS.test(ref)) return byId.get(Number(ref)) ?? null
+      if (typeof ref === 'number') return userIdType === 'integer' ? (byId.get(ref) ?? null) : null
+      if (userIdType === 'integer' && DIGITS.test(ref)) return byId.get(Number(ref)) ?? null
       const id = idByUsername.get(ref.toLowerCase())
       return id === undefined ? null : (byId.get(id) ?? null)
+    },
+    findById(id) {
+      return isUserIdOf(userIdType, id) ? (byId.get(id) ?? null) : null
     },
   }
 }

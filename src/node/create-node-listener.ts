@@ -21,6 +21,7 @@ import { webBody } from './web-body.js'
  * target neither a path nor an http(s) URL is 400, TRACE, TRACK and CONNECT 405, as GitLab behind
  * nginx answers; an absolute-form target is served with its own host.
  *
+ * @throws {TypeError} for an authority with `userIdType: 'string'`, as `createHandler`.
  * @example
  * ```ts
  * import { createServer } from 'node:http'

@@ -1,4 +1,5 @@
 import type { CalendarDate } from '../domain/calendar.js'
+import type { UserId } from '../domain/user-id.js'
 
 /**
  * The list filters, each applied only when present. Semantics (GitLab's, see docs/filters.md):
@@ -14,7 +15,7 @@ import type { CalendarDate } from '../domain/calendar.js'
  */
 export interface TokenFilter {
   /** Only this user's tokens. */
-  readonly userId?: number
+  readonly userId?: UserId
   /** Leave impersonation tokens out (what a non-admin's list does). */
   readonly excludeImpersonation?: boolean
   /** Only impersonation tokens (what the users API's impersonation token list does). */

@@ -1,13 +1,15 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely'
 import { ResultAsync } from 'neverthrow'
 import type { StoreFailure } from '../domain/errors.js'
+import type { UserIdType } from '../domain/user-id.js'
 import type { SqlDialect } from './dialect/sql-dialect.js'
 import { tokensAndUsers } from './migrations/0001-tokens-and-users.js'
 import { settings } from './migrations/0002-settings.js'
 import { rotationReceipts } from './migrations/0003-rotation-receipts.js'
 import { cacheChanges } from './migrations/0004-cache-changes.js'
 import { lastUsedIps } from './migrations/0005-last-used-ips.js'
-import { resolveOptions, type SqlStoreOptions } from './options.js'
+import { USER_ID_TYPE_SETTING, userIdTypeMigration } from './migrations/0006-user-id-type.js'
+import { resolveOptions, type SqlContext, type SqlStoreOptions } from './options.js'
 import { retrying, toStoreFailure } from './store-failure.js'
 
 /**
@@ -16,8 +18,8 @@ import { retrying, toStoreFailure } from './store-failure.js'
  * @example
  * ```ts
  * import type { MigrationReport } from 'patkit/sql'
- * const first: MigrationReport = { applied: ['0001_tokens_and_users', '0002_settings', '0003_rotation_receipts', '0004_cache_changes', '0005_last_used_ips'], version: '0005_last_used_ips' }
- * const again: MigrationReport = { applied: [], version: '0005_last_used_ips' }
+ * const first: MigrationReport = { applied: ['0001_tokens_and_users', '0002_settings', '0003_rotation_receipts', '0004_cache_changes', '0005_last_used_ips', '0006_user_id_type'], version: '0006_user_id_type' }
+ * const again: MigrationReport = { applied: [], version: '0006_user_id_type' }
  * ```
  */
 export interface MigrationReport {
@@ -36,16 +38,21 @@ export interface MigrationReport {
  * import { schemaMigrations } from './migrate.js'
  *
  * Object.keys(schemaMigrations(postgresDialect, 'patkit_'))
- * // ['0001_tokens_and_users', '0002_settings', '0003_rotation_receipts', '0004_cache_changes', '0005_last_used_ips']
+ * // ['0001_tokens_and_users', '0002_settings', '0003_rotation_receipts', '0004_cache_changes', '0005_last_used_ips', '0006_user_id_type']
  * ```
  */
-export function schemaMigrations(dialect: SqlDialect, prefix: string): Readonly<Record<string, Migration>> {
+export function schemaMigrations(
+  dialect: SqlDialect,
+  prefix: string,
+  userIdType: UserIdType = 'integer',
+): Readonly<Record<string, Migration>> {
   return {
-    '0001_tokens_and_users': tokensAndUsers(dialect, prefix),
+    '0001_tokens_and_users': tokensAndUsers(dialect, prefix, userIdType),
     '0002_settings': settings(dialect),
     '0003_rotation_receipts': rotationReceipts(dialect, prefix),
     '0004_cache_changes': cacheChanges(dialect, prefix),
     '0005_last_used_ips': lastUsedIps(dialect, prefix),
+    '0006_user_id_type': userIdTypeMigration(prefix, userIdType),
   }
 }
 
@@ -70,7 +77,7 @@ export function migrate<DB>(
   options: SqlStoreOptions = {},
 ): ResultAsync<MigrationReport, StoreFailure> {
   const context = resolveOptions(db, options)
-  const migrations = schemaMigrations(context.dialect, context.prefix)
+  const migrations = schemaMigrations(context.dialect, context.prefix, context.userIdType)
   const provider: MigrationProvider = { getMigrations: () => Promise.resolve({ ...migrations }) }
   const migrator = new Migrator({
     db: context.db,
@@ -91,6 +98,7 @@ export function migrate<DB>(
       return outcome
     }, lostRace)
     if (error !== undefined) throw error
+    await checkUserIdType(context)
     const names = Object.keys(migrations).sort()
     return {
       applied: results.filter((r) => r.status === 'Success').map((r) => r.migrationName),
@@ -98,4 +106,21 @@ export function migrate<DB>(
     }
   }
   return ResultAsync.fromPromise(run(), toStoreFailure('migrate'))
+}
+
+/**
+ * A database migrated for one kind of user id and now asked for the other (its columns and rows hold
+ * the first): refused with the reason instead of a store that misreads every id.
+ */
+async function checkUserIdType(context: SqlContext): Promise<void> {
+  const recorded = await context.db
+    .selectFrom('settings')
+    .select('settings.value')
+    .where('settings.name', '=', USER_ID_TYPE_SETTING)
+    .executeTakeFirst()
+  if (recorded !== undefined && recorded.value !== context.userIdType) {
+    throw new Error(
+      `patkit/sql: the ${context.prefix} tables hold ${String(recorded.value)} user ids, but userIdType is ${context.userIdType}`,
+    )
+  }
 }

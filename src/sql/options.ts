@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import type { UserIdType } from '../domain/user-id.js'
 import { detectDialect, dialectNamed } from './dialect/detect.js'
 import type { SqlDialect, SqlDialectName } from './dialect/sql-dialect.js'
 import { PATKIT_TABLES, type PatkitDatabase } from './schema.js'
@@ -22,6 +23,12 @@ export interface SqlStoreOptions {
   readonly tablePrefix?: string
   /** The SQL dialect; detected from the Kysely instance's query compiler when absent. */
   readonly dialect?: SqlDialectName
+  /**
+   * The kind of user id the tables hold: `'integer'` (GitLab's `bigint`, the default) or `'string'`
+   * (`varchar(255)`, for an application's own ids such as UUIDs). Chosen when `migrate` creates the
+   * tables and recorded with them: a later `migrate` with the other kind fails instead of mixing them.
+   */
+  readonly userIdType?: UserIdType
 }
 
 /**
@@ -50,6 +57,7 @@ export interface SqlContext {
   readonly db: Kysely<PatkitDatabase>
   readonly dialect: SqlDialect
   readonly prefix: string
+  readonly userIdType: UserIdType
 }
 
 /**
@@ -80,5 +88,9 @@ export function resolveOptions<DB>(db: Kysely<DB>, options: SqlStoreOptions): Sq
       "patkit/sql: cannot tell this Kysely instance's SQL dialect; pass { dialect: 'postgres' | 'mysql' | 'sqlite' }",
     )
   }
-  return Object.freeze({ db: scoped, dialect, prefix })
+  const userIdType = options.userIdType ?? 'integer'
+  if (userIdType !== 'integer' && userIdType !== 'string') {
+    throw new TypeError(`patkit/sql: userIdType ${JSON.stringify(userIdType)} is not 'integer' or 'string'`)
+  }
+  return Object.freeze({ db: scoped, dialect, prefix, userIdType })
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { Invalidation, InvalidationChannel, InvalidationSink } from '../cache/invalidation.js'
 import { type Clock, systemClock } from '../domain/clock.js'
+import type { UserId } from '../domain/user-id.js'
 import { resolveOptions, type SqlStoreOptions } from './options.js'
 
 /**
@@ -76,7 +77,7 @@ export function pollingInvalidation<DB>(
   let lastSuccess = 0
 
   const apply = (payload: string) => {
-    let wire: { k: number[]; d: string[]; u: number[] }
+    let wire: { k: number[]; d: string[]; u: UserId[] }
     try {
       wire = JSON.parse(payload) as typeof wire
     } catch (cause) {

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely'
 import type { Invalidation, InvalidationChannel, InvalidationSink } from '../cache/invalidation.js'
 import { type Clock, systemClock } from '../domain/clock.js'
+import type { UserId } from '../domain/user-id.js'
 
 /**
  * The part of a `pg` `Client` the channel uses: one dedicated connection that LISTENs. A `new
@@ -61,7 +62,7 @@ export interface PostgresInvalidationOptions<DB = unknown> {
 
 // Messages on the channel, as JSON: an invalidation, an acknowledgement of one, a heartbeat.
 type Wire =
-  | { t: 'i'; f: number; n: number; k: number[]; d: string[]; u: number[] }
+  | { t: 'i'; f: number; n: number; k: number[]; d: string[]; u: UserId[] }
   | { t: 'a'; f: number; to: number; n: number }
   | { t: 'h'; f: number; n: number }
 

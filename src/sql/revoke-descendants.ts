@@ -52,7 +52,7 @@ export async function revokeDescendants(
       .where('tokens.family_id', '=', familyId)
       .orderBy('tokens.id')
     if (dialect.supportsForUpdate) familyQuery = familyQuery.forUpdate()
-    const family = (await familyQuery.execute()).map(decodeToken)
+    const family = (await familyQuery.execute()).map((row) => decodeToken(row, context.userIdType))
     const self = family.find((token) => token.id === tokenId)
     if (self === undefined) return []
     const doomed = tokensToRevokeOnReuse({ ...self, revoked: true }, family, now).unwrapOr([])

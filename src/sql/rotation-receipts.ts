@@ -129,7 +129,7 @@ export async function consumeReceipt(
       .where('tokens.id', '=', receipt.successorId)
     if (dialect.supportsForUpdate) successorQuery = successorQuery.forUpdate()
     const successorRow = await successorQuery.executeTakeFirst()
-    const successor = successorRow === undefined ? null : decodeToken(successorRow)
+    const successor = successorRow === undefined ? null : decodeToken(successorRow, context.userIdType)
     if (successor === null || !isRedeemable(receipt, successor, now)) return null
     const deleted = await trx
       .deleteFrom('rotation_receipts')

@@ -1,10 +1,13 @@
 import type { ColumnType } from 'kysely'
+import type { UserId } from '../domain/user-id.js'
 
 // What a driver returns for a column depends on the driver and on how the host configured it (pg reads
 // int8 as a string, mysql2 a tinyint as a number...), so every selected value is `unknown` and
 // token-row.ts decodes it. The insert and update types are what the store binds.
 type Column<Write> = ColumnType<unknown, Write, Write>
 type Id = number
+// A user id column: bigint, or varchar(255) with `userIdType: 'string'`.
+type UserIdColumn = UserId
 type Flag = boolean | number
 
 /**
@@ -17,7 +20,7 @@ type Flag = boolean | number
  */
 export interface TokensTable {
   id: ColumnType<unknown, Id | undefined, never>
-  user_id: Column<Id>
+  user_id: Column<UserIdColumn>
   name: Column<string>
   description: Column<string | null>
   /** A JSON array of scope names. */
@@ -44,7 +47,7 @@ export interface TokensTable {
  * ```
  */
 export interface UsersTable {
-  id: Column<Id>
+  id: Column<UserIdColumn>
   username: Column<string>
   username_lower: Column<string>
   admin: Column<Flag>

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely'
-import { err, ok, ResultAsync } from 'neverthrow'
-import { alreadyRevoked, notFound } from '../domain/error-constructors.js'
+import { err, errAsync, ok, ResultAsync } from 'neverthrow'
+import { alreadyRevoked, notFound, storeFailure } from '../domain/error-constructors.js'
 import type { StoreFailure } from '../domain/errors.js'
+import { type UserId, userIdProblem } from '../domain/user-id.js'
 import type { TokenStore } from '../store/token-store.js'
 import { resolveOptions, type SqlStoreOptions } from './options.js'
 import { revokeDescendants } from './revoke-descendants.js'
@@ -11,7 +12,7 @@ import { prepareStatements } from './statements.js'
 import { toStoreFailure } from './store-failure.js'
 import { findTokenBy, findTokenWithUser, selectTokenPage } from './token-reads.js'
 import { importStoredToken, insertToken, revokeRow, touchLastUsed } from './token-writes.js'
-import { selectUser, upsertUser } from './users.js'
+import { selectUser, selectUserById, upsertUser } from './users.js'
 
 /**
  * A {@link TokenStore} on the host's own Kysely instance: PostgreSQL (`pg`, PGlite), MySQL/MariaDB
@@ -55,6 +56,16 @@ export function sqlStore<DB>(db: Kysely<DB>, options: SqlStoreOptions = {}): Tok
   // Async wrappers so a synchronous throw (a bad value the query builder rejects) is a rejection too.
   const run = <T>(operation: string, work: () => Promise<T>): ResultAsync<T, StoreFailure> =>
     ResultAsync.fromPromise((async () => work())(), toStoreFailure(operation))
+  // One table holds one kind of user id (its column's type): an id of the other kind is refused
+  // before the driver could coerce it (PostgreSQL would store the number 7 as the text '7').
+  const runFor = <T>(
+    operation: string,
+    userId: UserId,
+    work: () => Promise<T>,
+  ): ResultAsync<T, StoreFailure> => {
+    const problem = userIdProblem(context.userIdType, userId)
+    return problem === null ? run(operation, work) : errAsync(storeFailure(operation, new TypeError(problem)))
+  }
   const rotated = (oldId: number, outcome: RotateOutcome) => {
     switch (outcome.kind) {
       case 'rotated':
@@ -72,8 +83,8 @@ export function sqlStore<DB>(db: Kysely<DB>, options: SqlStoreOptions = {}): Tok
     findById: (id) => run('findById', () => findTokenBy(context, statements, 'id', id)),
     findSuccessor: (id) => run('findSuccessor', () => findTokenBy(context, statements, 'previous_id', id)),
     list: (query) => run('list', () => selectTokenPage(context, statements, query)),
-    insert: (draft) => run('insert', () => insertToken(context, draft)),
-    importToken: (token) => run('importToken', () => importStoredToken(context, token)),
+    insert: (draft) => runFor('insert', draft.userId, () => insertToken(context, draft)),
+    importToken: (token) => runFor('importToken', token.userId, () => importStoredToken(context, token)),
     revoke: (id) => run('revoke', () => revokeRow(context, id)),
     rotate: (oldId, successor) =>
       run('rotate', () => rotateRow(context, statements, oldId, successor)).andThen((outcome) =>
@@ -90,7 +101,8 @@ export function sqlStore<DB>(db: Kysely<DB>, options: SqlStoreOptions = {}): Tok
       run('revokeDescendants', () => revokeDescendants(context, statements, tokenId, now)),
     touchLastUsed: (id, at, throttleMs, ip) =>
       run('touchLastUsed', () => touchLastUsed(context, statements, id, at, throttleMs, ip)),
-    putUser: (user) => run('putUser', () => upsertUser(context, user)),
+    putUser: (user) => runFor('putUser', user.id, () => upsertUser(context, user)),
     findUser: (ref) => run('findUser', () => selectUser(context, ref)),
+    findUserById: (id) => run('findUserById', () => selectUserById(context, id)),
   } satisfies TokenStore)
 }

@@ -1,3 +1,4 @@
+import type { UserId } from '../domain/user-id.js'
 import type { SortKey } from '../query/filter.js'
 import type { SqlContext } from './options.js'
 import { orderKeys } from './order.js'
@@ -18,7 +19,7 @@ import { type encodeToken, type TokenRow, tokenColumns } from './token-row.js'
  * const owner =
  *   row.owner_id === null
  *     ? null
- *     : decodeUser({ id: row.owner_id, username: row.owner_username, admin: row.owner_admin, blocked: row.owner_blocked })
+ *     : decodeUser({ id: row.owner_id, username: row.owner_username, admin: row.owner_admin, blocked: row.owner_blocked }, 'integer')
  * ```
  */
 export interface TokenUserRow extends TokenRow {
@@ -166,7 +167,7 @@ export function prepareStatements({ db, dialect }: SqlContext): Statements {
       const key = `${sort}|${excludeImpersonation}`
       const known = pages.get(key)
       if (known !== undefined) return known
-      const userId = slot<number>('userId')
+      const userId = slot<UserId>('userId')
       const limit = slot<number>('limit')
       const offset = slot<number>('offset')
       let page = db

@@ -1,4 +1,5 @@
 import type { Token } from '../domain/token.js'
+import { isUserIdOf, type UserId } from '../domain/user-id.js'
 import type { ListQuery, TokenFilter } from '../query/filter.js'
 import { pageOffset } from '../query/pagination.js'
 import type { TokenWithUser } from '../store/token-store.js'
@@ -24,7 +25,7 @@ import { filterCondition } from './where.js'
  * ```
  */
 export async function findTokenBy(
-  { db }: SqlContext,
+  { db, userIdType }: SqlContext,
   statements: Statements,
   column: 'id' | 'digest' | 'previous_id',
   value: number | string,
@@ -32,7 +33,7 @@ export async function findTokenBy(
   const statement =
     column === 'id' ? statements.byId : column === 'digest' ? statements.byDigest : statements.successorOf
   const row = (await statement.run(db, [value])).rows[0]
-  return row === undefined ? null : decodeToken(row)
+  return row === undefined ? null : decodeToken(row, userIdType)
 }
 
 /**
@@ -51,7 +52,7 @@ export async function findTokenBy(
  * ```
  */
 export async function findTokenWithUser(
-  { db }: SqlContext,
+  { db, userIdType }: SqlContext,
   statements: Statements,
   digest: string,
 ): Promise<TokenWithUser | null> {
@@ -60,18 +61,21 @@ export async function findTokenWithUser(
   const user =
     row.owner_id === null
       ? null
-      : decodeUser({
-          id: row.owner_id,
-          username: row.owner_username,
-          admin: row.owner_admin,
-          blocked: row.owner_blocked,
-        })
-  return { token: decodeToken(row), user }
+      : decodeUser(
+          {
+            id: row.owner_id,
+            username: row.owner_username,
+            admin: row.owner_admin,
+            blocked: row.owner_blocked,
+          },
+          userIdType,
+        )
+  return { token: decodeToken(row, userIdType), user }
 }
 
 // A filter naming a user and nothing else (what a non-admin's own list sends): its page is one
 // compiled statement, and its rows are bounded by one user's tokens, so `count(*) over ()` is cheap.
-function userOnly(filter: TokenFilter): number | null {
+function userOnly(filter: TokenFilter): UserId | null {
   for (const [key, value] of Object.entries(filter)) {
     if (value !== undefined && key !== 'userId' && key !== 'excludeImpersonation') return null
   }
@@ -101,6 +105,9 @@ export async function selectTokenPage(
   query: ListQuery,
 ): Promise<{ readonly items: readonly Token[]; readonly total: number }> {
   const { db, dialect } = context
+  // An id of the other kind names no one; bound as it is, the database would convert it (42 = '42').
+  const named = query.filter.userId
+  if (named !== undefined && !isUserIdOf(context.userIdType, named)) return { items: [], total: 0 }
   const userId = userOnly(query.filter)
   const offset = pageOffset(query.page)
   if (userId !== null) {
@@ -109,7 +116,10 @@ export async function selectTokenPage(
     const first = rows[0]
     // An empty page at offset 0 means nothing matches; past the end, the total needs its own count.
     if (first !== undefined)
-      return { items: rows.map(decodeToken), total: decodeInteger(first.total_count, 'count') }
+      return {
+        items: rows.map((row) => decodeToken(row, context.userIdType)),
+        total: decodeInteger(first.total_count, 'count'),
+      }
     if (offset === 0) return { items: [], total: 0 }
   }
   const where = filterCondition(dialect, query.filter, query.now)
@@ -129,5 +139,5 @@ export async function selectTokenPage(
     })
   }
   const rows = await page.limit(query.page.perPage).offset(offset).execute()
-  return { items: rows.map(decodeToken), total }
+  return { items: rows.map((row) => decodeToken(row, context.userIdType)), total }
 }

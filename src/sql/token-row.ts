@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely'
 import type { CalendarDate } from '../domain/calendar.js'
 import type { Token, TokenDraft } from '../domain/token.js'
+import type { UserId, UserIdType } from '../domain/user-id.js'
 import type { SqlDialect } from './dialect/sql-dialect.js'
 import type { TokensTable } from './schema.js'
 
@@ -44,7 +45,7 @@ export function tokenColumns(dialect: SqlDialect) {
  * import { decodeToken, type TokenRow } from './token-row.js'
  * declare const row: TokenRow
  *
- * const token = decodeToken(row satisfies TokenRow)
+ * const token = decodeToken(row satisfies TokenRow, 'integer')
  * ```
  */
 export interface TokenRow {
@@ -85,6 +86,24 @@ export function decodeInteger(value: unknown, column: string): number {
   const converted = typeof number === 'bigint' ? Number(number) : number
   if (typeof converted !== 'number' || !Number.isSafeInteger(converted)) throw corrupt(column, value)
   return converted
+}
+
+/**
+ * A user id column: an integer (as {@link decodeInteger}) or, with `userIdType: 'string'`, the text
+ * as stored.
+ *
+ * @example
+ * ```ts
+ * import { decodeUserId } from './token-row.js'
+ *
+ * decodeUserId('42', 'integer', 'user_id') // 42
+ * decodeUserId('42', 'string', 'user_id') // '42'
+ * ```
+ */
+export function decodeUserId(value: unknown, userIdType: UserIdType, column: string): UserId {
+  if (userIdType === 'integer') return decodeInteger(value, column)
+  if (typeof value !== 'string' || value === '') throw corrupt(column, value)
+  return value
 }
 
 /**
@@ -170,13 +189,13 @@ function decodeScopes(value: unknown): readonly string[] {
  * import { decodeToken, type TokenRow } from './token-row.js'
  * declare const rows: readonly TokenRow[]
  *
- * const tokens = rows.map(decodeToken)
+ * const tokens = rows.map((row) => decodeToken(row, 'integer'))
  * ```
  */
-export function decodeToken(row: TokenRow): Token {
+export function decodeToken(row: TokenRow, userIdType: UserIdType): Token {
   return {
     id: decodeInteger(row.id, 'id'),
-    userId: decodeInteger(row.user_id, 'user_id'),
+    userId: decodeUserId(row.user_id, userIdType, 'user_id'),
     name: decodeText(row.name, 'name'),
     description: row.description === null ? null : decodeText(row.description, 'description'),
     scopes: decodeScopes(row.scopes),

@@ -109,7 +109,7 @@ export async function touchLastUsed(
   const { rows } = await statements.byId.run(db, [id])
   const row = rows[0]
   if (row === undefined) return false
-  const token = decodeToken(row)
+  const token = decodeToken(row, context.userIdType)
   const stored = { lastUsedAt: token.lastUsedAt, lastUsedIps: token.lastUsedIps ?? [] }
   const next = nextLastUsed(stored, at, throttleMs, ip)
   if (next === null) return false

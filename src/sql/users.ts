@@ -1,7 +1,8 @@
+import { isUserIdOf, type UserId, type UserIdType } from '../domain/user-id.js'
 import type { User } from '../store/user.js'
 import type { SqlContext } from './options.js'
 import { retrying } from './store-failure.js'
-import { decodeBoolean, decodeInteger } from './token-row.js'
+import { decodeBoolean, decodeUserId } from './token-row.js'
 import { writeTransaction } from './transaction.js'
 
 const DIGITS = /^\d+$/
@@ -13,13 +14,16 @@ const DIGITS = /^\d+$/
  * ```ts
  * import { decodeUser } from './users.js'
  *
- * decodeUser({ id: '1', username: 'root', admin: true, blocked: false })
+ * decodeUser({ id: '1', username: 'root', admin: true, blocked: false }, 'integer')
  * ```
  */
-export function decodeUser(row: { id: unknown; username: unknown; admin: unknown; blocked: unknown }): User {
+export function decodeUser(
+  row: { id: unknown; username: unknown; admin: unknown; blocked: unknown },
+  userIdType: UserIdType,
+): User {
   if (typeof row.username !== 'string') throw new TypeError('patkit/sql: unexpected username value')
   return Object.freeze({
-    id: decodeInteger(row.id, 'id'),
+    id: decodeUserId(row.id, userIdType, 'id'),
     username: row.username,
     admin: decodeBoolean(row.admin, 'admin'),
     blocked: decodeBoolean(row.blocked, 'blocked'),
@@ -39,15 +43,41 @@ export function decodeUser(row: { id: unknown; username: unknown; admin: unknown
  * await selectUser(context, 'ROOT') // the user 'root'
  * ```
  */
-export async function selectUser({ db }: SqlContext, ref: number | string): Promise<User | null> {
+export async function selectUser(context: SqlContext, ref: number | string): Promise<User | null> {
+  const { db, userIdType } = context
   const id = typeof ref === 'number' ? ref : DIGITS.test(ref) ? Number(ref) : null
   if (id !== null && !Number.isSafeInteger(id)) return null
+  // A string-id table has no numeric ids: a number names no one there, and a string is a username.
+  if (userIdType === 'string' && typeof ref === 'number') return null
   const query = db.selectFrom('users').select(['users.id', 'users.username', 'users.admin', 'users.blocked'])
-  const row = await (id === null
+  const row = await (id === null || userIdType === 'string'
     ? query.where('users.username_lower', '=', ref.toString().toLowerCase())
     : query.where('users.id', '=', id)
   ).executeTakeFirst()
-  return row === undefined ? null : decodeUser(row)
+  return row === undefined ? null : decodeUser(row, userIdType)
+}
+
+/**
+ * Finds a user by id only, matched exactly: an id of the other kind than the table's `userIdType`
+ * names no one (no query is run).
+ *
+ * @example
+ * ```ts
+ * import { selectUserById } from './users.js'
+ * import type { SqlContext } from './options.js'
+ * declare const context: SqlContext
+ *
+ * await selectUserById(context, 2) // the user with id 2, on an integer-id table
+ * ```
+ */
+export async function selectUserById(context: SqlContext, id: UserId): Promise<User | null> {
+  if (!isUserIdOf(context.userIdType, id)) return null
+  const row = await context.db
+    .selectFrom('users')
+    .select(['users.id', 'users.username', 'users.admin', 'users.blocked'])
+    .where('users.id', '=', id)
+    .executeTakeFirst()
+  return row === undefined ? null : decodeUser(row, context.userIdType)
 }
 
 /**

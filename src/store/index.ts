@@ -32,6 +32,7 @@ export {
   type RotationReceiptDraft,
 } from '../domain/rotation-receipt.js'
 export type { TokenDraft } from '../domain/token.js'
+export { userIdProblem } from '../domain/user-id.js'
 export { applyListQuery } from '../query/apply.js'
 export {
   type ListQuery,

@@ -1,5 +1,6 @@
 import type { ResultAsync } from 'neverthrow'
 import type { StoreFailure } from '../domain/errors.js'
+import type { UserId } from '../domain/user-id.js'
 
 /**
  * A user as the authority needs to know one: identity, role and whether they are blocked.
@@ -11,7 +12,8 @@ import type { StoreFailure } from '../domain/errors.js'
  * ```
  */
 export interface User {
-  readonly id: number
+  /** A number (GitLab's ids), or a string with `userIdType: 'string'`. */
+  readonly id: UserId
   readonly username: string
   readonly admin: boolean
   readonly blocked: boolean
@@ -34,6 +36,17 @@ export interface User {
  * ```
  */
 export interface UserDirectory {
-  /** Finds a user by numeric id or by username (case-insensitive); `null` when there is none. */
+  /**
+   * Finds a user by numeric id or by username (case-insensitive); `null` when there is none. A string
+   * of digits is an integer id; with string user ids (`userIdType: 'string'`) a string is always a
+   * username and a number names no one.
+   */
   findUser(ref: number | string): ResultAsync<User | null, StoreFailure>
+  /**
+   * Optional: finds a user by id only, matched exactly (the number 7 and the string `'7'` are
+   * different ids); `null` when there is none. Required by an authority with `userIdType: 'string'`,
+   * which looks every user id up here (a string id could otherwise be read as a username); without
+   * it, integer ids go to `findUser` as they always did.
+   */
+  findUserById?(id: UserId): ResultAsync<User | null, StoreFailure>
 }

@@ -1,5 +1,6 @@
 import type { CalendarDate } from '../domain/calendar.js'
 import type { Token, TokenDraft } from '../domain/token.js'
+import type { UserId } from '../domain/user-id.js'
 import type { User } from '../store/user.js'
 
 /**
@@ -78,6 +79,6 @@ export function tokenFixture(id: number, overrides: Partial<Token> = {}): Token 
  * await store.putUser(userFixture(1, { admin: true }))
  * ```
  */
-export function userFixture(id: number, overrides: Partial<User> = {}): User {
+export function userFixture(id: UserId, overrides: Partial<User> = {}): User {
   return { id, username: `user-${id}`, admin: false, blocked: false, ...overrides }
 }

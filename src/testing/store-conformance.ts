@@ -10,6 +10,7 @@ import { describePagination } from './conformance/pagination.js'
 import { describeRevocation } from './conformance/revocation.js'
 import { describeRotation } from './conformance/rotation.js'
 import { describeRotationReceipts } from './conformance/rotation-receipts.js'
+import { describeStringUserIds, describeUserIdLookup } from './conformance/string-user-ids.js'
 import { describeSuccessorLookup } from './conformance/successor-lookup.js'
 import { describeTouch } from './conformance/touch.js'
 import { describeUsers } from './conformance/users.js'
@@ -53,6 +54,30 @@ export interface StoreConformanceOptions {
    */
   readonly reset?: (store: TokenStore) => Promise<void> | void
   readonly skip?: readonly ConformanceSkip[]
+  /**
+   * The same kind of store holding string user ids (`userIdType: 'string'`), for the suite's
+   * `string user ids` tests; without it they are reported as skipped with that reason. `create` and
+   * `reset` mean what they mean above.
+   */
+  readonly stringIds?: {
+    readonly create: () => Promise<TokenStore> | TokenStore
+    readonly reset?: (store: TokenStore) => Promise<void> | void
+  }
+}
+
+type StoreSource = Pick<StoreConformanceOptions, 'create' | 'reset'>
+
+/** Gets a store for one test: a new one, or the suite's one just reset. */
+function acquirer(source: StoreSource): () => Promise<TokenStore> {
+  let shared: Promise<TokenStore> | undefined
+  return async () => {
+    const { reset } = source
+    if (reset === undefined) return source.create()
+    shared ??= Promise.resolve(source.create())
+    const store = await shared
+    await reset(store)
+    return store
+  }
 }
 
 /**
@@ -81,6 +106,8 @@ export interface StoreConformanceOptions {
  *   create: async () => myStore(await connect()),
  *   reset: async (store) => truncateAll(store),
  *   skip: [{ reason: 'no case-insensitive collation yet', tests: ['findUser finds a user by username in any case'] }],
+ *   // Optional: the same store holding string user ids, for the `string user ids` tests.
+ *   stringIds: { create: async () => myStore(await connect()), reset: async (store) => truncateAll(store) },
  * })
  * ```
  */
@@ -90,29 +117,23 @@ export function describeStoreConformance(options: StoreConformanceOptions): void
     for (const title of tests) skipped.set(title, reason)
   }
 
-  let shared: Promise<TokenStore> | undefined
-  const acquire = async (): Promise<TokenStore> => {
-    const { reset } = options
-    if (reset === undefined) return options.create()
-    shared ??= Promise.resolve(options.create())
-    const store = await shared
-    await reset(store)
-    return store
-  }
+  const stringIds = options.stringIds
 
   describe(`TokenStore conformance: ${options.name}`, () => {
     const registered = new Set<string>()
-    const ctx: ConformanceContext = {
+    const contextOver = (acquire: (() => Promise<TokenStore>) | null): ConformanceContext => ({
       test(title, body) {
         if (registered.has(title)) throw new Error(`store conformance: duplicate test title "${title}"`)
         registered.add(title)
         if (skipped.has(title)) it.skip(title, () => {})
+        else if (acquire === null) it.skip(`${title} (no stringIds store given)`, () => {})
         else it(title, async () => body(await acquire()))
       },
       testOptional(capability, title, body) {
         if (registered.has(title)) throw new Error(`store conformance: duplicate test title "${title}"`)
         registered.add(title)
         if (skipped.has(title)) it.skip(title, () => {})
+        else if (acquire === null) it.skip(`${title} (no stringIds store given)`, () => {})
         else {
           it(title, async (test) => {
             const store = await acquire()
@@ -127,7 +148,8 @@ export function describeStoreConformance(options: StoreConformanceOptions): void
           })
         }
       },
-    }
+    })
+    const ctx = contextOver(acquirer(options))
     describeUsers(ctx)
     describeLookups(ctx)
     describeJoinedLookup(ctx)
@@ -140,6 +162,8 @@ export function describeStoreConformance(options: StoreConformanceOptions): void
     describeRevocation(ctx)
     describeTouch(ctx)
     describeIsolation(ctx)
+    describeUserIdLookup(ctx)
+    describeStringUserIds(contextOver(stringIds === undefined ? null : acquirer(stringIds)))
 
     // Nested suites register their tests after this body returns, so the check runs as a test.
     it('every skipped title names a test of the suite', () => {

@@ -8,6 +8,7 @@ import {
 } from '../../src/cache/index.js'
 import { storeFailure } from '../../src/domain/error-constructors.js'
 import type { StoreFailure } from '../../src/domain/errors.js'
+import type { UserIdType } from '../../src/domain/user-id.js'
 import { memoryStore } from '../../src/memory/index.js'
 import type { TokenStore } from '../../src/store/token-store.js'
 import { okValue } from '../../src/testing/conformance/results.js'
@@ -18,6 +19,19 @@ import { describeStoreConformance, draftFactory, userFixture } from '../../src/t
 describeStoreConformance({
   name: 'memory store behind cachedStore',
   create: () => cachedStore(memoryStore(), { lastUsedFlushMs: 0 }),
+  stringIds: { create: () => cachedStore(memoryStore({ userIdType: 'string' }), { lastUsedFlushMs: 0 }) },
+})
+
+/** A memory store without its optional joined lookup: the cache then finds each owner itself. */
+function withoutJoin(userIdType: UserIdType): TokenStore {
+  const { findByDigestWithUser: _, ...rest } = memoryStore({ userIdType })
+  return rest
+}
+
+describeStoreConformance({
+  name: 'memory store without the joined lookup behind cachedStore',
+  create: () => cachedStore(withoutJoin('integer'), { lastUsedFlushMs: 0 }),
+  stringIds: { create: () => cachedStore(withoutJoin('string'), { lastUsedFlushMs: 0 }) },
 })
 
 /** A store that counts the lookups reaching it. */

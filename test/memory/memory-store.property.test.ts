@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import type { CalendarDate, TokenDraft } from '../../src/domain/index.js'
+import type { UserId } from '../../src/domain/user-id.js'
 import { memoryStore } from '../../src/memory/index.js'
 import type { ListQuery, SortKey, TokenFilter } from '../../src/query/filter.js'
 
@@ -8,7 +9,7 @@ import type { ListQuery, SortKey, TokenFilter } from '../../src/query/filter.js'
 // filter table in reference/gitlab-behavior.md. Stored tokens are compared as plain values.
 interface Plain {
   id: number
-  userId: number
+  userId: UserId
   name: string
   createdAt: number
   lastUsedAt: number | null

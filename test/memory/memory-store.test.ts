@@ -5,7 +5,11 @@ import type { ListQuery } from '../../src/query/filter.js'
 import { supportsRotationReceipts } from '../../src/store/index.js'
 import { describeStoreConformance, draftFactory, userFixture } from '../../src/testing/index.js'
 
-describeStoreConformance({ name: 'memory', create: () => memoryStore() })
+describeStoreConformance({
+  name: 'memory',
+  create: () => memoryStore(),
+  stringIds: { create: () => memoryStore({ userIdType: 'string' }) },
+})
 
 const NOW = new Date('2026-06-15T12:00:00.000Z')
 const query = (filter: ListQuery['filter'], perPage = 100): ListQuery => ({

@@ -19,7 +19,7 @@ import { indexes } from '../../src/sql/migrations/0001-tokens-and-users.js'
 import { receiptIndexes } from '../../src/sql/migrations/0003-rotation-receipts.js'
 import { resolveOptions } from '../../src/sql/options.js'
 import { supportsRotationReceipts } from '../../src/store/rotation-receipts.js'
-import { okValue } from '../../src/testing/conformance/results.js'
+import { errValue, okValue } from '../../src/testing/conformance/results.js'
 import {
   type DatabaseTarget,
   dropTables,
@@ -37,8 +37,9 @@ const VERSIONS = [
   '0003_rotation_receipts',
   '0004_cache_changes',
   '0005_last_used_ips',
+  '0006_user_id_type',
 ]
-const VERSION = '0005_last_used_ips'
+const VERSION = '0006_user_id_type'
 
 /** A Kysely instance that compiles with `compiler` and never connects. */
 function offline(compiler: () => QueryCompiler, adapter = new SqliteAdapter()): Kysely<unknown> {
@@ -231,13 +232,13 @@ function describeMigrations(target: DatabaseTarget, dialect: SqlDialectName, tag
             digest: 'digest-before-0005',
           }),
         )
-        // As if the schema were still at 0003: no column, no 0005 record.
+        // As if the schema were still at 0004: no column, no 0005 record, and so no 0006 record (later).
         await sql`alter table ${sql.table(`${older}tokens`)} drop column last_used_ips`.execute(db)
-        await sql`delete from ${sql.table(`${older}migrations`)} where name = '0005_last_used_ips'`.execute(
+        await sql`delete from ${sql.table(`${older}migrations`)} where name in ('0005_last_used_ips', '0006_user_id_type')`.execute(
           db,
         )
         expect(await okValue(migrate(db, { tablePrefix: older }))).toEqual({
-          applied: ['0005_last_used_ips'],
+          applied: ['0005_last_used_ips', '0006_user_id_type'],
           version: VERSION,
         })
         expect(await okValue(store.findById(token.id))).toEqual(token)
@@ -245,6 +246,52 @@ function describeMigrations(target: DatabaseTarget, dialect: SqlDialectName, tag
           await okValue(store.touchLastUsed(token.id, new Date('2026-01-02T00:00:00.000Z'), 0, '::1')),
         ).toBe(true)
         expect((await okValue(store.findById(token.id)))?.lastUsedIps).toEqual(['::1'])
+      } finally {
+        await dropTables(db, older)
+      }
+    })
+
+    it('userIdType string creates text user id columns and records the kind; the other kind is refused later', async () => {
+      const strings = `${prefix}u_`
+      try {
+        expect(await okValue(migrate(db, { tablePrefix: strings, userIdType: 'string' }))).toEqual({
+          applied: VERSIONS,
+          version: VERSION,
+        })
+        const tables = await db.introspection.getTables()
+        const columnType = (table: string, column: string) =>
+          tables.find((t) => t.name === strings + table)?.columns.find((c) => c.name === column)?.dataType
+        expect(columnType('users', 'id')).toMatch(/char/i)
+        expect(columnType('tokens', 'user_id')).toMatch(/char/i)
+        expect(await okValue(migrate(db, { tablePrefix: strings, userIdType: 'string' }))).toEqual({
+          applied: [],
+          version: VERSION,
+        })
+        const refused = await errValue(migrate(db, { tablePrefix: strings }))
+        expect(String(refused.cause)).toContain(
+          `the ${strings} tables hold string user ids, but userIdType is integer`,
+        )
+      } finally {
+        await dropTables(db, strings)
+      }
+    })
+
+    it('tables created with integer ids before version 0006 are refused string ids, with the reason', async () => {
+      const older = `${prefix}v_`
+      try {
+        await okValue(migrate(db, { tablePrefix: older }))
+        // As a database migrated before 0006: its version and its record forgotten.
+        await sql`delete from ${sql.table(`${older}migrations`)} where name = '0006_user_id_type'`.execute(db)
+        await sql`delete from ${sql.table(`${older}settings`)} where name = 'user_id_type'`.execute(db)
+        const refused = await errValue(migrate(db, { tablePrefix: older, userIdType: 'string' }))
+        expect(String(refused.cause)).toContain(
+          `the ${older}users table holds integer user ids, but userIdType is string`,
+        )
+        // The default kind still migrates it.
+        expect(await okValue(migrate(db, { tablePrefix: older }))).toEqual({
+          applied: ['0006_user_id_type'],
+          version: VERSION,
+        })
       } finally {
         await dropTables(db, older)
       }

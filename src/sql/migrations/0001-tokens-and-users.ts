@@ -1,5 +1,7 @@
 import type { Kysely, Migration } from 'kysely'
+import type { UserIdType } from '../../domain/user-id.js'
 import type { SqlDialect } from '../dialect/sql-dialect.js'
+import { userIdColumnType } from './0006-user-id-type.js'
 import { createIndexOnce, type IndexSpec } from './create-index-once.js'
 
 /**
@@ -39,7 +41,8 @@ export function indexes(prefix: string): readonly IndexSpec[] {
 
 /**
  * Schema version 0001: the users and tokens tables and their indexes. Table names are unprefixed here;
- * the prefix plugin on the migrating instance renames them.
+ * the prefix plugin on the migrating instance renames them. The user id columns are `bigint`, or
+ * `varchar(255)` with `userIdType: 'string'` (recorded by version 0006).
  *
  * @example
  * ```ts
@@ -49,15 +52,20 @@ export function indexes(prefix: string): readonly IndexSpec[] {
  * const migration = tokensAndUsers(postgresDialect, 'patkit_')
  * ```
  */
-export function tokensAndUsers(dialect: SqlDialect, prefix: string): Migration {
+export function tokensAndUsers(
+  dialect: SqlDialect,
+  prefix: string,
+  userIdType: UserIdType = 'integer',
+): Migration {
   const { types, tableOptions } = dialect
+  const userId = userIdColumnType(userIdType)
   return {
     async up(anyDb) {
       const db: Kysely<unknown> = anyDb
       let users = db.schema
         .createTable('users')
         .ifNotExists()
-        .addColumn('id', 'bigint', (c) => c.primaryKey())
+        .addColumn('id', userId, (c) => c.primaryKey())
         .addColumn('username', 'varchar(255)', (c) => c.notNull())
         .addColumn('username_lower', 'varchar(255)', (c) => c.notNull())
         .addColumn('admin', types.boolean, (c) => c.notNull().defaultTo(dialect.bool(false)))
@@ -69,7 +77,7 @@ export function tokensAndUsers(dialect: SqlDialect, prefix: string): Migration {
         .createTable('tokens')
         .ifNotExists()
         .addColumn('id', types.id)
-        .addColumn('user_id', 'bigint', (c) => c.notNull())
+        .addColumn('user_id', userId, (c) => c.notNull())
         .addColumn('name', 'varchar(255)', (c) => c.notNull())
         .addColumn('description', 'text')
         .addColumn('scopes', 'text', (c) => c.notNull())

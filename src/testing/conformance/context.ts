@@ -1,4 +1,5 @@
 import type { Token, TokenDraft } from '../../domain/token.js'
+import type { UserId } from '../../domain/user-id.js'
 import type { ListQuery, SortKey, TokenFilter } from '../../query/filter.js'
 import type { TokenStore } from '../../store/token-store.js'
 import { type DraftBuilder, draftFactory, userFixture } from '../fixtures.js'
@@ -59,6 +60,7 @@ export const CAPABILITY_METHODS = {
   findByDigestWithUser: ['findByDigestWithUser'],
   rotationReceipts: ['rotateWithReceipt', 'consumeRotationReceipt'],
   successorLookup: ['findSuccessor'],
+  userIdLookup: ['findUserById'],
 } as const satisfies Readonly<Record<string, readonly (keyof TokenStore)[]>>
 
 /**
@@ -120,7 +122,7 @@ export function hasCapability<K extends OptionalCapability>(
  */
 export interface Seeder {
   readonly draft: DraftBuilder
-  user(id: number): Promise<void>
+  user(id: UserId): Promise<void>
   insert(overrides?: Partial<TokenDraft>): Promise<Token>
   /** Inserts one after the other, so ids increase in list order. */
   insertAll(list: readonly Partial<TokenDraft>[]): Promise<Token[]>
@@ -139,8 +141,8 @@ export interface Seeder {
  */
 export function seeder(store: TokenStore): Seeder {
   const draft = draftFactory()
-  const users = new Set<number>()
-  const user = async (id: number): Promise<void> => {
+  const users = new Set<UserId>()
+  const user = async (id: UserId): Promise<void> => {
     if (users.has(id)) return
     users.add(id)
     await okValue(store.putUser(userFixture(id)))
