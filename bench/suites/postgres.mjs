@@ -65,6 +65,8 @@ const kysely = (max, log) =>
 const db = kysely(1)
 const digest = benchDigester()
 
+/** @type {Parameters<typeof finish>[0] | undefined} */
+let outcome
 try {
   const started = performance.now()
   await dropPostgres(pool)
@@ -160,10 +162,12 @@ try {
   }
 
   targets.push(await rotation())
-  finish({ targets, details: { explain } })
+  outcome = { targets, details: { explain } }
 } finally {
   await dropPostgres(pool).catch(() => {})
 }
+// finish() exits the process: the clean-up above must run first.
+finish(outcome)
 
 /**
  * Target 6: CLIENTS workers rotate distinct active tokens as fast as they can for a while, through
