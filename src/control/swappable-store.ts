@@ -88,6 +88,16 @@ export function swappableStore(initial: TokenStore): SwappableStore {
           : missing('consumeRotationReceipt'),
     } satisfies Pick<TokenStore, 'rotateWithReceipt' | 'consumeRotationReceipt'>)
   }
+  if (initial.findUserById !== undefined) {
+    store.findUserById = (id) =>
+      current.findUserById !== undefined
+        ? current.findUserById(id)
+        : errAsync({
+            type: 'store_failure',
+            operation: 'findUserById',
+            cause: new Error('the store in place has no id lookup'),
+          } as const)
+  }
   if (initial.findSuccessor !== undefined) {
     store.findSuccessor = (id) =>
       current.findSuccessor !== undefined
