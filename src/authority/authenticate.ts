@@ -4,6 +4,7 @@ import type { ErrorOf, StoreFailure } from '../domain/errors.js'
 import { type LastUsed, nextLastUsed } from '../domain/last-used.js'
 import { checkRoutableSecret } from '../domain/routable-token.js'
 import { isExpired, type Token } from '../domain/token.js'
+import { settledResult } from '../store/settled.js'
 import type { TokenWithUser } from '../store/token-store.js'
 import type { User } from '../store/user.js'
 import { USER_BLOCKED } from './as-user.js'
@@ -90,7 +91,12 @@ function principalFor(
       deps.usersFromStore && deps.store.findByDigestWithUser !== undefined
         ? deps.store.findByDigestWithUser(digest)
         : tokenThenOwner(deps, digest)
-    return Promise.resolve(found.then((result) => principalFrom(deps, result, now, options)))
+    // A store holding the answer in memory hands it over settled: decided now, no turn to wait for.
+    const known = found instanceof Promise ? undefined : settledResult(found)
+    if (known !== undefined) return Promise.resolve<Authenticated>(principalFrom(deps, known, now, options))
+    return Promise.resolve<Authenticated>(
+      found.then<Authenticated, never>((result) => principalFrom(deps, result, now, options)),
+    )
   } catch (cause) {
     // As from an async function: a throwing clock, digester or store rejects, it does not throw.
     return Promise.reject(cause)
@@ -131,17 +137,10 @@ function activePrincipal(
   ip: string | null,
 ): Authenticated | Promise<Authenticated> {
   // GitLab records the use (LastUsedService) before it checks the owner's access.
-  const next = nextLastUsed(
-    { lastUsedAt: token.lastUsedAt, lastUsedIps: token.lastUsedIps ?? NO_IPS },
-    now,
-    deps.lastUsedThrottleMs,
-    ip,
-  )
+  const next = nextLastUsed(token, now, deps.lastUsedThrottleMs, ip)
   if (next === null) return principalOf(deps, user, token)
   return touchThenPrincipal(deps, user, token, now, ip, next)
 }
-
-const NO_IPS: readonly string[] = []
 
 /** The principal once the token passed: 403 for a blocked owner (after the token's checks, as GitLab). */
 function principalOf(deps: AuthorityDeps, user: User, token: Token): Authenticated {

@@ -314,6 +314,9 @@ export function resolveAuthorityDeps(config: AuthorityConfig): AuthorityDeps {
   return deps
 }
 
+// Shared by every call without options: authentication allocates nothing it can avoid.
+const NO_OPTIONS: AuthenticateOptions = Object.freeze({})
+
 /**
  * The authority over resolved dependencies (see {@link resolveAuthorityDeps}).
  *
@@ -329,7 +332,7 @@ export function authorityOver(deps: AuthorityDeps): Authority {
     release: deps.release,
     userIdType: deps.userIdType,
     now: () => deps.clock.now(),
-    authenticate: (secret, opts = {}) => authenticate(deps, secret, opts),
+    authenticate: (secret, opts = NO_OPTIONS) => authenticate(deps, secret, opts),
     sudo: (principal, identifier) => sudo(deps, principal, identifier),
     list: (principal, request = {}) => listTokens(deps, principal, request),
     get: (principal, ref) => getToken(deps, principal, ref),

@@ -48,9 +48,22 @@ export function parseRelease(value: string): Result<Release, 'invalid_release'> 
  * ```
  */
 export function compareReleases(a: Release, b: Release): number {
-  const [aMajor = 0, aMinor = 0] = a.split('.').map(Number)
-  const [bMajor = 0, bMinor = 0] = b.split('.').map(Number)
-  return aMajor - bMajor || aMinor - bMinor
+  return rankOf(a) - rankOf(b)
+}
+
+// Feature checks run on every request (`hasFeature`), against a handful of releases: each release's
+// rank is remembered, so a check allocates nothing.
+const ranks = new Map<string, number>()
+
+function rankOf(release: Release): number {
+  let rank = ranks.get(release)
+  if (rank === undefined) {
+    const [major = 0, minor = 0] = release.split('.').map(Number)
+    rank = major * 1_000_000 + minor
+    if (ranks.size >= 1024) ranks.clear()
+    ranks.set(release, rank)
+  }
+  return rank
 }
 
 /**

@@ -2,9 +2,10 @@ import { err, ok, okAsync, type Result, ResultAsync } from 'neverthrow'
 import { type Clock, systemClock } from '../domain/clock.js'
 import { storeFailure } from '../domain/error-constructors.js'
 import type { StoreFailure } from '../domain/errors.js'
-import { type LastUsed, nextLastUsed } from '../domain/last-used.js'
+import { nextLastUsed } from '../domain/last-used.js'
 import type { Token } from '../domain/token.js'
 import type { UserId } from '../domain/user-id.js'
+import { settledResultAsync } from '../store/settled.js'
 import type { TokenStore, TokenWithUser } from '../store/token-store.js'
 import type { User } from '../store/user.js'
 import { BoundedMap } from './bounded-map.js'
@@ -267,15 +268,16 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
           : ownerOf(token.userId).map((user): TokenWithUser => ({ token, user })),
       )
   }
+  // A hit, positive or negative, is answered settled (the authority decides without waiting).
   const findByDigestWithUser = (digest: string): ResultAsync<TokenWithUser | null, StoreFailure> => {
     const hit = cached(digest)
     if (hit === null) {
       counts.negativeHits++
-      return okAsync(null)
+      return NOT_FOUND
     }
     if (hit !== undefined && hit.user !== undefined) {
       counts.hits++
-      return okAsync({ token: hit.token, user: hit.user })
+      return settledResultAsync(ok({ token: hit.token, user: hit.user }))
     }
     counts.misses++
     const since: Since = { generation, created }
@@ -318,14 +320,14 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
     // never used), so it must not wait in a buffer.
     if (flushMs <= 0 || entry === undefined || entry.token.lastUsedAt === null) {
       return store.touchLastUsed(...args).map((written) => {
-        const next = entry === undefined ? null : nextLastUsed(usage(entry.token), at, throttleMs, ip)
+        const next = entry === undefined ? null : nextLastUsed(entry.token, at, throttleMs, ip)
         if (written && entry !== undefined && next !== null) entry.token = { ...entry.token, ...next }
         return written
       })
     }
     // GitLab's LastUsedService rule on the cached view (which includes what is still buffered): only a
     // use that changes `last_used_at` or `last_used_ips` is queued.
-    const next = nextLastUsed(usage(entry.token), at, throttleMs, ip)
+    const next = nextLastUsed(entry.token, at, throttleMs, ip)
     if (next === null) return okAsync(false)
     entry.token = { ...entry.token, ...next }
     buffer.add(args)
@@ -394,9 +396,4 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
   return self
 }
 
-const NO_IPS: readonly string[] = []
-
-/** A token's usage record, as `nextLastUsed` reads it. */
-function usage(token: Token): LastUsed {
-  return { lastUsedAt: token.lastUsedAt, lastUsedIps: token.lastUsedIps ?? NO_IPS }
-}
+const NOT_FOUND = settledResultAsync(ok(null))

@@ -35,6 +35,23 @@ export interface LastUsed {
 }
 
 /**
+ * What {@link nextLastUsed} reads: a {@link LastUsed}, or a `Token` itself (whose `lastUsedIps` is
+ * absent when none is recorded), so the hot path reads the token without copying its fields.
+ *
+ * @example
+ * ```ts
+ * import type { UsageRecord } from 'patkit/store'
+ * const record: UsageRecord = { lastUsedAt: null }
+ * ```
+ */
+export interface UsageRecord {
+  readonly lastUsedAt: Date | null
+  readonly lastUsedIps?: readonly string[]
+}
+
+const NO_IPS: readonly string[] = Object.freeze([])
+
+/**
  * GitLab's `PersonalAccessTokens::LastUsedService`, as one pure rule: what a use at `at` from `ip`
  * changes, or `null` when it changes nothing (the common case, so no write is needed).
  *
@@ -56,7 +73,7 @@ export interface LastUsed {
  * ```
  */
 export function nextLastUsed(
-  current: LastUsed,
+  current: UsageRecord,
   at: Date,
   throttleMs: number,
   ip: string | null,
@@ -65,12 +82,12 @@ export function nextLastUsed(
   if (Number.isNaN(instant)) return null
   const last = current.lastUsedAt === null ? null : current.lastUsedAt.getTime()
   const timestamp = last === null || last <= instant - throttleMs
-  const known = ip !== null && current.lastUsedIps.includes(ip)
+  const ips = current.lastUsedIps ?? NO_IPS
+  const known = ip !== null && ips.includes(ip)
   const address = ip !== null && !known && (last === null || last <= instant - LAST_USED_IP_WINDOW_MS)
   if (!timestamp && !address) return null
   return {
     lastUsedAt: timestamp ? at : current.lastUsedAt,
-    lastUsedIps:
-      address && ip !== null ? [...current.lastUsedIps, ip].slice(-MAX_LAST_USED_IPS) : current.lastUsedIps,
+    lastUsedIps: address && ip !== null ? [...ips, ip].slice(-MAX_LAST_USED_IPS) : ips,
   }
 }

@@ -2,9 +2,12 @@ import { err, errAsync, ok, okAsync, type Result, type ResultAsync } from 'never
 import { storeFailure } from '../domain/error-constructors.js'
 import type { StoreFailure } from '../domain/errors.js'
 import { type UserId, type UserIdType, userIdProblem } from '../domain/user-id.js'
-import type { TokenStore } from '../store/token-store.js'
+import { settledResultAsync } from '../store/settled.js'
+import type { TokenStore, TokenWithUser } from '../store/token-store.js'
 import type { User } from '../store/user.js'
 import { receiptTable } from './receipt-table.js'
+import { RecentMap } from './recent-map.js'
+import type { StoredRow } from './stored-row.js'
 import { tokenTable } from './token-table.js'
 import { userTable } from './user-table.js'
 
@@ -28,13 +31,22 @@ export interface MemoryStoreOptions {
   readonly userIdType?: UserIdType
 }
 
+interface Answer {
+  readonly row: StoredRow
+  readonly users: number
+  readonly answer: ResultAsync<TokenWithUser, never>
+}
+const NOT_FOUND = settledResultAsync(ok(null))
+/** As many as the token table keeps built (see token-table.ts). */
+const RECENT_ANSWERS = 10_000
+
 /** Runs one synchronous store operation; anything it throws becomes a `store_failure`, never a throw. */
 function attempt<T, E>(operation: string, run: () => Result<T, E>): ResultAsync<T, E | StoreFailure> {
   let result: Result<T, E>
   try {
     result = run()
   } catch (cause) {
-    return errAsync({ type: 'store_failure', operation, cause })
+    return errAsync(storeFailure(operation, cause))
   }
   return result.isOk() ? okAsync(result.value) : errAsync(result.error)
 }
@@ -78,13 +90,29 @@ export function memoryStore(options: MemoryStoreOptions = {}): TokenStore {
     const put = users.put(user)
     if (put.isErr()) throw new Error(`memoryStore: ${String(put.error.cause)}`)
   }
+  // Authentication's answers by digest, each with the row it was built from: a row is replaced
+  // whenever its token changes, so an answer is current while its row is the stored one and no user
+  // was put since. A hit allocates nothing, and never reads the (cold) row itself.
+  const answers = new RecentMap<string, Answer>(RECENT_ANSWERS)
+  // `attempt` written out: the closure it takes would be authentication's one allocation here.
+  const withUser = (digest: string): ResultAsync<TokenWithUser | null, StoreFailure> => {
+    try {
+      const row = tokens.rowByDigest(digest)
+      if (row === null) return NOT_FOUND
+      const known = answers.get(digest)
+      if (known !== undefined && known.row === row && known.users === users.version) return known.answer
+      const token = tokens.tokenFor(row)
+      const answer = settledResultAsync(ok(Object.freeze({ token, user: users.findById(token.userId) })))
+      answers.set(digest, { row, users: users.version, answer })
+      return answer
+    } catch (cause) {
+      return errAsync(storeFailure('findByDigestWithUser', cause))
+    }
+  }
   return {
     findByDigest: (digest) => attempt('findByDigest', () => ok(tokens.byDigest(digest))),
-    findByDigestWithUser: (digest) =>
-      attempt('findByDigestWithUser', () => {
-        const token = tokens.byDigest(digest)
-        return ok(token === null ? null : { token, user: users.findById(token.userId) })
-      }),
+    // Answered settled (patkit/store's settledResultAsync): the authority reads it without waiting.
+    findByDigestWithUser: withUser,
     findById: (id) => attempt('findById', () => ok(tokens.byId(id))),
     findSuccessor: (id) => attempt('findSuccessor', () => ok(tokens.successorOf(id))),
     // With a userId only that user's tokens are read; the query still applies the whole filter.

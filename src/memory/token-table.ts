@@ -9,9 +9,12 @@ import { listOver } from '../query/apply.js'
 import type { ListQuery } from '../query/filter.js'
 import { comparatorsOver } from '../query/sort.js'
 import type { RevokeOutcome } from '../store/token-store.js'
+import { RecentMap } from './recent-map.js'
 import { ROW_INSTANTS, type StoredRow, scopeInterner, toRow, toToken, withChanges } from './stored-row.js'
 
 const ROW_ORDER = comparatorsOver(ROW_INSTANTS)
+/** How many tokens read by digest are kept built: a busy server's working set of presented tokens. */
+const RECENT_TOKENS = 10_000
 
 /**
  * The memory store's tokens and their indexes. Every method is synchronous: it runs to completion
@@ -32,7 +35,12 @@ const ROW_ORDER = comparatorsOver(ROW_INSTANTS)
  * ```
  */
 export interface TokenTable {
+  /** The stored token with this digest; while it is unchanged, reads hand out the same frozen object. */
   byDigest(digest: string): Token | null
+  /** The stored row with this digest: a row is replaced, never changed, when its token changes. */
+  rowByDigest(digest: string): StoredRow | null
+  /** The token of a stored row, as `byDigest` hands it out. */
+  tokenFor(row: StoredRow): Token
   byId(id: number): Token | null
   /** The token rotated from `id` (whose `previousId` is `id`), if any. */
   successorOf(id: number): Token | null
@@ -74,6 +82,9 @@ export function tokenTable(): TokenTable {
   // previousId -> the successor's id: SQL's UNIQUE(previous_id), so a token never has two successors.
   const successorOf = new Map<number, number>()
   const intern = scopeInterner()
+  // The tokens last handed out by digest (authentication's read), by row: a row never changes (a
+  // write replaces it), so its token can be handed out again as long as it is the stored row.
+  const handedOut = new RecentMap<StoredRow, Token>(RECENT_TOKENS)
   let nextId = 1
 
   function append<K>(index: Map<K, number[]>, key: K, id: number): void {
@@ -117,6 +128,15 @@ export function tokenTable(): TokenTable {
     return toToken(row)
   }
 
+  function tokenFor(row: StoredRow): Token {
+    let token = handedOut.get(row)
+    if (token === undefined) {
+      token = toToken(row)
+      handedOut.set(row, token)
+    }
+    return token
+  }
+
   function fromDraft(draft: TokenDraft): Token {
     const id = nextId
     return { ...draft, id, familyId: draft.familyId ?? id }
@@ -148,8 +168,12 @@ export function tokenTable(): TokenTable {
   return {
     byDigest(digest) {
       const row = rowByDigest.get(digest)
-      return row === undefined ? null : toToken(row)
+      return row === undefined ? null : tokenFor(row)
     },
+    rowByDigest(digest) {
+      return rowByDigest.get(digest) ?? null
+    },
+    tokenFor,
     byId(id) {
       const row = rows.get(id)
       return row === undefined ? null : toToken(row)

@@ -26,6 +26,8 @@ export interface UserTable {
   find(ref: number | string): User | null
   /** By id only, matched exactly: the number 7 and the string `'7'` are different ids. */
   findById(id: UserId): User | null
+  /** Bumped by every `put`: what was read of the users before is current while it is unchanged. */
+  readonly version: number
 }
 
 const DIGITS = /^\d+$/
@@ -43,7 +45,11 @@ const DIGITS = /^\d+$/
 export function userTable(userIdType: UserIdType = 'integer'): UserTable {
   const byId = new Map<UserId, User>()
   const idByUsername = new Map<string, UserId>()
+  let version = 0
   return {
+    get version() {
+      return version
+    },
     put(user) {
       const problem = userIdProblem(userIdType, user.id)
       if (problem !== null) return err(storeFailure('putUser', new TypeError(problem)))
@@ -66,6 +72,7 @@ export function userTable(userIdType: UserIdType = 'integer'): UserTable {
       })
       byId.set(stored.id, stored)
       idByUsername.set(key, stored.id)
+      version++
       return ok(stored)
     },
     find(ref) {

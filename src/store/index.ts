@@ -23,6 +23,7 @@ export {
   type LastUsed,
   MAX_LAST_USED_IPS,
   nextLastUsed,
+  type UsageRecord,
 } from '../domain/last-used.js'
 export { tokensToRevokeOnReuse } from '../domain/reuse-detection.js'
 export {
@@ -47,5 +48,6 @@ export { parseSearch, type SearchPlan } from '../query/search.js'
 export { compareTokens } from '../query/sort.js'
 export { SORT_ORDERS, type SortDirection, type SortField, type SortOrder } from '../query/sort-order.js'
 export { type RotationReceiptStore, supportsRotationReceipts } from './rotation-receipts.js'
+export { settledResult, settledResultAsync } from './settled.js'
 export type { RevokeOutcome, TokenStore, TokenWithUser } from './token-store.js'
 export type { User, UserDirectory } from './user.js'

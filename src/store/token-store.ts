@@ -65,7 +65,9 @@ export interface TokenStore extends UserDirectory {
    * `findByDigest` followed by `findUser(token.userId)`. Stores that can join cheaply (one SQL
    * statement instead of two round trips) implement it; when it is absent, or when the authority was
    * given a separate `users` directory, the authority falls back to `findByDigest` + `findUser`, so a
-   * store without it keeps working unchanged.
+   * store without it keeps working unchanged. A store that holds the answer in memory may return it
+   * as `settledResultAsync(result)` (an in-memory store; a cache on a hit): the authority then decides
+   * without waiting for a promise turn (docs/storage.md, "Writing a store for another database").
    */
   findByDigestWithUser?(digest: string): ResultAsync<TokenWithUser | null, StoreFailure>
   findById(id: number): ResultAsync<Token | null, StoreFailure>
