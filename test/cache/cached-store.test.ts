@@ -10,6 +10,7 @@ import { storeFailure } from '../../src/domain/error-constructors.js'
 import type { StoreFailure } from '../../src/domain/errors.js'
 import type { UserIdType } from '../../src/domain/user-id.js'
 import { memoryStore } from '../../src/memory/index.js'
+import { settledResult } from '../../src/store/settled.js'
 import type { TokenStore } from '../../src/store/token-store.js'
 import { okValue } from '../../src/testing/conformance/results.js'
 import { describeStoreConformance, draftFactory, userFixture } from '../../src/testing/index.js'
@@ -90,6 +91,20 @@ describe('cachedStore', () => {
     await okValue(cached.findByDigest('no-such-digest'))
     expect(calls.lookups).toBe(2)
     expect(cached.stats()).toMatchObject({ hits: 1, negativeHits: 1, misses: 2 })
+  })
+
+  it('answers a hit settled (the authority reads it at once), a miss as an ordinary ResultAsync', async () => {
+    const cached = cachedStore(memoryStore())
+    const [token] = await seeded(cached)
+    if (token === undefined) throw new Error('seeded')
+    const lookup = (digest: string) => cached.findByDigestWithUser?.(digest) ?? okAsync(null)
+    const miss = lookup(token.digest)
+    expect(settledResult(miss)).toBeUndefined()
+    const found = await okValue(miss)
+    expect(found?.token.id).toBe(token.id)
+    expect(settledResult(lookup(token.digest))?._unsafeUnwrap()).toEqual(found)
+    await okValue(lookup('no-such-digest'))
+    expect(settledResult(lookup('no-such-digest'))?._unsafeUnwrap()).toBeNull()
   })
 
   it('keeps at most maxEntries tokens', async () => {
