@@ -91,6 +91,7 @@ export async function alternate({ baseline, subject, rounds, timeMs, warmupMs })
  * @property {{ name: string, opsPerSec: number }[]} contenders Median ops/s of each, in the given order.
  * @property {number[]} ratios Per contender: the median over the rounds of its ops/s over the first
  *   contender's ops/s in the same round (1 for the first).
+ * @property {number[][]} rounds Per contender: those per-round ratios.
  */
 
 /**
@@ -119,5 +120,6 @@ export async function alternateMany({ contenders, rounds, timeMs, warmupMs }) {
   return {
     contenders: contenders.map((c, index) => ({ name: c.name, opsPerSec: median(ops[index] ?? []) })),
     ratios: ratios.map((r) => median(r)),
+    rounds: ratios,
   }
 }

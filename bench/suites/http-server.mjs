@@ -2,18 +2,22 @@
  * The servers of target 3, in one process of their own (the load generator runs in the suite's
  * process, so each has a core): patkit's API through createNodeListener over a memory store of N
  * tokens, the same API through toNodeListener(createHandler(authority)) (the general Request/Response
- * path, for the note), and a bare node:http handler that answers the same JSON. Sends
- * `{ patkit, adapted, bare, secrets }` (ports and the secrets to present) to its parent once all listen.
+ * path, for the note), a bare node:http handler that answers the same JSON, and that handler after
+ * the HMAC and Map lookup of the presented token (`floor`, for the note). Sends
+ * `{ patkit, adapted, bare, floor, secrets }` (ports and the secrets to present) to its parent once all listen.
  */
 import { createServer } from 'node:http'
 import { createHandler, tokenJson } from 'patkit/http'
 import { createNodeListener, toNodeListener } from 'patkit/node'
-import { NOW, sampleIndexes, secretOf } from '../lib/dataset.mjs'
+import { benchDigester, NOW, sampleIndexes, secretOf } from '../lib/dataset.mjs'
 import { memoryPopulation } from '../lib/memory-population.mjs'
 import { settings } from '../lib/suite.mjs'
 
 const config = settings()
-const { authority } = await memoryPopulation(config.n)
+/** @type {Map<string, number>} */
+const floorIndex = new Map()
+const { authority } = await memoryPopulation(config.n, (token) => floorIndex.set(token.digest, token.id))
+const digest = benchDigester()
 const secrets = sampleIndexes(config.n, 64).map(secretOf)
 const first = await authority.authenticate(secrets[0])
 if (first.isErr()) throw new Error(`authenticate: ${first.error.type}`)
@@ -40,8 +44,25 @@ const bare = createServer((req, res) => {
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) })
   res.end(body)
 })
+// The least an authenticating server does: the bare handler, after the HMAC of the presented token and
+// one Map.get of its digest (as target 1's floor), answering 401 for an unknown one.
+const authenticating = createServer((req, res) => {
+  const secret = req.headers['private-token']
+  if (typeof secret !== 'string' || floorIndex.get(digest(secret)) === undefined) {
+    res.writeHead(401).end()
+    return
+  }
+  if (req.url !== '/api/v4/personal_access_tokens/self') {
+    res.writeHead(404).end()
+    return
+  }
+  const body = JSON.stringify(self)
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) })
+  res.end(body)
+})
 const ports = {
   patkit: await listen(patkit),
+  floor: await listen(authenticating),
   adapted: await listen(adapted),
   bare: await listen(bare),
   secrets,

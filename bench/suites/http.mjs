@@ -23,13 +23,13 @@ const server = fork(join(here, 'http-server.mjs'), [], {
   execArgv: ['--max-old-space-size=8192', '--expose-gc'],
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 })
-/** @type {{ patkit: number, adapted: number, bare: number, secrets: string[] }} */
+/** @type {{ patkit: number, adapted: number, bare: number, floor: number, secrets: string[] }} */
 const ready = await new Promise((resolve, reject) => {
   server.once('message', (message) => resolve(/** @type {any} */ (message)))
   server.once('exit', (code) => reject(new Error(`server exited with ${code}`)))
 })
 progress(
-  `http: servers on ports ${ready.patkit} (patkit), ${ready.adapted} (toNodeListener) and ${ready.bare} (bare)`,
+  `http: servers on ports ${ready.patkit} (patkit), ${ready.adapted} (toNodeListener), ${ready.bare} (bare) and ${ready.floor} (bare + HMAC)`,
 )
 
 /**
@@ -60,15 +60,18 @@ async function load(port, seconds) {
 await load(ready.patkit, 1)
 await load(ready.adapted, 1)
 await load(ready.bare, 1)
-/** @type {Record<'patkit' | 'adapted' | 'bare', number>} */
-const portOf = { patkit: ready.patkit, adapted: ready.adapted, bare: ready.bare }
+await load(ready.floor, 1)
+/** @type {Record<'patkit' | 'adapted' | 'bare' | 'floor', number>} */
+const portOf = { patkit: ready.patkit, adapted: ready.adapted, bare: ready.bare, floor: ready.floor }
 /** @type {number[]} */ const patkitRps = []
 /** @type {number[]} */ const adaptedRps = []
 /** @type {number[]} */ const bareRps = []
 /** @type {number[]} */ const ratios = []
 /** @type {number[]} */ const adaptedRatios = []
-/** @type {('patkit' | 'adapted' | 'bare')[]} */
-const contenders = ['bare', 'patkit', 'adapted']
+/** @type {number[]} */ const floorRps = []
+/** @type {number[]} */ const floorRatios = []
+/** @type {('patkit' | 'adapted' | 'bare' | 'floor')[]} */
+const contenders = ['bare', 'patkit', 'adapted', 'floor']
 for (let run = 0; run < config.httpRuns; run++) {
   // The order rotates, so no server always runs first (or right after another).
   const order = contenders.map((_, i) => contenders[(i + run) % contenders.length] ?? 'bare')
@@ -79,6 +82,8 @@ for (let run = 0; run < config.httpRuns; run++) {
   bareRps.push(rps['bare'] ?? 0)
   ratios.push((rps['patkit'] ?? 0) / (rps['bare'] ?? 1))
   adaptedRatios.push((rps['adapted'] ?? 0) / (rps['bare'] ?? 1))
+  floorRps.push(rps['floor'] ?? 0)
+  floorRatios.push((rps['floor'] ?? 0) / (rps['bare'] ?? 1))
 }
 server.kill()
 const ratio = median(ratios)
@@ -96,7 +101,7 @@ finish({
       threshold: THRESHOLD,
       pass: ratio >= THRESHOLD,
       spread: ratios,
-      note: `the general path, toNodeListener(createHandler(authority)), in the same runs: ${Math.round(median(adaptedRps)).toLocaleString('en-US')} req/s, ${median(adaptedRatios).toFixed(2)} of bare node:http`,
+      note: `the general path, toNodeListener(createHandler(authority)), in the same runs: ${Math.round(median(adaptedRps)).toLocaleString('en-US')} req/s, ${median(adaptedRatios).toFixed(2)} of bare node:http; the bare handler after the HMAC and Map lookup of the presented token (the least an authenticating server does): ${Math.round(median(floorRps)).toLocaleString('en-US')} req/s, ${median(floorRatios).toFixed(2)} of bare node:http`,
     },
   ],
 })
