@@ -220,51 +220,87 @@ describe('POST /users/:user_id/impersonation_tokens', () => {
   })
 })
 
+type ByIdWorld = Awaited<ReturnType<typeof tokens>>
+
+/**
+ * The refusals GitLab's GET and DELETE `.../:impersonation_token_id` contexts share, one row per `it`
+ * (GitLab titles the GET one without the article): the path to call, whose token, and the answer.
+ */
+const REFUSALS_BY_ID: readonly {
+  readonly title: Readonly<Record<'GET' | 'DELETE', string>>
+  readonly path: (w: ByIdWorld) => string
+  readonly as: 'root' | 'alice'
+  readonly status: number
+  readonly message: string
+}[] = [
+  {
+    title: { GET: 'returns 404 error if user not found', DELETE: 'returns a 404 error if user not found' },
+    path: () => `/users/${NOT_EXISTING_USER_ID}/impersonation_tokens/1`,
+    as: 'root',
+    status: 404,
+    message: '404 User Not Found',
+  },
+  {
+    title: {
+      GET: 'returns a 404 error if impersonation token not found',
+      DELETE: 'returns a 404 error if impersonation token not found',
+    },
+    path: () => `/users/${ALICE.id}/impersonation_tokens/${NOT_EXISTING_PAT_ID}`,
+    as: 'root',
+    status: 404,
+    message: '404 Impersonation Token Not Found',
+  },
+  {
+    title: {
+      GET: 'returns a 404 error if token is not impersonation token',
+      DELETE: 'returns a 404 error if token is not impersonation token',
+    },
+    path: (w) => `/users/${ALICE.id}/impersonation_tokens/${w.made[0]?.id}`,
+    as: 'root',
+    status: 404,
+    message: '404 Impersonation Token Not Found',
+  },
+  {
+    title: {
+      GET: "another user's impersonation token is not found under this user",
+      DELETE: "another user's impersonation token is not found under this user",
+    },
+    path: (w) => `/users/${ADMIN.id}/impersonation_tokens/${w.made[1]?.id}`,
+    as: 'root',
+    status: 404,
+    message: '404 Impersonation Token Not Found',
+  },
+  {
+    title: {
+      GET: 'returns a 403 error when authenticated as normal user',
+      DELETE: 'returns a 403 error when authenticated as normal user',
+    },
+    path: (w) => `/users/${ALICE.id}/impersonation_tokens/${w.made[1]?.id}`,
+    as: 'alice',
+    status: 403,
+    message: '403 Forbidden',
+  },
+]
+
+/** alice's plain token (`made[0]`) and impersonation token (`made[1]`), with root's and alice's secrets. */
+const byIdWorld = () => tokens([{ name: 'pat' }, { name: 'impersonation', impersonation: true }])
+
+for (const method of ['GET', 'DELETE'] as const) {
+  describe(`${method} /users/:user_id/impersonation_tokens/:impersonation_token_id`, () => {
+    for (const refusal of REFUSALS_BY_ID) {
+      it(refusal.title[method], async () => {
+        const w = await byIdWorld()
+        const r = await w.call(method, refusal.path(w), { token: w[refusal.as] })
+        expect(r.status).toBe(refusal.status)
+        expect(r.json).toEqual({ message: refusal.message })
+      })
+    }
+  })
+}
+
 describe('GET /users/:user_id/impersonation_tokens/:impersonation_token_id', () => {
-  const setup = () => tokens([{ name: 'pat' }, { name: 'impersonation', impersonation: true }])
-
-  it('returns 404 error if user not found', async () => {
-    const w = await setup()
-    const r = await w.call('GET', `/users/${NOT_EXISTING_USER_ID}/impersonation_tokens/1`, { token: w.root })
-    expect(r.status).toBe(404)
-    expect(r.json).toEqual({ message: '404 User Not Found' })
-  })
-
-  it('returns a 404 error if impersonation token not found', async () => {
-    const w = await setup()
-    const r = await w.call('GET', `/users/${ALICE.id}/impersonation_tokens/${NOT_EXISTING_PAT_ID}`, {
-      token: w.root,
-    })
-    expect(r.status).toBe(404)
-    expect(r.json).toEqual({ message: '404 Impersonation Token Not Found' })
-  })
-
-  it('returns a 404 error if token is not impersonation token', async () => {
-    const w = await setup()
-    const pat = w.made[0]
-    const r = await w.call('GET', `/users/${ALICE.id}/impersonation_tokens/${pat?.id}`, { token: w.root })
-    expect(r.status).toBe(404)
-    expect(r.json).toEqual({ message: '404 Impersonation Token Not Found' })
-  })
-
-  it("another user's impersonation token is not found under this user", async () => {
-    const w = await setup()
-    const imp = w.made[1]
-    const r = await w.call('GET', `/users/${ADMIN.id}/impersonation_tokens/${imp?.id}`, { token: w.root })
-    expect(r.status).toBe(404)
-    expect(r.json).toEqual({ message: '404 Impersonation Token Not Found' })
-  })
-
-  it('returns a 403 error when authenticated as normal user', async () => {
-    const w = await setup()
-    const imp = w.made[1]
-    const r = await w.call('GET', `/users/${ALICE.id}/impersonation_tokens/${imp?.id}`, { token: w.alice })
-    expect(r.status).toBe(403)
-    expect(r.json).toEqual({ message: '403 Forbidden' })
-  })
-
   it('returns an impersonation token', async () => {
-    const w = await setup()
+    const w = await byIdWorld()
     const imp = w.made[1]
     const r = await w.call('GET', `/users/${ALICE.id}/impersonation_tokens/${imp?.id}`, { token: w.root })
     expect(r.status).toBe(200)
@@ -275,44 +311,8 @@ describe('GET /users/:user_id/impersonation_tokens/:impersonation_token_id', () 
 })
 
 describe('DELETE /users/:user_id/impersonation_tokens/:impersonation_token_id', () => {
-  const setup = () => tokens([{ name: 'pat' }, { name: 'impersonation', impersonation: true }])
-
-  it('returns a 404 error if user not found', async () => {
-    const w = await setup()
-    const r = await w.call('DELETE', `/users/${NOT_EXISTING_USER_ID}/impersonation_tokens/1`, {
-      token: w.root,
-    })
-    expect(r.status).toBe(404)
-    expect(r.json).toEqual({ message: '404 User Not Found' })
-  })
-
-  it('returns a 404 error if impersonation token not found', async () => {
-    const w = await setup()
-    const r = await w.call('DELETE', `/users/${ALICE.id}/impersonation_tokens/${NOT_EXISTING_PAT_ID}`, {
-      token: w.root,
-    })
-    expect(r.status).toBe(404)
-    expect(r.json).toEqual({ message: '404 Impersonation Token Not Found' })
-  })
-
-  it('returns a 404 error if token is not impersonation token', async () => {
-    const w = await setup()
-    const pat = w.made[0]
-    const r = await w.call('DELETE', `/users/${ALICE.id}/impersonation_tokens/${pat?.id}`, { token: w.root })
-    expect(r.status).toBe(404)
-    expect(r.json).toEqual({ message: '404 Impersonation Token Not Found' })
-  })
-
-  it('returns a 403 error when authenticated as normal user', async () => {
-    const w = await setup()
-    const imp = w.made[1]
-    const r = await w.call('DELETE', `/users/${ALICE.id}/impersonation_tokens/${imp?.id}`, { token: w.alice })
-    expect(r.status).toBe(403)
-    expect(r.json).toEqual({ message: '403 Forbidden' })
-  })
-
   it('revokes a impersonation token', async () => {
-    const w = await setup()
+    const w = await byIdWorld()
     const imp = w.made[1]
     const r = await w.call('DELETE', `/users/${ALICE.id}/impersonation_tokens/${imp?.id}`, { token: w.root })
     expect(r.status).toBe(204)
