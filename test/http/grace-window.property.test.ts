@@ -1,11 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { type ManualClock, manualClock, seededRandom } from '../../src/domain/index.js'
-import { createHandler, type Handler } from '../../src/http/index.js'
-import { createAuthority } from '../../src/index.js'
 import { memoryStore } from '../../src/memory/index.js'
-import type { TokenStore } from '../../src/store/index.js'
-import { ADMIN, ALICE, T0 } from '../support/authority-fixtures.js'
+import { T0 } from '../support/authority-fixtures.js'
+import { BASE, type RotationWorld, rotatedSecret, rotationWorld, send } from '../support/rotation-harness.js'
 
 // The rotation grace window (issue 13), against an independent model of the rules over random
 // sequences of rotations, uses and clock steps, sent through the HTTP handler:
@@ -16,34 +13,20 @@ import { ADMIN, ALICE, T0 } from '../support/authority-fixtures.js'
 //    unused, else 400 (already revoked), never reuse detection; older generations are as today.
 // After every step the store agrees with the model on every token, and no family has two active tokens.
 
-const BASE = 'http://gitlab.test/api/v4/personal_access_tokens'
-const SEEDED = ['glpat-grace-alice-00000001', 'glpat-grace-alice-00000002', 'glpat-grace-root-000000003']
+const SEEDED: readonly [string, string, string] = [
+  'glpat-grace-alice-00000001',
+  'glpat-grace-alice-00000002',
+  'glpat-grace-root-000000003',
+]
 const WINDOW_MS = 30_000
 
-interface Setup {
-  readonly handler: Handler
-  readonly clock: ManualClock
-  readonly store: TokenStore
-}
-
-async function setup(windowMs: number | undefined): Promise<Setup> {
-  const clock = manualClock(T0)
-  const store = memoryStore()
-  const authority = createAuthority({
-    store,
-    pepper: 'grace-pepper',
-    clock,
-    random: seededRandom(9),
-    ...(windowMs === undefined ? {} : { rotationGraceMs: windowMs }),
-  })
-  for (const user of [ADMIN, ALICE]) (await authority.putUser(user))._unsafeUnwrap()
-  const owners = [ALICE.id, ALICE.id, ADMIN.id]
-  for (const [i, secret] of SEEDED.entries()) {
-    ;(
-      await authority.issueToken({ userId: owners[i] ?? ALICE.id, name: `t${i}`, scopes: ['api'], secret })
-    )._unsafeUnwrap()
-  }
-  return { handler: createHandler(authority), clock, store }
+function setup(windowMs: number | undefined): Promise<RotationWorld> {
+  return rotationWorld(
+    memoryStore(),
+    SEEDED,
+    { pepper: 'grace-pepper', ...(windowMs === undefined ? {} : { rotationGraceMs: windowMs }) },
+    9,
+  )
 }
 
 type Command =
@@ -148,25 +131,6 @@ class Model {
     this.tokens.push({ id, secret, previousId: old.id, createdAt: this.now, revoked: false, used: false })
     if (this.windowMs > 0) this.receipts.set(old.id, { successorId: id, expiresAt: this.now + this.windowMs })
   }
-}
-
-interface Answer {
-  readonly status: number
-  readonly headers: readonly (readonly [string, string])[]
-  readonly body: string
-}
-
-async function send(handler: Handler, request: Request): Promise<Answer> {
-  const response = await handler(request)
-  return { status: response.status, headers: [...response.headers.entries()], body: await response.text() }
-}
-
-function rotatedSecret(answer: Answer): { id: number; token: string } | null {
-  if (answer.status !== 200) return null
-  const body = JSON.parse(answer.body) as { id?: unknown; token?: unknown }
-  return typeof body.token === 'string' && typeof body.id === 'number'
-    ? { id: body.id, token: body.token }
-    : null
 }
 
 async function run(windowMs: number | undefined, commands: readonly Command[], seen: Record<string, number>) {

@@ -1,11 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { type ManualClock, manualClock, seededRandom } from '../../src/domain/index.js'
-import { createHandler, type Handler } from '../../src/http/index.js'
-import { createAuthority, DEFAULT_ROTATION_REPLAY_WINDOW_MS } from '../../src/index.js'
+import { DEFAULT_ROTATION_REPLAY_WINDOW_MS } from '../../src/index.js'
 import { memoryStore } from '../../src/memory/index.js'
 import type { TokenStore } from '../../src/store/index.js'
-import { ADMIN, ALICE, T0 } from '../support/authority-fixtures.js'
+import { T0 } from '../support/authority-fixtures.js'
+import { BASE, type RotationWorld, rotatedSecret, rotationWorld, send } from '../support/rotation-harness.js'
 
 // Two properties of the Idempotency-Key on rotate (issue 9, item 6):
 // 1. Without the header nothing changes: random request sequences get byte-identical answers from an
@@ -16,60 +15,26 @@ import { ADMIN, ALICE, T0 } from '../support/authority-fixtures.js'
 //    other presentation of a revoked token is reuse detection, as without the feature. After every
 //    step no family has two active tokens.
 
-const BASE = 'http://gitlab.test/api/v4/personal_access_tokens'
-const SEEDED = ['glpat-property-alice-0001', 'glpat-property-alice-0002', 'glpat-property-root-0003']
+const SEEDED: readonly [string, string, string] = [
+  'glpat-property-alice-0001',
+  'glpat-property-alice-0002',
+  'glpat-property-root-0003',
+]
 const KEYS = ['key-a', 'key-b'] as const
 const MINUTE = 60_000
-
-interface Setup {
-  readonly handler: Handler
-  readonly clock: ManualClock
-  readonly store: TokenStore
-}
 
 function withoutReceipts(store: TokenStore): TokenStore {
   const { rotateWithReceipt: _r, consumeRotationReceipt: _c, ...plain } = store
   return plain
 }
 
-async function setup(feature: boolean): Promise<Setup> {
-  const clock = manualClock(T0)
-  const store = feature ? memoryStore() : withoutReceipts(memoryStore())
-  const authority = createAuthority({
-    store,
-    pepper: 'property-pepper',
-    clock,
-    random: seededRandom(5),
-    ...(feature ? {} : { rotationReplayWindowMs: 0 }),
-  })
-  for (const user of [ADMIN, ALICE]) (await authority.putUser(user))._unsafeUnwrap()
-  const owners = [ALICE.id, ALICE.id, ADMIN.id]
-  for (const [i, secret] of SEEDED.entries()) {
-    ;(
-      await authority.issueToken({ userId: owners[i] ?? ALICE.id, name: `t${i}`, scopes: ['api'], secret })
-    )._unsafeUnwrap()
-  }
-  return { handler: createHandler(authority), clock, store }
-}
-
-interface Answer {
-  readonly status: number
-  readonly headers: readonly (readonly [string, string])[]
-  readonly body: string
-}
-
-async function send(handler: Handler, request: Request): Promise<Answer> {
-  const response = await handler(request)
-  return { status: response.status, headers: [...response.headers.entries()], body: await response.text() }
-}
-
-/** The secret a successful rotation answered, if any. */
-function rotatedSecret(answer: Answer): { id: number; token: string } | null {
-  if (answer.status !== 200) return null
-  const body = JSON.parse(answer.body) as { id?: unknown; token?: unknown }
-  return typeof body.token === 'string' && typeof body.id === 'number'
-    ? { id: body.id, token: body.token }
-    : null
+function setup(feature: boolean): Promise<RotationWorld> {
+  return rotationWorld(
+    feature ? memoryStore() : withoutReceipts(memoryStore()),
+    SEEDED,
+    { pepper: 'property-pepper', ...(feature ? {} : { rotationReplayWindowMs: 0 }) },
+    5,
+  )
 }
 
 async function activePerFamily(store: TokenStore, now: Date): Promise<Map<number, number>> {
