@@ -1,4 +1,4 @@
-import { type RawBuilder, sql } from 'kysely'
+import { type OrderByModifiersCallbackExpression, type RawBuilder, sql } from 'kysely'
 import type { SortKey } from '../query/filter.js'
 import { SORT_ORDERS, type SortDirection, type SortField, type SortOrder } from '../query/sort-order.js'
 import type { SqlDialect } from './dialect/sql-dialect.js'
@@ -68,4 +68,23 @@ export function orderKeys(dialect: SqlDialect, sort: SortKey): readonly OrderKey
   const keys = fieldKeys(dialect, order.field, order.direction, order.nulls)
   if (order.tieBreak === null) return keys
   return [...keys, ...fieldKeys(dialect, order.tieBreak.field, order.tieBreak.direction, null)]
+}
+
+/**
+ * The direction and NULL placement of an {@link OrderKey}, as Kysely's `orderBy` takes them: every
+ * paged read orders by `page.orderBy(key.expression, directed(key))` for each of its `orderKeys`.
+ *
+ * @example
+ * ```ts
+ * import { directed, orderKeys } from './order.js'
+ *
+ * for (const key of orderKeys(dialect, 'expires_asc')) page = page.orderBy(key.expression, directed(key))
+ * ```
+ */
+export function directed(key: OrderKey): OrderByModifiersCallbackExpression {
+  return (ob) => {
+    const ordered = key.direction === 'asc' ? ob.asc() : ob.desc()
+    if (key.nulls === null) return ordered
+    return key.nulls === 'first' ? ordered.nullsFirst() : ordered.nullsLast()
+  }
 }

@@ -1,7 +1,7 @@
 import type { UserId } from '../domain/user-id.js'
 import type { SortKey } from '../query/filter.js'
 import type { SqlContext } from './options.js'
-import { orderKeys } from './order.js'
+import { directed, orderKeys } from './order.js'
 import { type Prepared, prepare, slot } from './prepared.js'
 import { revokeActive } from './revoke-active.js'
 import type { TokensTable } from './schema.js'
@@ -176,13 +176,7 @@ export function prepareStatements({ db, dialect }: SqlContext): Statements {
         .select((eb) => eb.fn.countAll().over().as('total_count'))
         .where('tokens.user_id', '=', userId)
       if (excludeImpersonation) page = page.where('tokens.impersonation', '=', dialect.bool(false))
-      for (const order of orderKeys(dialect, sort)) {
-        page = page.orderBy(order.expression, (ob) => {
-          const directed = order.direction === 'asc' ? ob.asc() : ob.desc()
-          if (order.nulls === null) return directed
-          return order.nulls === 'first' ? directed.nullsFirst() : directed.nullsLast()
-        })
-      }
+      for (const key of orderKeys(dialect, sort)) page = page.orderBy(key.expression, directed(key))
       const prepared = prepare(page.limit(limit).offset(offset), [userId, limit, offset])
       pages.set(key, prepared)
       return prepared

@@ -4,7 +4,7 @@ import type { ListQuery, TokenFilter } from '../query/filter.js'
 import { pageOffset } from '../query/pagination.js'
 import type { TokenWithUser } from '../store/token-store.js'
 import type { SqlContext } from './options.js'
-import { orderKeys } from './order.js'
+import { directed, orderKeys } from './order.js'
 import type { Statements } from './statements.js'
 import { decodeInteger, decodeToken, tokenColumns } from './token-row.js'
 import { decodeUser } from './users.js'
@@ -131,13 +131,7 @@ export async function selectTokenPage(
   const total = decodeInteger(counted.total, 'count')
   if (total <= offset) return { items: [], total }
   let page = db.selectFrom('tokens').select(tokenColumns(dialect)).where(where)
-  for (const key of orderKeys(dialect, query.sort)) {
-    page = page.orderBy(key.expression, (ob) => {
-      const directed = key.direction === 'asc' ? ob.asc() : ob.desc()
-      if (key.nulls === null) return directed
-      return key.nulls === 'first' ? directed.nullsFirst() : directed.nullsLast()
-    })
-  }
+  for (const key of orderKeys(dialect, query.sort)) page = page.orderBy(key.expression, directed(key))
   const rows = await page.limit(query.page.perPage).offset(offset).execute()
   return { items: rows.map((row) => decodeToken(row, context.userIdType)), total }
 }
