@@ -61,9 +61,11 @@ function attempt<T, E>(operation: string, run: () => Result<T, E>): ResultAsync<
  *
  * Cost: `findByDigest` and `findById` are O(1); a `list` whose filter names a `userId` reads only that
  * user's tokens (O(k) however many tokens the store holds); a `list` without `userId` reads every
- * token. Tokens are kept with instants as numbers (about 320 bytes per token at a million); each
- * read hands out a fresh frozen `Token`, so nothing a caller holds ever changes, and nothing a caller
- * changes reaches the store.
+ * token. Tokens are kept with instants as numbers (about 390 bytes per token at a million, indexes
+ * included). Reads hand out frozen `Token`s built from the stored values, so nothing a caller holds
+ * ever changes and nothing a caller changes reaches the store. Lookups by digest (authentication's)
+ * remember the token and answer they built, up to 10,000, and hand the same objects out again while
+ * the token and its owner are unchanged: treat a token's `Date`s as read-only.
  *
  * @throws {Error} when `options.users` gives one username (in any case) to two different ids: a
  * configuration mistake, reported where it is made.
