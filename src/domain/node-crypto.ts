@@ -1,7 +1,7 @@
 import type * as NodeCryptoModule from 'node:crypto'
 
 /**
- * The part of `node:crypto` patkit uses: keyed HMAC, on Node's native code.
+ * The part of `node:crypto` patkit uses: keyed HMAC and one-shot SHA-256, on Node's native code.
  *
  * @example
  * ```ts
@@ -10,7 +10,9 @@ import type * as NodeCryptoModule from 'node:crypto'
  * crypto.createHmac('sha256', crypto.createSecretKey(new Uint8Array(32))).update('x').digest('base64url')
  * ```
  */
-export type NodeCrypto = Pick<typeof NodeCryptoModule, 'createHmac' | 'createSecretKey'>
+export type NodeCrypto = Pick<typeof NodeCryptoModule, 'createHmac' | 'createSecretKey'> &
+  // One-shot hashing, from Node 20.12 (absent before): the digester's fast path.
+  Partial<Pick<typeof NodeCryptoModule, 'hash'>>
 
 interface BuiltinLoader {
   readonly process?: { readonly getBuiltinModule?: (id: string) => unknown }

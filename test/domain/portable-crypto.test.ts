@@ -1,4 +1,4 @@
-import { createHash, createHmac, hkdfSync } from 'node:crypto'
+import { createHash, createHmac, createSecretKey, hkdfSync } from 'node:crypto'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { concatBytes, fromBase64, toBase64Url, utf8Bytes } from '../../src/domain/bytes.js'
@@ -98,6 +98,33 @@ describe('digester and receipts on both backends', () => {
     )
     const bytes = new Uint8Array([0, 255, 7])
     expect(digesterWith(bytes, undefined)('glpat-x')).toBe(digesterWith(bytes, nodeCrypto)('glpat-x'))
+  })
+
+  it("node:crypto's one-shot pads digester equals its createHmac, one digester over many secrets", () => {
+    const hash = nodeCrypto?.hash
+    expect(hash).toBeTypeOf('function')
+    const objectHmac = { createHmac, createSecretKey }
+    const secret = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 80 }),
+      // Past the in-place buffer (1,024 bytes): the digester hands those to createHmac.
+      fc.string({ unit: 'grapheme', minLength: 300, maxLength: 1200 }),
+    )
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ minLength: 1, maxLength: 80 }),
+          fc.uint8Array({ minLength: 65, maxLength: 200 }),
+        ),
+        fc.array(secret, { minLength: 1, maxLength: 8 }),
+        (pepper, secrets) => {
+          const fast = digesterWith(pepper, nodeCrypto)
+          const reference = digesterWith(pepper, objectHmac)
+          for (const s of secrets) expect(fast(s)).toBe(reference(s))
+        },
+      ),
+      { numRuns: 300 },
+    )
+    expect(digesterWith('known-answer pepper', objectHmac)('glpat-abc')).toBe(KNOWN.digest)
   })
 
   it('both backends give the values the node:crypto-only implementation stored', async () => {
