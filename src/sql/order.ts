@@ -76,9 +76,14 @@ export function orderKeys(dialect: SqlDialect, sort: SortKey): readonly OrderKey
  *
  * @example
  * ```ts
+ * import type { Kysely } from 'kysely'
+ * import { mysqlDialect } from './dialect/mysql.js'
  * import { directed, orderKeys } from './order.js'
+ * import type { PatkitDatabase } from './schema.js'
+ * declare const db: Kysely<PatkitDatabase>
  *
- * for (const key of orderKeys(dialect, 'expires_asc')) page = page.orderBy(key.expression, directed(key))
+ * let page = db.selectFrom('tokens').selectAll()
+ * for (const key of orderKeys(mysqlDialect, 'expires_asc')) page = page.orderBy(key.expression, directed(key))
  * ```
  */
 export function directed(key: OrderKey): OrderByModifiersCallbackExpression {
