@@ -1,20 +1,23 @@
 /**
- * A map holding at most `capacity` entries, evicting the least recently used: a `Map` keeps insertion
- * order, so a hit moves its key to the end and an insertion past capacity drops the first key.
+ * A map holding at most `capacity` entries, evicting one not used recently: the CLOCK approximation
+ * of least-recently-used. A `Map` keeps insertion order; a hit only marks its entry, and an insertion
+ * past capacity looks at the oldest entries in turn, giving a marked one a second chance (unmarked,
+ * moved to the end) and evicting the first unmarked one. A hit thus costs one lookup, with no
+ * reordering: the verification cache's hit path runs on every request (docs/benchmarks.md, 14a).
  *
  * @example
  * ```ts
  * import { BoundedMap } from './bounded-map.js'
  *
- * const lru = new BoundedMap<string, number>(2)
- * lru.set('a', 1)
- * lru.set('b', 2)
- * lru.get('a') // 1, and 'a' is now the most recent
- * lru.set('c', 3) // evicts 'b'
+ * const cache = new BoundedMap<string, number>(2)
+ * cache.set('a', 1)
+ * cache.set('b', 2)
+ * cache.get('a') // 1, and 'a' is marked as used
+ * cache.set('c', 3) // evicts 'b', the oldest entry not used since it was stored
  * ```
  */
 export class BoundedMap<K, V> {
-  readonly #entries = new Map<K, V>()
+  readonly #entries = new Map<K, Slot<V>>()
   readonly #capacity: number
   readonly #onEvict: (key: K, value: V) => void
 
@@ -28,26 +31,32 @@ export class BoundedMap<K, V> {
     return this.#entries.size
   }
 
-  /** The value, marking it most recently used. */
+  /** The value, marking it as used. */
   get(key: K): V | undefined {
-    const value = this.#entries.get(key)
-    if (value === undefined) return undefined
-    this.#entries.delete(key)
-    this.#entries.set(key, value)
-    return value
+    const slot = this.#entries.get(key)
+    if (slot === undefined) return undefined
+    slot.used = true
+    return slot.value
   }
 
   set(key: K, value: V): void {
     if (this.#capacity <= 0) return
     this.#entries.delete(key)
-    this.#entries.set(key, value)
-    if (this.#entries.size > this.#capacity) {
+    // Room is made before the new entry goes in, so it is never the one evicted. Each marked entry is
+    // passed over once, its mark cleared, so this ends within twice `capacity` steps.
+    while (this.#entries.size >= this.#capacity) {
       const oldest = this.#entries.entries().next()
-      if (oldest.done !== true) {
-        this.#entries.delete(oldest.value[0])
-        this.#onEvict(oldest.value[0], oldest.value[1])
+      if (oldest.done === true) break
+      const [oldestKey, slot] = oldest.value
+      this.#entries.delete(oldestKey)
+      if (slot.used) {
+        slot.used = false
+        this.#entries.set(oldestKey, slot)
+      } else {
+        this.#onEvict(oldestKey, slot.value)
       }
     }
+    this.#entries.set(key, { value, used: false })
   }
 
   delete(key: K): boolean {
@@ -58,8 +67,13 @@ export class BoundedMap<K, V> {
     this.#entries.clear()
   }
 
-  /** Every entry, least recently used first (no reordering). */
-  entries(): IterableIterator<[K, V]> {
-    return this.#entries.entries()
+  /** Every entry, oldest stored (or given a second chance) first. */
+  *entries(): IterableIterator<[K, V]> {
+    for (const [key, slot] of this.#entries) yield [key, slot.value]
   }
+}
+
+interface Slot<V> {
+  readonly value: V
+  used: boolean
 }

@@ -108,6 +108,8 @@ interface Entry {
   /** `undefined` until a lookup with the owner filled it. */
   user: User | null | undefined
   readonly loadedAt: number
+  /** The settled answer last handed out for this entry, valid while its token is `token`. */
+  answer?: { readonly token: Token; readonly found: ResultAsync<TokenWithUser, never> }
 }
 
 const DEFAULTS = {
@@ -277,7 +279,11 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
     }
     if (hit !== undefined && hit.user !== undefined) {
       counts.hits++
-      return settledResultAsync(ok({ token: hit.token, user: hit.user }))
+      // One settled answer per entry, made again only when a recorded use replaced its token.
+      if (hit.answer?.token !== hit.token) {
+        hit.answer = { token: hit.token, found: settledResultAsync(ok({ token: hit.token, user: hit.user })) }
+      }
+      return hit.answer.found
     }
     counts.misses++
     const since: Since = { generation, created }
