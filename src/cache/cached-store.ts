@@ -37,7 +37,7 @@ export interface CacheOptions {
    * returns once the message is sent.
    */
   readonly strict?: boolean
-  /** Tokens kept, least recently used evicted first. Default 10,000. */
+  /** Tokens kept; one not used recently is evicted first (CLOCK, see BoundedMap). Default 10,000. */
   readonly maxEntries?: number
   /** Unknown digests remembered (answered "no such token" without a lookup). Default 10,000; 0 turns it off. */
   readonly maxNegativeEntries?: number
@@ -123,9 +123,9 @@ const DEFAULTS = {
 /**
  * A verification cache in front of any {@link TokenStore}: the lookups `authenticate` makes
  * (`findByDigest`, `findByDigestWithUser`) are answered from memory, positive and negative, keyed by
- * digest and bounded (least recently used evicted), and `touchLastUsed` is buffered, so a verification
- * does no I/O on the hot path (users found by `findUser` are kept too, for authorities that look the
- * owner up separately). Every write through it drops what it changed here and tells the other
+ * digest and bounded (one not used recently evicted first), and `touchLastUsed` is buffered, so a
+ * verification does no I/O on the hot path (users found by `findUser` are kept too, for authorities
+ * that look the owner up separately). A hit is answered settled (`settledResultAsync`). Every write through it drops what it changed here and tells the other
  * instances through `options.invalidation`; a lookup that raced an invalidation is not kept. Lists and
  * reads by id go to the store. See docs/storage.md, "Many instances on one database".
  *
