@@ -1,5 +1,5 @@
 import { err, ok, okAsync, type Result, ResultAsync } from 'neverthrow'
-import { type Clock, systemClock } from '../domain/clock.js'
+import { type Clock, epochMs, systemClock } from '../domain/clock.js'
 import { storeFailure } from '../domain/error-constructors.js'
 import type { StoreFailure } from '../domain/errors.js'
 import { nextLastUsed } from '../domain/last-used.js'
@@ -204,7 +204,7 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
   const unsubscribe = channel.subscribe({ apply, reset })
 
   const keep = (digest: string, found: TokenWithUser | Token | null, since: Since, withUser: boolean) => {
-    const now = clock.now().getTime()
+    const now = epochMs(clock)
     if (generation !== since.generation || !channel.live(now)) return
     if (found === null) {
       if (created === since.created) unknown.set(digest, now)
@@ -217,7 +217,7 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
   }
   // The entry for a digest when it may be served now: the channel is live and the entry is young enough.
   const cached = (digest: string): Entry | null | undefined => {
-    const now = clock.now().getTime()
+    const now = epochMs(clock)
     if (!channel.live(now)) return undefined
     const entry = entries.get(digest)
     if (entry !== undefined) return now - entry.loadedAt < ttlMs ? entry : undefined
@@ -227,12 +227,12 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
 
   const findUser = (ref: number | string): ResultAsync<User | null, StoreFailure> => {
     const key = typeof ref === 'number' ? `id:${ref}` : `name:${ref.toLowerCase()}`
-    const now = clock.now().getTime()
+    const now = epochMs(clock)
     const hit = channel.live(now) ? users.get(key) : undefined
     if (hit !== undefined && now - hit.loadedAt < ttlMs) return okAsync(hit.user)
     const since = generation
     return store.findUser(ref).map((user) => {
-      const at = clock.now().getTime()
+      const at = epochMs(clock)
       if (user !== null && generation === since && channel.live(at)) users.set(key, { user, loadedAt: at })
       return user
     })
