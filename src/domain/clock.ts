@@ -30,7 +30,8 @@ export const systemClock: Clock = Object.freeze({ now: () => new Date() })
  *
  * @example
  * ```ts
- * import { epochMs, manualClock } from './clock.js'
+ * import { manualClock } from 'patkit/fake'
+ * import { epochMs } from './clock.js'
  * epochMs(manualClock(new Date(5))) // 5
  * ```
  */
