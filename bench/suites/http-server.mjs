@@ -35,7 +35,8 @@ const listen = (server) =>
 const patkit = createServer(createNodeListener(authority))
 const adapted = createServer(toNodeListener(createHandler(authority)))
 // The floor: routing by one string comparison, no authentication, the same body built per request.
-const bare = createServer((req, res) => {
+/** @type {import('node:http').RequestListener} */
+const bareHandler = (req, res) => {
   if (req.url !== '/api/v4/personal_access_tokens/self') {
     res.writeHead(404).end()
     return
@@ -43,7 +44,8 @@ const bare = createServer((req, res) => {
   const body = JSON.stringify(self)
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) })
   res.end(body)
-})
+}
+const bare = createServer(bareHandler)
 // The least an authenticating server does: the bare handler, after the HMAC of the presented token and
 // one Map.get of its digest (as target 1's floor), answering 401 for an unknown one.
 const authenticating = createServer((req, res) => {
@@ -52,13 +54,7 @@ const authenticating = createServer((req, res) => {
     res.writeHead(401).end()
     return
   }
-  if (req.url !== '/api/v4/personal_access_tokens/self') {
-    res.writeHead(404).end()
-    return
-  }
-  const body = JSON.stringify(self)
-  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) })
-  res.end(body)
+  bareHandler(req, res)
 })
 const ports = {
   patkit: await listen(patkit),
