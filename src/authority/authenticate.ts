@@ -87,10 +87,7 @@ function principalFor(
   try {
     const now = deps.clock.now()
     const digest = deps.digest(secret)
-    const found =
-      deps.usersFromStore && deps.store.findByDigestWithUser !== undefined
-        ? deps.store.findByDigestWithUser(digest)
-        : tokenThenOwner(deps, digest)
+    const found = findWithOwner(deps, digest)
     // A store holding the answer in memory hands it over settled: decided now, no turn to wait for.
     const known = found instanceof Promise ? undefined : settledResult(found)
     if (known !== undefined) return Promise.resolve<Authenticated>(principalFrom(deps, known, now, options))
@@ -225,8 +222,7 @@ export function actingAs(user: User, token: Token, adminMode: boolean): Principa
 
 /**
  * The token with a digest and its owner: one joined lookup when the store has it and is the user
- * directory, else {@link tokenThenOwner}. `principalFor` writes the same choice inline, to hand the
- * store's answer to one promise reaction (docs/benchmarks.md, target 1); other callers use this.
+ * directory, else {@link tokenThenOwner}.
  *
  * @example
  * ```ts

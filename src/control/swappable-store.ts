@@ -68,45 +68,35 @@ export function swappableStore(initial: TokenStore): SwappableStore {
     putUser: (user) => current.putUser(user),
     findUser: (ref) => current.findUser(ref),
   }
-  // The optional capability is offered when the first store has it (stores swapped in later are
-  // memory stores, which have it too); a store without it answers as a failure, never a throw.
+  // An optional capability is offered when the first store has it (stores swapped in later are
+  // memory stores, which have them too); a store without it answers as a failure, never a throw.
+  const missing = (operation: string, what: string) =>
+    errAsync({
+      type: 'store_failure',
+      operation,
+      cause: new Error(`the store in place has no ${what}`),
+    } as const)
   if (supportsRotationReceipts(initial)) {
-    const missing = (operation: string) =>
-      errAsync({
-        type: 'store_failure',
-        operation,
-        cause: new Error('the store in place has no rotation receipts'),
-      } as const)
     Object.assign(store, {
       rotateWithReceipt: (oldId, successor, receipt) =>
         supportsRotationReceipts(current)
           ? current.rotateWithReceipt(oldId, successor, receipt)
-          : missing('rotateWithReceipt'),
+          : missing('rotateWithReceipt', 'rotation receipts'),
       consumeRotationReceipt: (tokenId, keyDigest, now) =>
         supportsRotationReceipts(current)
           ? current.consumeRotationReceipt(tokenId, keyDigest, now)
-          : missing('consumeRotationReceipt'),
+          : missing('consumeRotationReceipt', 'rotation receipts'),
     } satisfies Pick<TokenStore, 'rotateWithReceipt' | 'consumeRotationReceipt'>)
   }
   if (initial.findUserById !== undefined) {
     store.findUserById = (id) =>
-      current.findUserById !== undefined
-        ? current.findUserById(id)
-        : errAsync({
-            type: 'store_failure',
-            operation: 'findUserById',
-            cause: new Error('the store in place has no id lookup'),
-          } as const)
+      current.findUserById !== undefined ? current.findUserById(id) : missing('findUserById', 'id lookup')
   }
   if (initial.findSuccessor !== undefined) {
     store.findSuccessor = (id) =>
       current.findSuccessor !== undefined
         ? current.findSuccessor(id)
-        : errAsync({
-            type: 'store_failure',
-            operation: 'findSuccessor',
-            cause: new Error('the store in place has no successor lookup'),
-          } as const)
+        : missing('findSuccessor', 'successor lookup')
   }
   return store
 }
