@@ -2,20 +2,22 @@ import { err, ok, type Result, ResultAsync } from 'neverthrow'
 import type { Authority } from '../authority/create-authority.js'
 import type { Principal } from '../authority/principal.js'
 import { ANY_SCOPE, requireScope } from '../authority/scope-policy.js'
+import { unauthenticated } from '../domain/error-constructors.js'
 import type { PatkitError } from '../domain/errors.js'
-import { presentedSecret } from './credentials.js'
+import { type CredentialSource, parameterSecret, presentedSecret } from './credentials.js'
 import { bearerChallenge, bearerErrorOf, errorReply, GITLAB_REALM } from './error-response.js'
 import type { IncomingRequest } from './incoming.js'
 import { type Reply, toResponse } from './responses.js'
 
 /**
  * What protects one of the application's own routes: the authority that knows the tokens, the scopes
- * that let a token in, and the realm its challenges name.
+ * that let a token in, the realm its challenges name, and where a token may be presented.
  *
  * @example
  * ```ts
  * import type { GuardOptions } from 'patkit/http'
  * const readers: GuardOptions = { authority, scopes: ['read_api', 'api'], realm: 'my-app' }
+ * const legacy: GuardOptions = { authority, scopes: 'any', credentials: 'headers_or_query' }
  * ```
  */
 export interface GuardOptions {
@@ -31,6 +33,14 @@ export interface GuardOptions {
    * Printable text; `"` and `\` are escaped.
    */
   readonly realm?: string
+  /**
+   * Where a token may be presented. `'headers'` (the default): `PRIVATE-TOKEN` or `Authorization:
+   * Bearer` only; a request with a `private_token` query parameter is refused (401, a bare challenge)
+   * without the token being looked up, as a URL is kept by access logs, dev servers and browser
+   * histories. `'headers_or_query'`: the query parameter as well, as GitLab's API reads it (for clients
+   * that can send no header). The request body is never read either way.
+   */
+  readonly credentials?: CredentialSource
 }
 
 /**
@@ -91,8 +101,15 @@ export async function guardRequest(
   options: GuardOptions,
   realm: string,
 ): Promise<Result<Principal, Reply>> {
-  // The body is the application's: only the query's `private_token` and the headers are read.
-  const secret = presentedSecret(request, url, {})
+  // The body is the application's: it is never read. Any value but the opt-in reads headers only.
+  const source = options.credentials === 'headers_or_query' ? 'headers_or_query' : 'headers'
+  // A secret in the URL of a headers-only guard is refused unread, even beside a header: it is in the
+  // logs already, and its client should learn so now rather than keep leaking it. RFC 6750 section
+  // 3.1: a request with an unsupported authentication method gets a challenge without an error code.
+  if (source === 'headers' && parameterSecret(url, {}) !== null) {
+    return err(refusal(unauthenticated('missing'), false, realm))
+  }
+  const secret = presentedSecret(request, url, {}, source)
   const authenticated = await options.authority.authenticate(secret)
   if (authenticated.isErr()) return err(refusal(authenticated.error, secret !== null, realm))
   const scoped = requireScope(authenticated.value, options.scopes === 'any' ? ANY_SCOPE : options.scopes)
@@ -102,8 +119,9 @@ export async function guardRequest(
 
 /**
  * Authenticates a request to one of the application's own routes with a personal access token, as
- * GitLab's API does: the token from the `private_token` query parameter, the `PRIVATE-TOKEN` header or
- * `Authorization: Bearer` (the request body is never read), then its expiry, revocation and scopes.
+ * GitLab's API does: the token from the `PRIVATE-TOKEN` header or `Authorization: Bearer` (also the
+ * `private_token` query parameter with `credentials: 'headers_or_query'`; without it, a request with
+ * one is refused; the request body is never read), then its expiry, revocation and scopes.
  * Ok: the {@link Principal} (the user and the token). Err: the `Response` to send as is, with GitLab's
  * status and body and a `WWW-Authenticate` challenge (see docs/embedding.md): 401 without a token or
  * with an unknown, expired or revoked one, 403 `insufficient_scope` without one of `scopes`, 403 for a

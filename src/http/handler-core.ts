@@ -2,12 +2,14 @@ import type { Authority } from '../authority/create-authority.js'
 import type { Principal } from '../authority/principal.js'
 import { hasFeature } from '../authority/release.js'
 import type { RotationIdempotency } from '../authority/rotate.js'
+import { unauthenticated } from '../domain/error-constructors.js'
 import type { PatkitError } from '../domain/errors.js'
 import { SCOPES, USER_CREATABLE_SCOPES } from '../domain/scopes.js'
 import { paginate } from '../query/pagination.js'
+import { actingPrincipal } from './acting-principal.js'
 import { parseAssociationsParams } from './associations.js'
 import type { HandlerOptions } from './create-handler.js'
-import { presentedSecret, sudoIdentifier } from './credentials.js'
+import { credentialsOf } from './credentials.js'
 import { type ErrorContext, errorReply } from './error-response.js'
 import { parseForm } from './form-params.js'
 import { idempotencyKeyOf, replayedRotation, rotationIdempotency } from './idempotency.js'
@@ -92,13 +94,8 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
     if (match.kind === 'method_not_allowed') {
       return error(405, '405 Method Not Allowed', { allow: match.allow.join(', ') })
     }
-    // GET-only routes that authenticate on their own (some answer anonymous callers).
-    if (isUserRoute(match.name)) {
-      return serveUserRoute(authority, match.name, match.segment, request, url, publicUrl)
-    }
-    if (isMetadataRoute(match.name)) return serveMetadataRoute(authority, match.name, request, url)
     // A route of a later GitLab is no route at all: 404 before authentication.
-    if (match.name === 'associations' && !hasFeature('token_associations', authority.release)) {
+    if (match.since !== undefined && !hasFeature(match.since, authority.release)) {
       return error(404, '404 Not Found')
     }
     let body: BodyParams = {}
@@ -109,7 +106,8 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
       body = read.value
       params = withQuery(url, body)
     }
-    const secret = presentedSecret(request, url, body)
+    const credentials = credentialsOf(request, url, body)
+    const { secret } = credentials
     // Only body names are checked: an unknown query parameter is ignored on every route, as on GET.
     const unknown = match.bodyParams === undefined ? undefined : unknownParameter(body, match.bodyParams)
     // A retried rotation (docs/rotation.md) is answered before authentication, which would take the
@@ -120,20 +118,21 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
       const replayed = await replayedRotation(authority, secret, match.segment, idempotencyKey)
       if (replayed !== null) return replayed
     }
-    const authenticated = await authority.authenticate(secret, {
+    // Every route acts as this one principal, the user `sudo` names when it names one.
+    const caller = await actingPrincipal(authority, credentials, {
       rotateRequest: match.name === 'rotate',
       ip: request.clientIp ?? null,
     })
-    if (authenticated.isErr()) return errorReply(authenticated.error)
-    // `sudo` (GitLab's `sudo!`): checked without an await when absent, as on almost every request.
-    let principal = authenticated.value
-    const sudo = sudoIdentifier(request, url, body)
-    if (sudo !== null) {
-      const acting = await authority.sudo(principal, sudo)
-      if (acting.isErr()) return errorReply(acting.error)
-      principal = acting.value
+    if (caller.isErr()) return errorReply(caller.error)
+    const principal = caller.value
+    // The users API also serves anonymous callers (GET only, so no body): each of its routes decides.
+    if (isUserRoute(match.name)) {
+      return serveUserRoute(authority, match.name, match.segment, principal, url, publicUrl)
     }
+    // GitLab's `authenticate!`.
+    if (principal === null) return errorReply(unauthenticated('missing'))
     if (unknown !== undefined) return error(400, `${printable(unknown)} is not a known parameter`)
+    if (isMetadataRoute(match.name)) return serveMetadataRoute(authority, match.name, principal)
     if (isImpersonationRoute(match.name)) {
       const { segment, subsegment } = match
       return serveImpersonationRoute(
@@ -141,7 +140,7 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
         match.name,
         segment,
         subsegment,
-        authenticated.value,
+        principal,
         url,
         params,
         publicUrl,

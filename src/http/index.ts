@@ -10,6 +10,7 @@
 export { authenticateRequest, type GuardOptions } from './authenticate-request.js'
 export type { ClientIpResolver, ClientIpSource } from './client-ip.js'
 export { createHandler, type Handler, type HandlerOptions } from './create-handler.js'
+export type { CredentialSource } from './credentials.js'
 export { type ErrorContext, errorResponse } from './error-response.js'
 export { DEFAULT_BODY_LIMIT } from './request-body.js'
 export { type TokenJson, type TokenWithIpsJson, tokenJson, tokenWithIpsJson } from './token-json.js'

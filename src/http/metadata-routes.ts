@@ -1,9 +1,8 @@
 import type { Authority } from '../authority/create-authority.js'
+import type { Principal } from '../authority/principal.js'
 import { hasFeature } from '../authority/release.js'
 import { errorReply } from './error-response.js'
-import type { IncomingRequest } from './incoming.js'
-import { optionalPrincipal } from './optional-principal.js'
-import { error, json, type Reply } from './responses.js'
+import { json, type Reply } from './responses.js'
 
 /**
  * The instance routes patkit serves: `GET /version` and `GET /metadata`.
@@ -31,29 +30,23 @@ export function isMetadataRoute(name: string): name is MetadataRouteName {
 }
 
 /**
- * Serves `GET /metadata` (from 15.2; before, the path is unknown: 404 before any authentication) and
- * `GET /version`, which answers the same from 15.5 and only `version` and `revision` before, as
- * GitLab's did. Both need a token (`authenticate!`): none is 401.
+ * Serves `GET /metadata` (from 15.2; before, the path is no route: routes.ts) and `GET /version`,
+ * which answers the same from 15.5 and only `version` and `revision` before, as GitLab's did, for the
+ * request's principal (both need a token, GitLab's `authenticate!`).
  *
  * @example
  * ```ts
  * import { serveMetadataRoute } from './metadata-routes.js'
- * declare const url: URL
  *
- * const reply = await serveMetadataRoute(authority, 'version', request, url)
+ * const reply = await serveMetadataRoute(authority, 'version', principal)
  * ```
  */
 export async function serveMetadataRoute(
   authority: Authority,
   name: MetadataRouteName,
-  request: IncomingRequest,
-  url: URL,
+  principal: Principal,
 ): Promise<Reply> {
-  if (name === 'metadata' && !hasFeature('metadata', authority.release)) return error(404, '404 Not Found')
-  const caller = await optionalPrincipal(authority, request, url)
-  if (caller.isErr()) return errorReply(caller.error)
-  if (caller.value === null) return errorReply({ type: 'unauthenticated' })
-  const metadata = await authority.metadata(caller.value)
+  const metadata = await authority.metadata(principal)
   if (metadata.isErr()) return errorReply(metadata.error)
   if (name === 'version' && !hasFeature('version_mirrors_metadata', authority.release)) {
     return json(200, { version: metadata.value.version, revision: metadata.value.revision })

@@ -1,3 +1,4 @@
+import type { Feature } from '../authority/release.js'
 import type { ImpersonationRouteName } from './impersonation-routes.js'
 import type { MetadataRouteName } from './metadata-routes.js'
 import type { UserRouteName } from './user-routes.js'
@@ -20,6 +21,8 @@ interface RouteShape {
   readonly methods: Readonly<Record<string, RouteName>>
   /** Body parameters the route knows; anything else is refused. */
   readonly bodyParams: Readonly<Partial<Record<RouteName, readonly string[]>>>
+  /** The feature of a later GitLab the path is: before its release, no route at all (404). */
+  readonly since?: Feature
 }
 
 const CREATE_PARAMS = ['name', 'scopes', 'description', 'expires_at']
@@ -31,6 +34,7 @@ const ROUTES: readonly RouteShape[] = [
     pattern: /^\/personal_access_tokens\/self\/associations$/,
     methods: { GET: 'associations', HEAD: 'associations' },
     bodyParams: {},
+    since: 'token_associations',
   },
   {
     pattern: /^\/personal_access_tokens\/([^/]+)$/,
@@ -70,7 +74,12 @@ const ROUTES: readonly RouteShape[] = [
   { pattern: /^\/users$/, methods: { GET: 'users', HEAD: 'users' }, bodyParams: {} },
   { pattern: /^\/users\/(\d+)$/, methods: { GET: 'user', HEAD: 'user' }, bodyParams: {} },
   { pattern: /^\/version$/, methods: { GET: 'version', HEAD: 'version' }, bodyParams: {} },
-  { pattern: /^\/metadata$/, methods: { GET: 'metadata', HEAD: 'metadata' }, bodyParams: {} },
+  {
+    pattern: /^\/metadata$/,
+    methods: { GET: 'metadata', HEAD: 'metadata' },
+    bodyParams: {},
+    since: 'metadata',
+  },
 ]
 
 /** What the path and method resolve to. */
@@ -82,6 +91,7 @@ export type RouteMatch =
       /** The second path parameter, where the route has one (an impersonation token's id). */
       readonly subsegment?: string
       readonly bodyParams: readonly string[] | undefined
+      readonly since?: Feature
     }
   | { readonly kind: 'method_not_allowed'; readonly allow: readonly string[] }
   | { readonly kind: 'not_found' }
@@ -107,6 +117,7 @@ export function matchRoute(method: string, path: string): RouteMatch {
       segment,
       ...(subsegment === undefined ? {} : { subsegment }),
       bodyParams: route.bodyParams[name],
+      ...(route.since === undefined ? {} : { since: route.since }),
     }
   }
   return { kind: 'not_found' }

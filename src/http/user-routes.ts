@@ -1,10 +1,9 @@
 import type { Authority } from '../authority/create-authority.js'
+import type { Principal } from '../authority/principal.js'
 import { paginate } from '../query/pagination.js'
 import type { User } from '../store/user.js'
 import { errorReply } from './error-response.js'
-import type { IncomingRequest } from './incoming.js'
 import { listParamsParser } from './list-params.js'
-import { optionalPrincipal } from './optional-principal.js'
 import { paginationHeaders } from './pagination-headers.js'
 import { json, type Reply } from './responses.js'
 import { type UserEntity, userJson, userWebBase } from './user-json.js'
@@ -40,30 +39,27 @@ export function isUserRoute(name: string): name is UserRouteName {
 }
 
 /**
- * Serves one users API route. Unlike the token routes, `GET /users` and `GET /users/:id` also answer
- * a request without a token (GitLab's `current_user` is nil, and each route decides), so this
- * authenticates only a presented token; `GET /user` requires one. Administrators get GitLab's admin
- * entities (`is_admin` and the other admin-only fields), others the public ones.
+ * Serves one users API route for the request's principal. Unlike the token routes, `GET /users` and
+ * `GET /users/:id` also answer a request without a token (`principal` is `null`, as GitLab's
+ * `current_user` is nil, and each route decides); `GET /user` requires one. Administrators get
+ * GitLab's admin entities (`is_admin` and the other admin-only fields), others the public ones.
  *
  * @example
  * ```ts
  * import { serveUserRoute } from './user-routes.js'
  * declare const url: URL
  *
- * const reply = await serveUserRoute(authority, 'current_user', undefined, request, url, undefined)
+ * const reply = await serveUserRoute(authority, 'current_user', undefined, principal, url, undefined)
  * ```
  */
 export async function serveUserRoute(
   authority: Authority,
   name: UserRouteName,
   segment: string | undefined,
-  request: IncomingRequest,
+  principal: Principal | null,
   url: URL,
   publicUrl: URL | undefined,
 ): Promise<Reply> {
-  const caller = await optionalPrincipal(authority, request, url)
-  if (caller.isErr()) return errorReply(caller.error)
-  const principal = caller.value
   const viewer = principal?.user ?? null
   const admin = viewer?.admin === true
   const render = (user: User, entity: UserEntity, withCustomAttributes = false) =>

@@ -18,7 +18,7 @@ import type { NodeListener } from './node-listener.js'
  */
 export type TokenListener = (req: IncomingMessage, res: ServerResponse, principal: Principal) => unknown
 
-/** The URL whose query `private_token` is read; the host is irrelevant to the guard. */
+/** The URL whose query `private_token` is read (or refused); the host is irrelevant to the guard. */
 function queryUrl(target: string): URL {
   try {
     return new URL(target, 'http://localhost')

@@ -27,11 +27,47 @@ async function aliceWorld() {
   const w = await world()
   const reader = await w.issue(ALICE.id, { scopes: ['read_api'] })
   const other = await w.issue(ALICE.id, { scopes: ['read_user'] })
+  w.events.length = 0
   return { ...w, reader: reader.secret, other: other.secret }
 }
 
+const BARE_CHALLENGE = 'Bearer realm="Protected by OAuth 2.0"'
+
+/**
+ * A headers-only guard's answer to a token in the query (the default): 401, GitLab's body, a bare
+ * challenge, and no use of the token recorded (it was not looked up).
+ */
+function expectQueryRefused(
+  status: number,
+  challenge: string | null | undefined,
+  body: string,
+  events: readonly unknown[],
+): void {
+  expect(status).toBe(401)
+  expect(body).toBe('{"message":"401 Unauthorized"}')
+  expect(challenge).toBe(BARE_CHALLENGE)
+  expect(events).toEqual([])
+}
+
 describe('patkit/node withToken', () => {
-  it('reads a private_token query parameter, and never reaches the listener for a refused request', async () => {
+  it('refuses a private_token query parameter by default, even beside a header, and never reaches the listener', async () => {
+    const { authority, reader, events } = await aliceWorld()
+    let calls = 0
+    const url = await serve(
+      nodeToken(
+        (_req, res) => {
+          calls += 1
+          res.end()
+        },
+        { authority, scopes: ['read_api'] },
+      ),
+    )
+    const r = await fetch(`${url}/me?private_token=${reader}`, { headers: { 'PRIVATE-TOKEN': reader } })
+    expectQueryRefused(r.status, r.headers.get('www-authenticate'), await r.text(), events)
+    expect(calls).toBe(0)
+  })
+
+  it("reads a private_token query parameter with credentials: 'headers_or_query', and never reaches the listener for a refused request", async () => {
     const { authority, reader, other } = await aliceWorld()
     let calls = 0
     const url = await serve(
@@ -40,7 +76,7 @@ describe('patkit/node withToken', () => {
           calls += 1
           res.end(principal.user.username)
         },
-        { authority, scopes: ['read_api'] },
+        { authority, scopes: ['read_api'], credentials: 'headers_or_query' },
       ),
     )
     const ok = await fetch(`${url}/me?private_token=${reader}`)
@@ -79,7 +115,22 @@ describe('patkit/node withToken', () => {
 })
 
 describe('patkit/express requireToken', () => {
-  it('reads the original URL’s query under a mounted router, and a JSON body parser still works after it', async () => {
+  it('refuses a private_token query parameter by default under a mounted router, before the route', async () => {
+    const { authority, reader, events } = await aliceWorld()
+    const app = express()
+    const router = express.Router()
+    let calls = 0
+    router.get('/notes', expressToken({ authority, scopes: ['read_api'] }), (_req, res) => {
+      calls += 1
+      res.end()
+    })
+    app.use('/v1', router)
+    const r = await fetch(`${await serve(app)}/v1/notes?private_token=${reader}`)
+    expectQueryRefused(r.status, r.headers.get('www-authenticate'), await r.text(), events)
+    expect(calls).toBe(0)
+  })
+
+  it("reads the original URL’s query under a mounted router with credentials: 'headers_or_query', and a JSON body parser still works after it", async () => {
     const { authority, reader } = await aliceWorld()
     const app = express()
     const router = express.Router()
@@ -87,7 +138,7 @@ describe('patkit/express requireToken', () => {
       res.json({ by: res.locals.principal.user.username, note: req.body as unknown })
     })
     function requireToken() {
-      return expressToken({ authority, scopes: ['read_api'] })
+      return expressToken({ authority, scopes: ['read_api'], credentials: 'headers_or_query' })
     }
     app.use('/v1', router)
     const url = await serve(app)
@@ -151,6 +202,25 @@ describe('patkit/fastify fastifyPatkit and requireToken', () => {
     await app.close()
   })
 
+  it('refuses a private_token query parameter by default; accepts it with headers_or_query', async () => {
+    const { authority, reader, events } = await aliceWorld()
+    const app = Fastify()
+    await app.register(fastifyPatkit)
+    app.get('/strict', { preHandler: fastifyToken({ authority, scopes: 'any' }) }, async () => ({
+      reached: true,
+    }))
+    app.get(
+      '/lenient',
+      { preHandler: fastifyToken({ authority, scopes: 'any', credentials: 'headers_or_query' }) },
+      async (request) => ({ username: request.principal.user.username }),
+    )
+    const r = await app.inject({ url: `/strict?private_token=${reader}` })
+    expectQueryRefused(r.statusCode, r.headers['www-authenticate'] as string | undefined, r.body, events)
+    const ok = await app.inject({ url: `/lenient?private_token=${reader}` })
+    expect(ok.json()).toEqual({ username: 'alice' })
+    await app.close()
+  })
+
   it('reading request.principal on a route without the hook is a loud 500, not undefined', async () => {
     const { authority } = await world()
     const app = Fastify()
@@ -188,9 +258,33 @@ describe('patkit/hono requireToken', () => {
       /^Bearer realm="notes", error="insufficient_scope"/,
     )
   })
+
+  it('refuses a private_token query parameter by default; accepts it with headers_or_query', async () => {
+    const { authority, reader, events } = await aliceWorld()
+    const app = new Hono()
+    app.get('/strict', honoToken({ authority, scopes: 'any' }), (c) => c.text('reached'))
+    app.get('/lenient', honoToken({ authority, scopes: 'any', credentials: 'headers_or_query' }), (c) =>
+      c.text(c.var.principal.user.username),
+    )
+    const r = await app.request(`/strict?private_token=${reader}`)
+    expectQueryRefused(r.status, r.headers.get('www-authenticate'), await r.text(), events)
+    expect(await (await app.request(`/lenient?private_token=${reader}`)).text()).toBe('alice')
+  })
 })
 
 describe('patkit/next withToken', () => {
+  it('refuses a private_token query parameter by default; accepts it with headers_or_query', async () => {
+    const { authority, reader, events } = await aliceWorld()
+    const handler = async (_request: Request, _context: unknown, principal: { user: { username: string } }) =>
+      new Response(principal.user.username)
+    const strict = nextToken(handler, { authority, scopes: 'any' })
+    const lenient = nextToken(handler, { authority, scopes: 'any', credentials: 'headers_or_query' })
+    const r = await strict(new Request(`http://app.test/notes?private_token=${reader}`), {})
+    expectQueryRefused(r.status, r.headers.get('www-authenticate'), await r.text(), events)
+    const ok = await lenient(new Request(`http://app.test/notes?private_token=${reader}`), {})
+    expect(await ok.text()).toBe('alice')
+  })
+
   it('passes the request and the route context through, with the caller third', async () => {
     const { authority, reader } = await aliceWorld()
     const GET = nextToken(

@@ -27,18 +27,30 @@ async function refused(request: Request, options: GuardOptions) {
 }
 
 describe('authenticateRequest: the principal of a token with an allowed scope', () => {
-  it('reads the token from PRIVATE-TOKEN, Authorization: Bearer and the private_token query parameter', async () => {
+  it('reads the token from PRIVATE-TOKEN and Authorization: Bearer', async () => {
     const { authority, issue } = await world()
     const { secret, token } = await issue(ALICE.id, { scopes: ['read_api'] })
     const options = { authority, scopes: ['read_api'] } as const
     for (const request of [
       get('/me', { 'PRIVATE-TOKEN': secret }),
       get('/me', { authorization: `Bearer ${secret}` }),
-      get(`/me?private_token=${encodeURIComponent(secret)}`),
     ]) {
       const principal = (await authenticateRequest(request, options))._unsafeUnwrap()
       expect(principal.user.username).toBe(ALICE.username)
       expect(principal.token.id).toBe(token.id)
+    }
+  })
+
+  it("credentials: 'headers_or_query' reads the private_token query parameter too, as GitLab's API", async () => {
+    const { authority, issue } = await world()
+    const { secret, token } = await issue(ALICE.id, { scopes: ['read_api'] })
+    const options = { authority, scopes: ['read_api'], credentials: 'headers_or_query' } as const
+    for (const request of [
+      get(`/me?private_token=${encodeURIComponent(secret)}`),
+      get('/me', { 'PRIVATE-TOKEN': secret }),
+      get('/me', { authorization: `Bearer ${secret}` }),
+    ]) {
+      expect((await authenticateRequest(request, options))._unsafeUnwrap().token.id).toBe(token.id)
     }
   })
 
@@ -64,6 +76,61 @@ describe('authenticateRequest: the principal of a token with an allowed scope', 
       scopes: 'any',
     })
     expect(outcome._unsafeUnwrap().token.scopes).toEqual(['k8s_proxy'])
+  })
+})
+
+describe('authenticateRequest: headers only by default', () => {
+  /** The authority, with a count of the lookups its guard makes. */
+  async function counted() {
+    const w = await world()
+    let lookups = 0
+    const authority: typeof w.authority = {
+      ...w.authority,
+      authenticate: (secret, options) => {
+        lookups += 1
+        return w.authority.authenticate(secret, options)
+      },
+    }
+    return { ...w, authority, lookups: () => lookups }
+  }
+
+  it('a private_token query parameter is refused with a bare 401 challenge, unread, even beside a valid header', async () => {
+    const { authority, issue, lookups, events } = await counted()
+    const { secret } = await issue(ALICE.id)
+    events.length = 0
+    const query = `private_token=${encodeURIComponent(secret)}`
+    for (const request of [
+      get(`/me?${query}`),
+      get(`/me?${query}`, { 'PRIVATE-TOKEN': secret }),
+      get(`/me?page=2&${query}`, { authorization: `Bearer ${secret}` }),
+    ]) {
+      const r = await refused(request, { authority, scopes: 'any' })
+      expect(r.status).toBe(401)
+      expect(r.text).toBe('{"message":"401 Unauthorized"}')
+      expect(r.headers.get('www-authenticate')).toBe(GITLAB_CHALLENGE)
+    }
+    for (const credentials of ['headers', undefined] as const) {
+      const r = await refused(get(`/me?${query}`), {
+        authority,
+        scopes: 'any',
+        realm: 'app',
+        ...(credentials === undefined ? {} : { credentials }),
+      })
+      expect(r.headers.get('www-authenticate')).toBe('Bearer realm="app"')
+    }
+    // Not looked up: no store read, and the token's use is not recorded.
+    expect(lookups()).toBe(0)
+    expect(events).toEqual([])
+  })
+
+  it('an empty private_token parameter is no token: the header decides', async () => {
+    const { authority, issue } = await counted()
+    const { secret, token } = await issue(ALICE.id)
+    const outcome = await authenticateRequest(get('/me?private_token=', { 'PRIVATE-TOKEN': secret }), {
+      authority,
+      scopes: 'any',
+    })
+    expect(outcome._unsafeUnwrap().token.id).toBe(token.id)
   })
 })
 

@@ -85,6 +85,39 @@ describe('sudo', () => {
     }
   })
 
+  it('every route resolves sudo: a user no one has is 404 on each, before the route runs', async () => {
+    const w = await httpWorld()
+    const root = await w.issue(ADMIN.id, { scopes: ['api', 'sudo'] })
+    const alices = await w.issue(ALICE.id)
+    const imp = await w.issue(ALICE.id, { impersonation: true })
+    w.events.length = 0
+    const routes = [
+      ['GET', '/personal_access_tokens'],
+      ['GET', '/personal_access_tokens/self/associations'],
+      ['GET', `/personal_access_tokens/${alices.token.id}`],
+      ['DELETE', `/personal_access_tokens/${alices.token.id}`],
+      ['POST', `/personal_access_tokens/${alices.token.id}/rotate`],
+      ['POST', `/users/${ALICE.id}/personal_access_tokens`],
+      ['POST', '/user/personal_access_tokens'],
+      ['GET', `/users/${ALICE.id}/impersonation_tokens`],
+      ['POST', `/users/${ALICE.id}/impersonation_tokens`],
+      ['GET', `/users/${ALICE.id}/impersonation_tokens/${imp.token.id}`],
+      ['DELETE', `/users/${ALICE.id}/impersonation_tokens/${imp.token.id}`],
+      ['GET', '/api/v4/user'],
+      ['GET', '/api/v4/users'],
+      ['GET', `/api/v4/users/${ALICE.id}`],
+      ['GET', '/api/v4/version'],
+      ['GET', '/api/v4/metadata'],
+    ] as const
+    for (const [method, path] of routes) {
+      const r = await w.call(method, path, { token: root.secret, headers: { Sudo: 'nobody' } })
+      expect(r.status, `${method} ${path}`).toBe(404)
+      expect(r.json).toEqual({ message: "404 User with ID or username 'nobody' Not Found" })
+    }
+    // Nothing ran past the refusal: the sudoer's own token was used, nothing else happened.
+    expect(w.events.filter((e) => e.type !== 'used')).toEqual([])
+  })
+
   it('sudo without a token is 401, even on routes that serve anonymous callers', async () => {
     const w = await httpWorld()
     for (const path of ['/personal_access_tokens', '/api/v4/users?username=alice', `/users/${ALICE.id}`]) {

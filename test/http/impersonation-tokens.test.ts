@@ -326,3 +326,107 @@ describe('DELETE /users/:user_id/impersonation_tokens/:impersonation_token_id', 
     expect(again.status).toBe(204)
   })
 })
+
+// GitLab's `current_user` is the sudo'd user on every route (lib/api/helpers.rb `current_user` runs
+// `sudo!`), so the impersonation routes' `before { authenticated_as_admin! }` asks whether the user
+// named by `sudo` is an administrator: a non-administrator is `forbidden!`, 403 `403 Forbidden`.
+describe('sudo on the impersonation token routes', () => {
+  const OTHER_ADMIN = { id: 5, username: 'ops', admin: true, blocked: false } as const
+
+  /** byIdWorld plus a second administrator and root's api + sudo token. */
+  async function sudoWorld() {
+    const w = await byIdWorld()
+    ;(await w.authority.putUser(OTHER_ADMIN))._unsafeUnwrap()
+    const sudoer = (await w.issue(ADMIN.id, { scopes: ['api', 'sudo'] })).secret
+    w.events.length = 0
+    return { ...w, sudoer }
+  }
+
+  /** The four routes, each with the answer an administrator gets. */
+  const routes = (w: Awaited<ReturnType<typeof sudoWorld>>) =>
+    [
+      { method: 'GET', path: `/users/${ALICE.id}/impersonation_tokens`, ok: 200 },
+      {
+        method: 'POST',
+        path: `/users/${ALICE.id}/impersonation_tokens`,
+        body: { name: 'by sudo', scopes: ['api'] },
+        ok: 201,
+      },
+      { method: 'GET', path: `/users/${ALICE.id}/impersonation_tokens/${w.made[1]?.id}`, ok: 200 },
+      { method: 'DELETE', path: `/users/${ALICE.id}/impersonation_tokens/${w.made[1]?.id}`, ok: 204 },
+    ] as const
+
+  /** What the routes may change: alice's impersonation tokens, as the store holds them. */
+  async function impersonationState(w: Awaited<ReturnType<typeof sudoWorld>>) {
+    const listed = await w.store.list({
+      filter: { userId: ALICE.id, impersonationOnly: true },
+      sort: 'id_asc',
+      page: { page: 1, perPage: 100 },
+      now: w.clock.now(),
+    })
+    return listed._unsafeUnwrap().items.map((t) => ({ id: t.id, revoked: t.revoked }))
+  }
+
+  it('acting as a non-administrator (query, Sudo header or body) is 403 Forbidden on every route, and changes nothing', async () => {
+    const w = await sudoWorld()
+    const before = await impersonationState(w)
+    for (const route of routes(w)) {
+      const routeBody: Json = 'body' in route ? route.body : {}
+      const ways: [path: string, headers: Record<string, string>, body: Json][] = [
+        [`${route.path}?sudo=alice`, {}, routeBody],
+        [route.path, { Sudo: String(ALICE.id) }, routeBody],
+      ]
+      if (route.method !== 'GET') ways.push([route.path, {}, { ...routeBody, sudo: 'alice' }])
+      for (const [path, headers, body] of ways) {
+        const r = await w.call(route.method, path, {
+          token: w.sudoer,
+          headers,
+          ...(route.method === 'GET' ? {} : { body }),
+        })
+        expect(r.status, `${route.method} ${path} ${JSON.stringify(headers)} ${JSON.stringify(body)}`).toBe(
+          403,
+        )
+        expect(r.json).toEqual({ message: '403 Forbidden' })
+      }
+    }
+    expect(await impersonationState(w)).toEqual(before)
+    expect(w.events.filter((e) => e.type === 'created' || e.type === 'revoked')).toEqual([])
+  })
+
+  it('acting as a non-administrator is 403 before the parameters are validated, as for alice herself', async () => {
+    const w = await sudoWorld()
+    const r = await w.call('GET', '/users/alice/impersonation_tokens?sudo=alice', { token: w.sudoer })
+    expect(r.status).toBe(403)
+    expect(r.json).toEqual({ message: '403 Forbidden' })
+  })
+
+  it('acting as another administrator works on every route, as that administrator', async () => {
+    const w = await sudoWorld()
+    for (const route of routes(w)) {
+      const r = await w.call(route.method, `${route.path}?sudo=${OTHER_ADMIN.username}`, {
+        token: w.sudoer,
+        ...('body' in route ? { body: route.body } : {}),
+      })
+      expect(r.status, `${route.method} ${route.path}`).toBe(route.ok)
+    }
+    expect(w.events.filter((e) => e.type === 'created' || e.type === 'revoked')).toEqual([
+      expect.objectContaining({ type: 'created', actorUserId: OTHER_ADMIN.id }),
+      expect.objectContaining({ type: 'revoked', actorUserId: OTHER_ADMIN.id }),
+    ])
+  })
+
+  it('the same requests without sudo act as root', async () => {
+    const w = await sudoWorld()
+    for (const route of routes(w)) {
+      const r = await w.call(route.method, route.path, {
+        token: w.sudoer,
+        ...('body' in route ? { body: route.body } : {}),
+      })
+      expect(r.status, `${route.method} ${route.path}`).toBe(route.ok)
+    }
+    expect(w.events.filter((e) => e.type === 'created' || e.type === 'revoked')).toEqual([
+      expect.objectContaining({ type: 'created', actorUserId: ADMIN.id }),
+      expect.objectContaining({ type: 'revoked', actorUserId: ADMIN.id }),
+    ])
+  })
+})
