@@ -6,7 +6,8 @@ import type { Digester } from '../domain/secret.js'
 import type { Token } from '../domain/token.js'
 import type { TokenStore } from '../store/token-store.js'
 import type { User } from '../store/user.js'
-import { loadSeed, type SeedReport } from '../testing/load-seed.js'
+import { type SeedReport, writeSeed } from '../testing/load-seed.js'
+import { checkSeed } from '../testing/seed-check.js'
 import type { SeedProblem, SeedToken, SeedUser, ValidSeed } from '../testing/seed-schema.js'
 import type { SwappableStore } from './swappable-store.js'
 
@@ -31,7 +32,8 @@ export interface StateSnapshot {
 /**
  * The data side of the control plane: reset to the start seed, snapshot, restore, and adding users and
  * tokens with known secrets. Reset and restore swap in a fresh store, so they are as fast as loading
- * the seed.
+ * the seed. Every write is checked whole before it changes anything: a refused one leaves the data
+ * (users, tokens, ids, families, known secrets) exactly as it was.
  *
  * @example
  * ```ts
@@ -85,7 +87,7 @@ export interface FakeStateOptions {
   readonly seed: ValidSeed
   /** A new empty store for reset and restore; absent when the data must never be replaced. */
   readonly freshStore?: () => TokenStore
-  /** Called once the data was replaced, before the new data is loaded. */
+  /** Called once the data was replaced and the new data loaded (never for a refused reset or restore). */
   readonly onReplace?: () => void
 }
 
@@ -122,8 +124,35 @@ function seedUser(user: User): SeedUser | null {
   return { id: user.id, username: user.username, admin: user.admin, blocked: user.blocked }
 }
 
+// A token's predecessor comes before it, as a seed requires (a token imported with a lower id than
+// the token it was rotated from would otherwise come first); apart from that, in id order.
+function predecessorsFirst(tokens: readonly Token[]): Token[] {
+  const byId = new Map(tokens.map((token) => [token.id, token]))
+  const placed = new Set<number>()
+  const ordered: Token[] = []
+  for (const token of tokens) {
+    const chain: Token[] = []
+    const seen = new Set<number>()
+    for (
+      let at: Token | undefined = token;
+      at !== undefined && !placed.has(at.id) && !seen.has(at.id);
+      at = at.previousId === null ? undefined : byId.get(at.previousId)
+    ) {
+      chain.push(at)
+      seen.add(at.id)
+    }
+    for (const member of chain.reverse()) {
+      placed.add(member.id)
+      ordered.push(member)
+    }
+  }
+  return ordered
+}
+
 /**
- * Creates the {@link FakeState} of a fake authority.
+ * Creates the {@link FakeState} of a fake authority. Every write checks the whole input against the
+ * data before it changes anything, so a refused one leaves the data as it was; writes (and snapshots)
+ * run one at a time.
  *
  * @example
  * ```ts
@@ -143,20 +172,30 @@ export function fakeState(options: FakeStateOptions): FakeState {
   // back. Secrets the API minted are never kept: a snapshot has their digest instead.
   const secrets = new Map<string, string>()
   const userIds = new Set<number>()
-  const remember = (seed: ValidSeed) => {
+  const remember = (seed: ValidSeed, report: SeedReport) => {
     for (const user of seed.users ?? []) userIds.add(user.id)
     for (const token of seed.tokens ?? []) {
       if (token.token !== undefined) secrets.set(digest(token.token), token.token)
       userIds.add(token.user_id)
     }
+    for (const { token } of report.issued) if (typeof token.userId === 'number') userIds.add(token.userId)
+  }
+  // One control write at a time: a restore swaps the store the next write goes to, and a write checks
+  // the data before it writes it.
+  let queue: Promise<unknown> = Promise.resolve()
+  const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = queue.then(work)
+    queue = run.catch(() => undefined)
+    return run
   }
 
+  // Into the data in place: checked whole against it, then written.
   const load = async (seed: ValidSeed): Promise<Result<SeedReport, readonly SeedProblem[]>> => {
-    remember(seed)
-    const loaded = await loadSeed({ authority, store, digest }, seed)
+    const plan = await checkSeed(store, digest, seed)
+    if (plan.isErr()) return err(plan.error)
+    const loaded = await writeSeed({ authority, store, digest }, seed, plan.value)
     if (loaded.isErr()) return err([loaded.error])
-    for (const { token } of loaded.value.issued)
-      if (typeof token.userId === 'number') userIds.add(token.userId)
+    remember(seed, loaded.value)
     return ok(loaded.value)
   }
   // The seed schema (zod) loads on the first restore or add, not at start-up: `patkit serve`'s cold
@@ -166,51 +205,68 @@ export function fakeState(options: FakeStateOptions): FakeState {
     const result = validateSeed(input)
     return result.success ? ok(result.seed) : err(result.problems)
   }
+  // Checked whole against an empty store before the data is touched; only then swapped in and
+  // written. A store failing halfway (never the memory store) puts the old data back.
   const replace = async (seed: ValidSeed): Promise<Result<SeedReport, readonly SeedProblem[]>> => {
     if (freshStore === undefined) {
       return err([{ path: '(root)', message: 'the data is in a database of its own: it is never replaced' }])
     }
-    store.replace(freshStore())
+    const next = freshStore()
+    const plan = await checkSeed(next, digest, seed)
+    if (plan.isErr()) return err(plan.error)
+    const previous = store.current
+    store.replace(next)
+    const loaded = await writeSeed({ authority, store, digest }, seed, plan.value)
+    if (loaded.isErr()) {
+      store.replace(previous)
+      return err([loaded.error])
+    }
     secrets.clear()
     userIds.clear()
+    remember(seed, loaded.value)
     options.onReplace?.()
-    return load(seed)
+    return ok(loaded.value)
   }
 
   return {
     replaceable: freshStore !== undefined,
-    reset: () => replace(options.seed),
-    start: () => load(options.seed),
-    restore: async (input) => {
-      const seed = await validated(input)
-      return seed.isErr() ? err(seed.error) : replace(seed.value)
-    },
-    add: async (input) => {
-      const seed = await validated(input)
-      return seed.isErr() ? err(seed.error) : load(seed.value)
-    },
-    snapshot: async () => {
-      const tokens: SeedToken[] = []
-      const now = authority.now()
-      for (let page = 1; ; page++) {
-        const listed = await store.list({ filter: {}, sort: 'id_asc', page: { page, perPage: PAGE }, now })
-        if (listed.isErr()) return err(listed.error)
-        for (const token of listed.value.items) {
+    reset: () => exclusive(() => replace(options.seed)),
+    start: () => exclusive(() => load(options.seed)),
+    restore: (input) =>
+      exclusive(async () => {
+        const seed = await validated(input)
+        return seed.isErr() ? err(seed.error) : replace(seed.value)
+      }),
+    add: (input) =>
+      exclusive(async () => {
+        const seed = await validated(input)
+        return seed.isErr() ? err(seed.error) : load(seed.value)
+      }),
+    snapshot: () =>
+      exclusive(async (): Promise<Result<StateSnapshot, StoreFailure>> => {
+        const listed: Token[] = []
+        const now = authority.now()
+        for (let page = 1; ; page++) {
+          const found = await store.list({ filter: {}, sort: 'id_asc', page: { page, perPage: PAGE }, now })
+          if (found.isErr()) return err(found.error)
+          listed.push(...found.value.items)
+          if (page * PAGE >= found.value.total) break
+        }
+        const tokens: SeedToken[] = []
+        for (const token of predecessorsFirst(listed)) {
           const seeded = seedToken(token, secrets.get(token.digest))
           if (seeded === null) continue
           tokens.push(seeded)
           userIds.add(seeded.user_id)
         }
-        if (page * PAGE >= listed.value.total) break
-      }
-      const users: SeedUser[] = []
-      for (const id of [...userIds].sort((a, b) => a - b)) {
-        const found = await store.findUser(id)
-        if (found.isErr()) return err(found.error)
-        const seeded = found.value === null ? null : seedUser(found.value)
-        if (seeded !== null) users.push(seeded)
-      }
-      return ok({ users, tokens })
-    },
+        const users: SeedUser[] = []
+        for (const id of [...userIds].sort((a, b) => a - b)) {
+          const found = await store.findUser(id)
+          if (found.isErr()) return err(found.error)
+          const seeded = found.value === null ? null : seedUser(found.value)
+          if (seeded !== null) users.push(seeded)
+        }
+        return ok({ users, tokens })
+      }),
   }
 }

@@ -7,6 +7,7 @@ import type { PatkitError } from '../domain/errors.js'
 import type { Digester } from '../domain/secret.js'
 import type { Token } from '../domain/token.js'
 import type { TokenStore } from '../store/token-store.js'
+import { checkSeed, type SeedPlan, seedDigest } from './seed-check.js'
 import type { SeedProblem, ValidSeed } from './seed-schema.js'
 
 /**
@@ -112,22 +113,14 @@ function toInput(token: ValidSeedToken, secret: string): IssueTokenInput {
   }
 }
 
-// The digest a seed token is stored under: its secret's, or the one it gives.
-function seedDigest(target: SeedTarget, token: ValidSeedToken): string {
-  return token.token_digest ?? target.digest(token.token ?? '')
-}
-
 // A token known only by its digest (a snapshot's): stored exactly as given, through the store, since
-// there is no secret to issue. The owner must exist and a predecessor must come first, as for issue.
+// there is no secret to issue. `checkSeed` found its owner and its predecessor.
 async function restoreByDigest(
   target: SeedTarget,
   token: ValidSeedToken,
   digest: string,
 ): Promise<Result<Token, { field: string; message: string }>> {
   const id = token.id ?? 0
-  const owner = await target.store.findUser(token.user_id)
-  if (owner.isErr() || owner.value === null)
-    return err({ field: '.user_id', message: `No user with id ${token.user_id}` })
   let familyId = id
   if (token.previous_id !== undefined && token.previous_id !== null) {
     const previous = await target.store.findById(token.previous_id)
@@ -164,17 +157,35 @@ async function restoreByDigest(
     : ok(imported.value)
 }
 
-// Whether the seed token's secret is now stored, under the seed's id when it names one.
-async function storedAs(
-  target: SeedTarget,
-  token: NonNullable<ValidSeed['tokens']>[number],
-): Promise<'same' | 'other'> {
-  const found = await target.store.findByDigest(seedDigest(target, token))
-  if (found.isErr() || found.value === null) return 'other'
-  return token.id === undefined || token.id === found.value.id ? 'same' : 'other'
+// Whether the seed token's secret is now stored, under the seed's id when it names one: another
+// process loading the same seed at the same moment stored it between the check and the write.
+async function storedMeanwhile(target: SeedTarget, token: ValidSeedToken): Promise<boolean> {
+  const found = await target.store.findByDigest(seedDigest(target.digest, token))
+  if (found.isErr() || found.value === null) return false
+  return token.id === undefined || token.id === found.value.id
 }
 
-async function load(target: SeedTarget, seed: ValidSeed): Promise<Result<SeedReport, SeedProblem>> {
+/**
+ * Writes a seed that {@link checkSeed} accepted, as `plan` says: users first (added or replaced), then
+ * the tokens in order, each with its known secret (or its digest), id and dates; tokens already stored
+ * are left alone. Only a store failure can stop it now, at the first one.
+ *
+ * @example
+ * ```ts
+ * import { createDigester } from 'patkit'
+ * import { checkSeed } from './seed-check.js'
+ * import { writeSeed } from './load-seed.js'
+ *
+ * const target = { authority, store, digest: createDigester(pepper) }
+ * const plan = await checkSeed(store, target.digest, seed)
+ * if (plan.isOk()) await writeSeed(target, seed, plan.value)
+ * ```
+ */
+export async function writeSeed(
+  target: SeedTarget,
+  seed: ValidSeed,
+  plan: SeedPlan,
+): Promise<Result<SeedReport, SeedProblem>> {
   const users = seed.users ?? []
   for (const [index, user] of users.entries()) {
     const put = await target.authority.putUser({
@@ -191,64 +202,39 @@ async function load(target: SeedTarget, seed: ValidSeed): Promise<Result<SeedRep
   const restoredTokens: Token[] = []
   const skipped: number[] = []
   for (const [index, token] of (seed.tokens ?? []).entries()) {
-    // A persistent store keeps what an earlier run seeded: a secret already stored is left as it is,
-    // so restarting `patkit serve --database ... --seed ...` is harmless.
-    const digest = seedDigest(target, token)
-    const existing = await target.store.findByDigest(digest)
-    if (existing.isErr()) {
-      return err({
-        path: `tokens[${index}]`,
-        message: `Could not be read: ${describe(existing.error.cause)}`,
-      })
-    }
-    if (existing.value !== null) {
-      if (token.id !== undefined && token.id !== existing.value.id) {
-        return err({
-          path: `tokens[${index}].id`,
-          message: `This secret is already stored as token ${existing.value.id}`,
-        })
-      }
+    if (plan.stored.has(index)) {
       skipped.push(index)
       continue
     }
-    if (token.id !== undefined) {
-      const taken = await target.store.findById(token.id)
-      if (taken.isOk() && taken.value !== null) {
-        // Stored since the look above, by another process loading the same seed: nothing to do.
-        if (taken.value.digest === digest) {
-          skipped.push(index)
-          continue
-        }
-        return err({ path: `tokens[${index}].id`, message: `Token id ${token.id} is taken by another token` })
-      }
-    }
     if (token.token === undefined) {
-      const restored = await restoreByDigest(target, token, digest)
-      if (restored.isErr())
-        return err({ path: `tokens[${index}]${restored.error.field}`, message: restored.error.message })
-      restoredTokens.push(restored.value)
+      const restored = await restoreByDigest(target, token, seedDigest(target.digest, token))
+      if (restored.isOk()) restoredTokens.push(restored.value)
+      else if (await storedMeanwhile(target, token)) skipped.push(index)
+      else return err({ path: `tokens[${index}]${restored.error.field}`, message: restored.error.message })
       continue
     }
     const input = toInput(token, token.token)
     const result = await target.authority.issueToken(input)
-    if (result.isErr()) {
-      // Another process loading the same seed at the same moment may have stored this very token
-      // between the look above and the insert (which then hit a unique key): that is success too.
-      if (result.error.type === 'store_failure' && (await storedAs(target, token)) === 'same') {
-        skipped.push(index)
-        continue
-      }
-      return err(issueProblem(index, input, result.error))
-    }
-    issued.push(result.value)
+    if (result.isOk()) issued.push(result.value)
+    else if (result.error.type === 'store_failure' && (await storedMeanwhile(target, token)))
+      skipped.push(index)
+    else return err(issueProblem(index, input, result.error))
   }
   return ok({ users: users.length, issued, restored: restoredTokens, skipped })
+}
+
+async function load(target: SeedTarget, seed: ValidSeed): Promise<Result<SeedReport, SeedProblem>> {
+  const plan = await checkSeed(target.store, target.digest, seed)
+  return plan.isErr() ? err(plan.error[0]) : writeSeed(target, seed, plan.value)
 }
 
 /**
  * Puts a validated seed in place: users first (added or replaced), then tokens in order, each with its
  * known secret, id and dates. A token whose secret is already stored is skipped, so loading the same
- * seed twice into a persistent store is harmless. Stops at the first problem, which names the field.
+ * seed twice into a persistent store is harmless. The whole seed is checked against the store before
+ * the first write (unknown owners and predecessors, ids and usernames taken, families that would
+ * fork), so a refused seed changes nothing; it is refused with its first problem, which names the
+ * field. Only a failing store can stop it halfway.
  *
  * @example
  * ```ts

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { parseCalendarDate } from '../domain/calendar.js'
 import { SCOPES } from '../domain/scopes.js'
+import { seedFamilyProblems } from './seed-families.js'
 
 // One of GitLab's scopes; zod stays at this edge (the seed file), out of the domain.
 const scopeSchema = z.enum(SCOPES)
@@ -90,7 +91,9 @@ function duplicates<T>(values: readonly T[]): Map<T, number> {
 /**
  * A whole seed: users and their tokens, the format of `patkit serve --seed FILE` and of
  * `createFakeGitLab({ users, tokens })`. Both lists are optional; unknown keys are errors, and so are
- * two users with one id or username, and two tokens with one id or secret.
+ * two users with one id or username, two tokens with one id or secret, and a `previous_id` that would
+ * fork a family: one naming a token of the seed must name a revoked token of the same user listed
+ * before it, and no two tokens may name the same predecessor.
  *
  * @example
  * ```ts
@@ -147,6 +150,9 @@ export const seedSchema = z
       } else if (token.token_digest !== undefined && token.id === undefined) {
         report(['tokens', index, 'id'], 'A token given by token_digest needs its id')
       }
+    }
+    for (const { index, message } of seedFamilyProblems(tokens)) {
+      report(['tokens', index, 'previous_id'], message)
     }
   })
 
