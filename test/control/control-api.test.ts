@@ -512,6 +512,16 @@ describe('the control plane in an embedder’s own server (patkit/fake)', () => 
     expect(await advanced.json()).toEqual({ now: '2026-05-02T00:00:00.000Z', frozen: false })
     // The same guard as on a socket: a host neither loopback nor allowed is refused.
     expect((await advance('http://other.example/__patkit/clock/advance')).status).toBe(403)
+    // A streamed body says neither its length nor its type: refused once read, before it is used.
+    const untyped = await control(
+      new Request('http://127.0.0.1/__patkit/clock/advance', {
+        method: 'POST',
+        body: new Blob(['{"days":1}']).stream(),
+        duplex: 'half',
+      } as RequestInit),
+    )
+    expect(untyped.status).toBe(415)
+    expect(fake.value.clock.now().toISOString()).toBe('2026-05-02T00:00:00.000Z')
     const self = await handler(
       new Request('http://app/api/v4/personal_access_tokens/self', { headers: { 'PRIVATE-TOKEN': ALICE } }),
     )
