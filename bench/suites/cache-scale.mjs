@@ -70,6 +70,7 @@ function serve() {
       'serve',
       '--port',
       '0',
+      '--no-control',
       '--database',
       URL,
       '--table-prefix',

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { err, ok, type Result } from 'neverthrow'
 import { parseRelease, type Release } from '../authority/release.js'
+import { hostNameOf, isLoopbackHost } from '../control/control-guard.js'
 import { parseZonedInstant } from '../control/instant.js'
 import { tablePrefixProblem } from '../sql/table-prefix-rule.js'
 import { INSECURE_DEVELOPMENT_PEPPER } from '../testing/demo-defaults.js'
@@ -16,7 +17,8 @@ import { type DatabaseUrl, parseDatabaseUrl } from './database-url.js'
  *
  * const options: ServeOptions = {
  *   help: false, host: '127.0.0.1', port: 0, shutdownGrace: 5, daemon: false, frozen: false,
- *   adminMode: false, requireExpiry: true, pepper: 'dev', pepperSource: 'flag',
+ *   adminMode: false, requireExpiry: true, pepper: 'dev', pepperSource: 'flag', control: true,
+ *   allowedHosts: [],
  * }
  * ```
  */
@@ -46,8 +48,12 @@ export interface ServeOptions {
   readonly frozen: boolean
   /** Seed of the random source (`--random-seed`): the same secrets on every start. */
   readonly randomSeed?: number
-  /** Guards the control API (`--control-token`). */
+  /** Whether the control API is served (false with `--no-control`). */
+  readonly control: boolean
+  /** Guards the control API (`--control-token`, `--control-token-file`, `PATKIT_CONTROL_TOKEN`). */
   readonly controlToken?: string
+  /** Hosts the control API answers for beside the loopback ones and the listen host (`--allow-host`). */
+  readonly allowedHosts: readonly string[]
   readonly pepper: string
   /** Where the pepper came from; `default` is the public development pepper. */
   readonly pepperSource: 'flag' | 'file' | 'env' | 'default'
@@ -77,6 +83,9 @@ const OPTIONS = {
   frozen: { type: 'boolean' },
   'random-seed': { type: 'string' },
   'control-token': { type: 'string' },
+  'control-token-file': { type: 'string' },
+  'no-control': { type: 'boolean' },
+  'allow-host': { type: 'string', multiple: true },
 } as const
 
 /**
@@ -178,23 +187,83 @@ function choosePepper(
   if (flag !== undefined && file !== undefined) return err('--pepper and --pepper-file exclude each other')
   if (flag !== undefined) return ok({ pepper: flag, pepperSource: 'flag' })
   if (file !== undefined) {
-    let content: string
-    try {
-      content = readFile(file)
-    } catch (error) {
-      return err(`--pepper-file ${JSON.stringify(file)} cannot be read: ${(error as Error).message}`)
-    }
-    const pepper = content.replace(/\r?\n$/, '')
-    if (pepper.trim() === '') return err(`--pepper-file ${JSON.stringify(file)} is empty`)
-    return ok({ pepper, pepperSource: 'file' })
+    return readSecretFile('pepper-file', file, readFile).map((pepper) => ({
+      pepper,
+      pepperSource: 'file' as const,
+    }))
   }
   if (envPepper !== undefined && envPepper !== '') return ok({ pepper: envPepper, pepperSource: 'env' })
   return ok({ pepper: INSECURE_DEVELOPMENT_PEPPER, pepperSource: 'default' })
 }
 
+// The text of a secret file without one trailing line break (`echo` and editors add one).
+function readSecretFile(flag: string, file: string, readFile: ReadTextFile): Result<string, string> {
+  let content: string
+  try {
+    content = readFile(file)
+  } catch (error) {
+    return err(`--${flag} ${JSON.stringify(file)} cannot be read: ${(error as Error).message}`)
+  }
+  const secret = content.replace(/\r?\n$/, '')
+  return secret.trim() === '' ? err(`--${flag} ${JSON.stringify(file)} is empty`) : ok(secret)
+}
+
+// The control token from --control-token, --control-token-file or PATKIT_CONTROL_TOKEN, in that order
+// (the two flags exclude each other, as the pepper's do); none with --no-control, which excludes both
+// flags and ignores the variable.
+function chooseControlToken(
+  values: { flag: string | undefined; file: string | undefined; off: boolean },
+  envToken: string | undefined,
+  readFile: ReadTextFile,
+): Result<string | undefined, string> {
+  const { flag, file, off } = values
+  if (flag !== undefined && file !== undefined)
+    return err('--control-token and --control-token-file exclude each other')
+  if (off && (flag !== undefined || file !== undefined))
+    return err(
+      `--no-control and --${flag === undefined ? 'control-token-file' : 'control-token'} exclude each other`,
+    )
+  if (off) return ok(undefined)
+  if (flag !== undefined) return ok(flag)
+  if (file !== undefined) return readSecretFile('control-token-file', file, readFile)
+  return ok(envToken === undefined || envToken === '' ? undefined : envToken)
+}
+
+// Whether a value is `host:port` (a bare IPv6 address has two colons or more).
+function hasPort(value: string): boolean {
+  const rest = value.startsWith('[') ? value.slice(value.indexOf(']') + 1) : value
+  return rest.split(':').length === 2
+}
+
+function parseAllowedHosts(values: readonly string[] | undefined): Result<readonly string[], string> {
+  const hosts: string[] = []
+  for (const value of values ?? []) {
+    const name = value === '*' ? '*' : hostNameOf(value)
+    if (name === null || hasPort(value)) {
+      return err(
+        `--allow-host must be a host name or IP address without a port (every port is allowed), or *, got ${JSON.stringify(value)}`,
+      )
+    }
+    hosts.push(name)
+  }
+  return ok(hosts)
+}
+
+// Why the control API needs a token here, or null: it is reachable from other machines, or it would
+// hand out (and replace) a database's data.
+function controlTokenNeed(host: string, database: DatabaseUrl | undefined, allowedHosts: readonly string[]) {
+  if (!isLoopbackHost(host)) return `--host ${host} is reachable from other machines`
+  if (database !== undefined) return 'a --database holds data of its own'
+  if (allowedHosts.includes('*')) return '--allow-host * lets any web site address it'
+  return null
+}
+
 /**
  * Parses and validates the arguments after `serve`. Every error is a sentence naming the flag, for
- * the user (the caller prints it with the usage and exits 2). `env` supplies `PATKIT_PEPPER`; `readFile` reads `--pepper-file`.
+ * the user (the caller prints it with the usage and exits 2). `env` supplies `PATKIT_PEPPER` and
+ * `PATKIT_CONTROL_TOKEN`; `readFile` reads `--pepper-file` and `--control-token-file`. A command line
+ * that would leave the control API without a token where one is needed (a `--host` other machines
+ * reach, a `--database`, `--allow-host *`) is an error too.
  *
  * @example
  * ```ts
@@ -232,6 +301,8 @@ export function parseServeArgs(
       requireExpiry: true,
       pepper: INSECURE_DEVELOPMENT_PEPPER,
       pepperSource: 'default',
+      control: true,
+      allowedHosts: [],
     })
   }
   const host = parseHost(values.host)
@@ -246,8 +317,17 @@ export function parseServeArgs(
   if (clock.isErr()) return err(clock.error)
   const randomSeed = parseRandomSeed(values['random-seed'])
   if (randomSeed.isErr()) return err(randomSeed.error)
-  const controlToken = required('control-token', values['control-token'])
+  const controlFlag = required('control-token', values['control-token'])
+  if (controlFlag.isErr()) return err(controlFlag.error)
+  const control = values['no-control'] !== true
+  const controlToken = chooseControlToken(
+    { flag: controlFlag.value, file: values['control-token-file'], off: !control },
+    env['PATKIT_CONTROL_TOKEN'],
+    readFile,
+  )
   if (controlToken.isErr()) return err(controlToken.error)
+  const allowedHosts = parseAllowedHosts(values['allow-host'])
+  if (allowedHosts.isErr()) return err(allowedHosts.error)
   const pepperFlag = required('pepper', values.pepper)
   if (pepperFlag.isErr()) return err(pepperFlag.error)
   let database: DatabaseUrl | undefined
@@ -287,6 +367,15 @@ export function parseServeArgs(
   }
   const pepper = choosePepper(pepperFlag.value, values['pepper-file'], env['PATKIT_PEPPER'], readFile)
   if (pepper.isErr()) return err(pepper.error)
+  const need =
+    control && controlToken.value === undefined
+      ? controlTokenNeed(host.value, database, allowedHosts.value)
+      : null
+  if (need !== null) {
+    return err(
+      `the control API (/__patkit/) needs a control token when ${need}: give --control-token-file FILE, PATKIT_CONTROL_TOKEN or --control-token T, or turn the control API off with --no-control`,
+    )
+  }
   return ok({
     help: false,
     host: host.value,
@@ -298,6 +387,8 @@ export function parseServeArgs(
     requireExpiry: values['no-require-expiry'] !== true,
     ...(clock.value === undefined ? {} : { clock: clock.value }),
     ...(randomSeed.value === undefined ? {} : { randomSeed: randomSeed.value }),
+    control,
+    allowedHosts: allowedHosts.value,
     ...(controlToken.value === undefined ? {} : { controlToken: controlToken.value }),
     ...pepper.value,
     ...(seed.value === undefined ? {} : { seed: seed.value }),

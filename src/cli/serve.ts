@@ -1,5 +1,6 @@
 import { ResultAsync } from 'neverthrow'
 import { defaultTokenFormat, LATEST_RELEASE } from '../authority/release.js'
+import { isLoopbackHost, isWildcardHost } from '../control/control-guard.js'
 import { controllableClock } from '../control/controllable-clock.js'
 import { fakeAuthority } from '../control/fake-authority.js'
 import { systemClock } from '../domain/clock.js'
@@ -141,6 +142,19 @@ function pepperWarnings({ pepper, pepperSource, database }: ServeOptions): strin
   return []
 }
 
+// A control API without a token that answers for a host name other than loopback ones: whoever reaches
+// the server under that name (through a proxy to the loopback interface, say) drives it.
+function controlWarnings({ control, controlToken, allowedHosts, publicUrl }: ServeOptions): string[] {
+  if (!control || controlToken !== undefined) return []
+  const named = [...allowedHosts, ...(publicUrl === undefined ? [] : [new URL(publicUrl).hostname])]
+  const exposed = named.filter((host) => !isLoopbackHost(host))
+  return exposed.length === 0
+    ? []
+    : [
+        `the control API (/__patkit/) answers for ${exposed.join(', ')} without a control token; give --control-token-file FILE (or PATKIT_CONTROL_TOKEN) if others reach it there`,
+      ]
+}
+
 async function start(options: ServeOptions, io: CliOutput, opened: OpenedStore, file: ValidSeed | undefined) {
   const { randomSeed } = options
   const random = randomSeed === undefined ? cryptoRandom : seededRandom(randomSeed)
@@ -167,6 +181,9 @@ async function start(options: ServeOptions, io: CliOutput, opened: OpenedStore, 
     ...(options.requireExpiry ? {} : { requireExpiry: false }),
     ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
     ...(options.controlToken === undefined ? {} : { controlToken: options.controlToken }),
+    // Clients address the server by its listen address (unless that is every interface's).
+    allowedHosts: [...(isWildcardHost(options.host) ? [] : [options.host]), ...options.allowedHosts],
+    controlPlane: options.control,
   })
   if (fake.isErr()) {
     const where = file === undefined ? 'cannot create the demo data' : `seed file ${options.seed}`
@@ -224,7 +241,8 @@ export async function serve(options: ServeOptions, io: CliOutput): Promise<numbe
     stop.dispose()
     return 1
   }
-  for (const warning of pepperWarnings(options)) io.err(`patkit serve: warning: ${warning}`)
+  for (const warning of [...pepperWarnings(options), ...controlWarnings(options)])
+    io.err(`patkit serve: warning: ${warning}`)
   const server = await start(options, io, opened.value, seed)
   if (server === null) {
     await opened.value.close().catch(() => {})

@@ -34,7 +34,8 @@ export const SERVE_USAGE = `Usage: patkit serve [options]
 
 Serves GitLab's personal access token API (/api/v4/personal_access_tokens...) until SIGINT or
 SIGTERM, with a control API for tests under /__patkit/ (clock, reset, state, journal, faults;
-described at /__patkit/openapi.json). The first line on stdout is "patkit listening on http://HOST:PORT".
+described at /__patkit/openapi.json; JSON bodies only, no requests from web pages of other origins).
+The first line on stdout is "patkit listening on http://HOST:PORT".
 
 Options:
   --host HOST        Interface to listen on (default 127.0.0.1)
@@ -60,7 +61,14 @@ Options:
   --clock INSTANT    Start the clock at an ISO 8601 instant, e.g. 2026-01-01T00:00:00Z (default: now)
   --frozen           The clock stands still until moved over the control API
   --random-seed N    Deterministic secrets: the same ones on every start with the same N
-  --control-token T  Require header X-Patkit-Control-Token: T on the control API (/__patkit/...)
+  --control-token-file FILE
+                     Require header X-Patkit-Control-Token with the token in FILE on the control
+                     API (/__patkit/...); also --control-token T (visible in the process list) or
+                     $PATKIT_CONTROL_TOKEN. Required with a --host other machines reach or --database
+  --no-control       Serve no control API (/__patkit/... is then GitLab's 404)
+  --allow-host HOST  The control API also answers for this Host name (any port; repeatable; * for
+                     any, with a control token only). It always does for localhost, 127.0.0.1,
+                     [::1], --host and --public-url's host
   -h, --help         Show this help
 
 Exit codes: 0 after a clean shutdown, 1 when it cannot start (bad seed, database, port in use),

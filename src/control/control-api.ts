@@ -1,3 +1,4 @@
+import { controlGuard, JSON_ONLY } from './control-guard.js'
 import type { ControllableClock } from './controllable-clock.js'
 import type { FakeState } from './fake-state.js'
 import type { Faults } from './faults.js'
@@ -41,8 +42,14 @@ export interface ControlParts {
   readonly faults: Faults
   /** A fresh secret for a token of a user (the authority's format), for tokens added without one. */
   readonly mint: (userId: number) => string
-  /** When set, every control request must carry it in `X-Patkit-Control-Token`. */
+  /** When set, every control request must carry it in `X-Patkit-Control-Token` (compared in constant time). */
   readonly controlToken?: string | undefined
+  /**
+   * Host names (or IP addresses) the control API answers for beside `localhost`, `127.0.0.0/8` and
+   * `[::1]`: the `Host` of every request must be one of them (a defence against DNS rebinding). `*`
+   * allows any host; give a `controlToken` then.
+   */
+  readonly allowedHosts?: readonly string[] | undefined
   /** Called after the clock moved (expiry notices are emitted then). */
   readonly onClockChange?: (() => Promise<void>) | undefined
 }
@@ -62,6 +69,8 @@ async function readJson(
 ): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
   const text = await request.text()
   if (text.trim() === '') return { ok: true, value: {} }
+  // The guard refuses a body announced without a type; this one came without Content-Length.
+  if (request.headers.get('content-type') === null) return { ok: false, response: problem(415, JSON_ONLY) }
   try {
     return { ok: true, value: JSON.parse(text) as unknown }
   } catch {
@@ -133,6 +142,11 @@ function journalQuery(params: URLSearchParams): JournalQuery | string {
  * the clock, the data (reset, snapshot, restore, users and tokens with known secrets), the journal and
  * the fault rules. `GET /__patkit/openapi.json` describes every route; docs/testing.md has recipes.
  *
+ * Every request must be addressed to a loopback host or one of `allowedHosts` (else 403), must not come
+ * from a web page of another origin (`Origin`, `Sec-Fetch-Site`; else 403), must carry the control
+ * token when one is set (else 401), and a body must be `Content-Type: application/json` (else 415):
+ * a web page the user visits can then neither drive nor read it. No CORS header is ever sent.
+ *
  * @example
  * ```ts
  * import { type ControllableClock, controlHandler, type Faults, type Journal } from 'patkit/fake'
@@ -144,11 +158,18 @@ function journalQuery(params: URLSearchParams): JournalQuery | string {
  * declare const mint: (userId: number) => string
  *
  * const control = controlHandler({ clock, state, journal, faults, mint })
- * await control(new Request('http://fake/__patkit/clock/advance', { method: 'POST', body: '{"days":7}' }))
+ * await control(
+ *   new Request('http://127.0.0.1/__patkit/clock/advance', {
+ *     method: 'POST',
+ *     headers: { 'content-type': 'application/json' },
+ *     body: '{"days":7}',
+ *   }),
+ * )
  * ```
  */
 export function controlHandler(parts: ControlParts): (request: Request) => Promise<Response> {
   const { clock, state, journal, faults } = parts
+  const guard = controlGuard(parts)
   const clockMoved = async () => {
     await parts.onClockChange?.()
     return reply(200, clockJson(clock))
@@ -157,12 +178,8 @@ export function controlHandler(parts: ControlParts): (request: Request) => Promi
     const url = new URL(request.url)
     const path = url.pathname.slice(CONTROL_PREFIX.length) || '/'
     const method = request.method.toUpperCase()
-    if (
-      parts.controlToken !== undefined &&
-      request.headers.get('x-patkit-control-token') !== parts.controlToken
-    ) {
-      return problem(401, 'the control API needs the X-Patkit-Control-Token header given to --control-token')
-    }
+    const refusal = guard(request)
+    if (refusal !== null) return problem(refusal.status, refusal.message)
     const route = `${method} ${path.replace(/^\/faults\/[^/]+$/, '/faults/:id')}`
     switch (route) {
       case 'GET /openapi.json':

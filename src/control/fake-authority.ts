@@ -57,8 +57,14 @@ export interface FakeAuthorityOptions {
   readonly adminMode?: boolean
   /** GitLab's `require_personal_access_token_expiry` (see `AuthorityConfig.requireExpiry`); default true. */
   readonly requireExpiry?: boolean
+  /** The origin clients see; its host is also one the control API answers for (see `allowedHosts`). */
   readonly publicUrl?: string
+  /** When set, every control request needs it in `X-Patkit-Control-Token`. */
   readonly controlToken?: string
+  /** Hosts the control API answers for beside the loopback ones (see `ControlParts.allowedHosts`). */
+  readonly allowedHosts?: readonly string[]
+  /** Whether the listener serves the control API under `/__patkit/`; default true. */
+  readonly controlPlane?: boolean
   /** Also receives every authority event (after the journal). */
   readonly onEvent?: (event: AuthorityEvent) => void
 }
@@ -179,12 +185,16 @@ export async function fakeAuthority(
     faults,
     mint: (userId) => mintSecret(deps, userId),
     controlToken: options.controlToken,
+    allowedHosts: [
+      ...(options.allowedHosts ?? []),
+      ...(options.publicUrl === undefined ? [] : [new URL(options.publicUrl).host]),
+    ],
     onClockChange: checkExpiring,
   })
   const listener = fakeListener({
     // The same API as `handler`, served without a Request and a Response per call.
     gitlab: createNodeListener(authority, handlerOptions),
-    control: toNodeListener(control),
+    ...(options.controlPlane === false ? {} : { control: toNodeListener(control) }),
     journal,
     faults,
     clock,

@@ -7,6 +7,7 @@ import type { TokenStore } from '../store/token-store.js'
 import { CONTROL_PREFIX } from './control-api.js'
 import type { Faults } from './faults.js'
 import type { Journal } from './journal.js'
+import { journalPath } from './journal-path.js'
 
 /**
  * What {@link fakeListener} puts together.
@@ -37,8 +38,8 @@ import type { Journal } from './journal.js'
 export interface FakeListenerParts {
   /** GitLab's API (`createNodeListener(authority)`). */
   readonly gitlab: NodeListener
-  /** The control API, for paths under `/__patkit`. */
-  readonly control: NodeListener
+  /** The control API, for paths under `/__patkit`; absent, those paths are GitLab's (404). */
+  readonly control?: NodeListener
   readonly journal: Journal
   readonly faults: Faults
   readonly clock: Clock
@@ -68,15 +69,6 @@ function parse(target: string | undefined): URL | null {
   } catch {
     return null
   }
-}
-
-// The path and query as the journal shows them: `private_token` filtered, as GitLab's logs do.
-function journalPath(url: URL | null, raw: string | undefined): string {
-  if (url === null) return raw ?? ''
-  if (!url.searchParams.has('private_token')) return `${url.pathname}${url.search}`
-  const params = new URLSearchParams(url.searchParams)
-  params.set('private_token', '[FILTERED]')
-  return `${url.pathname}?${params.toString()}`
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
@@ -135,7 +127,8 @@ async function serveApi(
 /**
  * The fake authority's `node:http` listener: the control API under `/__patkit`, and GitLab's API
  * behind the fault rules (answer, delay, drop) with every request recorded in the journal (method, path
- * with `private_token` filtered, status, the presented token and its owner; never a secret).
+ * with every credential of the query filtered, status, the presented token and its owner; never a
+ * secret).
  *
  * @example
  * ```ts
@@ -150,7 +143,7 @@ export function fakeListener(parts: FakeListenerParts): NodeListener {
   return (req, res) => {
     const url = parse(req.url)
     const path = url?.pathname ?? ''
-    if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) {
+    if (parts.control !== undefined && (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`))) {
       parts.control(req, res)
       return
     }

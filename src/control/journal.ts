@@ -1,7 +1,7 @@
 import type { AuthorityEvent } from '../authority/events.js'
 
 /**
- * One request the fake authority answered: never a secret (the query's `private_token` is masked), with
+ * One request the fake authority answered: never a secret (credentials in the query are masked), with
  * the token that authenticated it, when one did, and its owner.
  *
  * @example
@@ -21,7 +21,11 @@ export interface RequestEntry {
   /** The authority's clock when the request arrived (ISO 8601). */
   readonly at: string
   readonly method: string
-  /** Path and query, `private_token` replaced by `[FILTERED]` as GitLab's logs do. */
+  /**
+   * Path and query, the value of every credential-named parameter (`private_token`, `access_token`,
+   * `job_token`, any case; any name with `token`, `password`, `secret`, or ending in `key`) replaced by
+   * `[FILTERED]`, as GitLab's logs do; a target that does not parse is shown without its query.
+   */
   readonly path: string
   /** The status answered; 0 when a fault dropped the connection. */
   readonly status: number

@@ -8,7 +8,43 @@ const clockState = {
   properties: { now: { type: 'string', format: 'date-time' }, frozen: { type: 'boolean' } },
 }
 const seed = { $ref: '#/components/schemas/Seed' }
-const error = { '400': { description: 'invalid input', ...json({ $ref: '#/components/schemas/Error' }) } }
+const errorBody = json({ $ref: '#/components/schemas/Error' })
+const error = { '400': { description: 'invalid input', ...errorBody } }
+
+// What the guard answers on every route before the route itself (control-guard.ts); 415 only where a
+// body is taken, though a non-JSON Content-Type is refused on every route.
+const refusals = (takesBody: boolean) => ({
+  '401': { $ref: '#/components/responses/Unauthorized' },
+  '403': { $ref: '#/components/responses/Forbidden' },
+  ...(takesBody ? { '415': { $ref: '#/components/responses/UnsupportedMediaType' } } : {}),
+})
+
+interface Operation {
+  readonly summary: string
+  readonly parameters?: readonly unknown[]
+  readonly requestBody?: unknown
+  readonly responses: Readonly<Record<string, unknown>>
+}
+
+// Every operation with the guard's answers added to its own.
+function withRefusals(
+  paths: Readonly<Record<string, Readonly<Record<string, Operation>>>>,
+): Readonly<Record<string, Readonly<Record<string, Operation>>>> {
+  return Object.fromEntries(
+    Object.entries(paths).map(([path, operations]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(operations).map(([method, operation]) => [
+          method,
+          {
+            ...operation,
+            responses: { ...operation.responses, ...refusals(operation.requestBody !== undefined) },
+          },
+        ]),
+      ),
+    ]),
+  )
+}
 
 /**
  * The OpenAPI 3.1 document of the control API, served at `GET /__patkit/openapi.json`.
@@ -26,10 +62,25 @@ export const CONTROL_OPENAPI = Object.freeze({
     title: 'patkit fake GitLab: control API',
     version: '1',
     description:
-      'Drives a fake GitLab token authority from a test in any language: its clock, its data, the journal of requests and events, and injected faults. Served beside /api/v4 by `patkit serve` and `createFakeGitLab`; never by the embeddable handler unless asked for. With --control-token every request needs the X-Patkit-Control-Token header.',
+      'Drives a fake GitLab token authority from a test in any language: its clock, its data, the journal of requests and events, and injected faults. Served beside /api/v4 by `patkit serve` and `createFakeGitLab`; never by the embeddable handler unless asked for. Every request must be addressed to a loopback host (localhost, 127.0.0.0/8, [::1]) or an allowed one, and must not come from a web page of another origin (403); a body must be sent as Content-Type: application/json (415); with a control token (--control-token-file, PATKIT_CONTROL_TOKEN, --control-token) every request needs the X-Patkit-Control-Token header (401). No CORS header is ever sent.',
   },
   components: {
     securitySchemes: { controlToken: { type: 'apiKey', in: 'header', name: 'X-Patkit-Control-Token' } },
+    responses: {
+      Unauthorized: {
+        description: 'a control token is set and the X-Patkit-Control-Token header does not carry it',
+        ...errorBody,
+      },
+      Forbidden: {
+        description:
+          'the Host is not a loopback or allowed host (DNS rebinding), or a web page of another origin sent the request (Origin, Sec-Fetch-Site)',
+        ...errorBody,
+      },
+      UnsupportedMediaType: {
+        description: 'a body (or a Content-Type) other than Content-Type: application/json',
+        ...errorBody,
+      },
+    },
     schemas: {
       Error: { type: 'object', required: ['error'], properties: { error: { type: 'string' } } },
       Seed: {
@@ -58,7 +109,7 @@ export const CONTROL_OPENAPI = Object.freeze({
     },
   },
   security: [{}, { controlToken: [] }],
-  paths: {
+  paths: withRefusals({
     '/__patkit/openapi.json': { get: { summary: 'This document', responses: ok('the document') } },
     '/__patkit/clock': { get: { summary: 'The clock', responses: ok('now and whether frozen', clockState) } },
     '/__patkit/clock/set': {
@@ -173,5 +224,5 @@ export const CONTROL_OPENAPI = Object.freeze({
         responses: { '204': { description: 'removed' }, '404': { description: 'no such rule' } },
       },
     },
-  },
+  }),
 })

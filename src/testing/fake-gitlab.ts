@@ -4,6 +4,7 @@ import type { AuthorityEvent } from '../authority/events.js'
 import type { IssueTokenInput } from '../authority/issue-token.js'
 import type { IssuedToken } from '../authority/issued-token.js'
 import type { Release } from '../authority/release.js'
+import { isLoopbackHost, isWildcardHost } from '../control/control-guard.js'
 import { type ControllableClock, controllableClock } from '../control/controllable-clock.js'
 import { fakeAuthority } from '../control/fake-authority.js'
 import type { StateSnapshot } from '../control/fake-state.js'
@@ -50,9 +51,15 @@ export interface FakeGitLabOptions<C extends Clock = ManualClock> {
   readonly adminMode?: boolean
   /** GitLab's `require_personal_access_token_expiry` (see `AuthorityConfig.requireExpiry`); default true. */
   readonly requireExpiry?: boolean
-  /** Interface to listen on; default `127.0.0.1`. The port is always a free ephemeral one. */
+  /**
+   * Interface to listen on; default `127.0.0.1`. The port is always a free ephemeral one. An address
+   * other machines reach (`0.0.0.0`, a LAN address) needs a `controlToken`.
+   */
   readonly host?: string
-  /** The origin clients see, for absolute `Link` URLs; default the request's. */
+  /**
+   * The origin clients see, for absolute `Link` URLs; default the request's. The control API also
+   * answers for its host.
+   */
   readonly publicUrl?: string
   /** Keys the secrets' digests; default {@link INSECURE_DEVELOPMENT_PEPPER}. */
   readonly pepper?: string
@@ -66,8 +73,17 @@ export interface FakeGitLabOptions<C extends Clock = ManualClock> {
   readonly random?: RandomSource | (() => RandomSource)
   /** Receives every authority event (also recorded in `journal`), `token_expiring` included. */
   readonly onEvent?: (event: AuthorityEvent) => void
-  /** When set, the control API (`/__patkit/...`) needs it in the `X-Patkit-Control-Token` header. */
+  /**
+   * When set, the control API (`/__patkit/...`) needs it in the `X-Patkit-Control-Token` header.
+   * Required when `host` is not a loopback address.
+   */
   readonly controlToken?: string
+  /**
+   * Host names (or IP addresses) the control API answers for beside `localhost`, `127.0.0.0/8`, `[::1]`,
+   * `host` and the `publicUrl`'s host; `*` for any. A request for any other `Host` is refused (403), as
+   * a DNS-rebinding web page would send it.
+   */
+  readonly allowedHosts?: readonly string[]
 }
 
 /**
@@ -137,8 +153,13 @@ function problemsText(problems: readonly SeedProblem[]): string {
  * `users` (default root and alice) and `tokens`, a manual clock (default at 2026-01-01T00:00:00.000Z)
  * so expiry is tested without waiting. It accepts the very data `patkit serve --seed` does.
  *
+ * The control API (`gitlab.url + '/__patkit/...'`) answers only requests for a loopback host (or one of
+ * `allowedHosts`) that no web page of another origin sent, with JSON bodies, and with `controlToken`
+ * when one is set (docs/cli.md, "Who can reach the control API").
+ *
  * @throws {TypeError} (as a rejection) when the seed is invalid, naming the field, e.g.
- * `createFakeGitLab: tokens[0].scopes[1]: Invalid option: expected one of "api"|...`.
+ * `createFakeGitLab: tokens[0].scopes[1]: Invalid option: expected one of "api"|...`; or when `host`
+ * is not a loopback address and no `controlToken` is given.
  * @example
  * ```ts
  * import { createFakeGitLab } from 'patkit/testing'
@@ -162,6 +183,12 @@ export async function createFakeGitLab<C extends Clock = ManualClock>(
     const lines = validated.problems.map((p) => `${p.path}: ${p.message}`)
     throw new TypeError(`createFakeGitLab: ${lines.join('; ')}`)
   }
+  const host = options.host ?? '127.0.0.1'
+  if (!isLoopbackHost(host) && options.controlToken === undefined) {
+    throw new TypeError(
+      `createFakeGitLab: host ${JSON.stringify(host)} is reachable from other machines: give a controlToken to guard the control API`,
+    )
+  }
   const pepper = options.pepper ?? INSECURE_DEVELOPMENT_PEPPER
   const replaceable = options.store === undefined
   const clock = resolveClock(options.clock)
@@ -177,11 +204,12 @@ export async function createFakeGitLab<C extends Clock = ManualClock>(
     ...(options.requireExpiry === undefined ? {} : { requireExpiry: options.requireExpiry }),
     ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
     ...(options.controlToken === undefined ? {} : { controlToken: options.controlToken }),
+    allowedHosts: [...(isWildcardHost(host) ? [] : [host]), ...(options.allowedHosts ?? [])],
     ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
   })
   if (fake.isErr()) throw new TypeError(`createFakeGitLab: ${problemsText(fake.error)}`)
   const { authority, state, journal, faults, handler } = fake.value
-  const server = await listenNode(fake.value.listener, { host: options.host ?? '127.0.0.1', port: 0 })
+  const server = await listenNode(fake.value.listener, { host, port: 0 })
   const settle = async (outcome: Promise<Result<unknown, readonly SeedProblem[]>>, what: string) => {
     const result = await outcome
     if (result.isErr()) throw new TypeError(`createFakeGitLab: ${what}: ${problemsText(result.error)}`)

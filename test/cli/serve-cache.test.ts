@@ -42,7 +42,17 @@ const self = (server: Server, secret: string, method = 'GET') =>
 
 async function revokedEverywhere(database: string, extra: readonly string[], name: string): Promise<void> {
   const seed = seedFile(name)
-  const args = ['--database', database, ...extra, '--pepper', PEPPER, '--seed', seed, '--cache-strict']
+  const args = [
+    '--no-control',
+    '--database',
+    database,
+    ...extra,
+    '--pepper',
+    PEPPER,
+    '--seed',
+    seed,
+    '--cache-strict',
+  ]
   // One after the other: only the first seeds, so the others print no seed line.
   const first = await startServe(args, { extraLines: 1 })
   const others = await Promise.all([1, 2].map(() => startServe(args, { extraLines: 1 })))
@@ -89,7 +99,7 @@ describe('--cache flags', () => {
   })
 
   it('--cache-strict wins over --cache; neither: no cache', () => {
-    const db = ['--database', 'sqlite:./x.db']
+    const db = ['--no-control', '--database', 'sqlite:./x.db']
     expect(parseServeArgs([...db, '--cache'], {})._unsafeUnwrap().cache).toBe('default')
     expect(parseServeArgs([...db, '--cache', '--cache-strict'], {})._unsafeUnwrap().cache).toBe('strict')
     expect(parseServeArgs(db, {})._unsafeUnwrap().cache).toBeUndefined()

@@ -70,6 +70,7 @@ describe('several patkit serve processes starting together on one database', () 
     const path = seedFile('sqlite-starts')
     const database = `sqlite:${join(dir, 'starts.db')}`
     const servers = await startTogether(STARTERS, [
+      '--no-control',
       '--database',
       database,
       '--pepper',
@@ -89,7 +90,17 @@ for (const [target, url, tag] of [
   await describeDatabase(target, prefix, (db) => {
     it(`${STARTERS} starts with one --seed all succeed and seed once`, async () => {
       const path = seedFile(tag)
-      const args = ['--database', url, '--table-prefix', prefix, '--pepper', PEPPER, '--seed', path]
+      const args = [
+        '--no-control',
+        '--database',
+        url,
+        '--table-prefix',
+        prefix,
+        '--pepper',
+        PEPPER,
+        '--seed',
+        path,
+      ]
       const servers = await startTogether(STARTERS, args)
       await expectSeededOnce(servers, path)
       const users = await sql<{
@@ -113,6 +124,7 @@ describe('two patkit serve processes on one SQLite file', () => {
     const path = join(dir, 'shared.db')
     const seed = seedFile('shared')
     const [a, b] = await startTogether(2, [
+      '--no-control',
       '--database',
       `sqlite:${path}`,
       '--pepper',

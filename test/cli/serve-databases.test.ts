@@ -38,6 +38,7 @@ for (const [target, url, prefix] of [
   await describeDatabase(target, prefix, () => {
     it('keeps tokens and rotations across a restart', async () => {
       const args = [
+        '--no-control',
         '--database',
         url,
         '--table-prefix',
@@ -70,7 +71,17 @@ for (const [target, url, prefix] of [
 await describeDatabase(postgres, 'cli_kill_', (db) => {
   it('a PostgreSQL connection killed under the server fails at most that request; the server goes on', async () => {
     const named = `${POSTGRES_URL}${POSTGRES_URL.includes('?') ? '&' : '?'}application_name=patkit_cli_kill`
-    const args = ['--database', named, '--table-prefix', 'cli_kill_', '--pepper', 'p', '--seed', seed('kill')]
+    const args = [
+      '--no-control',
+      '--database',
+      named,
+      '--table-prefix',
+      'cli_kill_',
+      '--pepper',
+      'p',
+      '--seed',
+      seed('kill'),
+    ]
     const server = await startServe(args, { extraLines: 1 })
     expect((await self(server.apiUrl, SECRET)).status).toBe(200)
     const killed = await sql<{ killed: boolean }>`

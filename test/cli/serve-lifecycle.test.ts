@@ -49,13 +49,18 @@ describe('patkit serve: start-up never changes an existing database', () => {
       ],
       tokens: [{ id: 5, user_id: 1, name: 'mine', scopes: ['api'], token: 'glpat-existing-secret-0001' }],
     })
-    const seeded = await startServe(['--database', database, '--pepper', PEPPER, '--seed', seed], {
-      extraLines: 1,
-    })
+    const seeded = await startServe(
+      ['--no-control', '--database', database, '--pepper', PEPPER, '--seed', seed],
+      {
+        extraLines: 1,
+      },
+    )
     expect(await seeded.stop()).toEqual({ code: 0, signal: null })
     const before = sqliteRows(join(dir, 'existing.db'))
 
-    const plain = await startServe(['--database', database, '--pepper', PEPPER], { extraLines: 1 })
+    const plain = await startServe(['--no-control', '--database', database, '--pepper', PEPPER], {
+      extraLines: 1,
+    })
     expect(plain.lines[1]).toBe(
       'the database already holds users or tokens: no demo users or tokens were created (use --seed FILE for known ones)',
     )
@@ -69,7 +74,9 @@ describe('patkit serve: start-up never changes an existing database', () => {
 
   it('without --seed on an empty database, creates the demo users and tokens', async () => {
     const path = join(dir, 'empty.db')
-    const server = await startServe(['--database', `sqlite:${path}`, '--pepper', PEPPER], { extraLines: 3 })
+    const server = await startServe(['--no-control', '--database', `sqlite:${path}`, '--pepper', PEPPER], {
+      extraLines: 3,
+    })
     const rootSecret = /^root \(admin\): (glpat-\S+)$/.exec(server.lines[1] ?? '')?.[1] ?? ''
     expect((await self(server.apiUrl, rootSecret)).status).toBe(200)
     expect(await server.stop()).toEqual({ code: 0, signal: null })
@@ -88,12 +95,24 @@ describe('patkit serve: the pepper', () => {
       users: [{ id: 2, username: 'alice' }],
       tokens: [{ id: 3, user_id: 2, name: 'ci', scopes: ['api'], token: 'glpat-pepper-check-secret' }],
     })
-    const first = await startServe(['--database', database, '--pepper', PEPPER, '--seed', seed], {
-      extraLines: 1,
-    })
+    const first = await startServe(
+      ['--no-control', '--database', database, '--pepper', PEPPER, '--seed', seed],
+      {
+        extraLines: 1,
+      },
+    )
     expect(await first.stop()).toEqual({ code: 0, signal: null })
 
-    const wrong = runCli(['serve', '--port', '0', '--database', database, '--pepper', `${PEPPER}-other`])
+    const wrong = runCli([
+      'serve',
+      '--port',
+      '0',
+      '--no-control',
+      '--database',
+      database,
+      '--pepper',
+      `${PEPPER}-other`,
+    ])
     expect((await wrong.exited()).code).toBe(1)
     expect(wrong.lines).toEqual([])
     expect(wrong.stderr()).toContain(
@@ -102,7 +121,7 @@ describe('patkit serve: the pepper', () => {
     expect(wrong.stderr()).not.toContain(PEPPER)
 
     const fromFile = await startServe(
-      ['--database', database, '--pepper-file', file('pepper.txt', `${PEPPER}\n`)],
+      ['--no-control', '--database', database, '--pepper-file', file('pepper.txt', `${PEPPER}\n`)],
       {
         extraLines: 1,
       },
@@ -154,7 +173,7 @@ describe('patkit serve: database passwords never reach the output', () => {
     ['postgres://patkit:s3cr3t-one@/no-host'],
     ['postgres ://patkit:s3cr3t-one@127.0.0.1/x password=s3cr3t-two'],
   ])('%s', async (url) => {
-    const run = runCli(['serve', '--port', '0', '--database', url])
+    const run = runCli(['serve', '--port', '0', '--no-control', '--database', url])
     expect((await run.exited()).code).not.toBe(0)
     expect(run.stderr()).toMatch(/\*\*\*/)
     expect(run.stderr()).not.toContain('s3cr3t')

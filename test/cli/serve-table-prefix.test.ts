@@ -17,7 +17,16 @@ describe('patkit serve --table-prefix', () => {
     '%j exits 2 with a sentence naming the flag and the store rule, and opens no database',
     async (prefix) => {
       const file = join(dir, `${prefix.length}.db`)
-      const run = runCli(['serve', '--port', '0', '--database', `sqlite:${file}`, '--table-prefix', prefix])
+      const run = runCli([
+        'serve',
+        '--port',
+        '0',
+        '--no-control',
+        '--database',
+        `sqlite:${file}`,
+        '--table-prefix',
+        prefix,
+      ])
       expect((await run.exited()).code).toBe(2)
       expect(run.lines).toEqual([])
       expect(run.stderr()).toContain(
@@ -31,7 +40,7 @@ describe('patkit serve --table-prefix', () => {
 
   it('a prefix the SQL store accepts serves as before', async () => {
     const server = await startServe(
-      ['--database', `sqlite:${join(dir, 'ok.db')}`, '--table-prefix', 'cli_ok_'],
+      ['--no-control', '--database', `sqlite:${join(dir, 'ok.db')}`, '--table-prefix', 'cli_ok_'],
       { extraLines: 0 },
     )
     expect((await fetch(`${server.apiUrl}/personal_access_tokens`)).status).toBe(401)

@@ -295,7 +295,7 @@ describe('patkit serve --database', () => {
       users: [{ id: 2, username: 'alice' }],
       tokens: [{ id: 10, user_id: 2, name: 'ci', scopes: ['api'], token: 'glpat-persistent-secret' }],
     })
-    const args = ['--database', database, '--seed', path, '--pepper', 'test-pepper']
+    const args = ['--no-control', '--database', database, '--seed', path, '--pepper', 'test-pepper']
     const first = await startServe(args, { extraLines: 1 })
     expect(first.lines[1]).toBe(`seeded 1 user and 1 token from ${path}`)
     expect((await self(first.apiUrl, 'glpat-persistent-secret')).status).toBe(200)
@@ -309,7 +309,14 @@ describe('patkit serve --database', () => {
   })
 
   it('an unreachable server is a clear error with exit code 1, before listening', async () => {
-    const run = runCli(['serve', '--port', '0', '--database', 'postgres://patkit:secret@127.0.0.1:1/none'])
+    const run = runCli([
+      'serve',
+      '--port',
+      '0',
+      '--no-control',
+      '--database',
+      'postgres://patkit:secret@127.0.0.1:1/none',
+    ])
     expect((await run.exited()).code).toBe(1)
     expect(run.lines).toEqual([])
     expect(run.stderr()).toContain('patkit serve: cannot prepare postgres://patkit:***@127.0.0.1:1/none')

@@ -313,7 +313,7 @@ describe('journal', () => {
       ]),
     ).toEqual([
       ['GET', '/api/v4/personal_access_tokens/self', 200, 2, 2],
-      ['GET', '/api/v4/personal_access_tokens?private_token=%5BFILTERED%5D&per_page=1', 200, 1, 1],
+      ['GET', '/api/v4/personal_access_tokens?private_token=[FILTERED]&per_page=1', 200, 1, 1],
       ['POST', '/api/v4/personal_access_tokens/self/rotate', 200, 2, 2],
       ['POST', '/api/v4/personal_access_tokens/self/rotate', 401, 2, 2],
       ['GET', '/api/v4/personal_access_tokens/self', 401, null, null],
@@ -461,7 +461,7 @@ describe('control token', () => {
     const refused = await control(gitlab, 'GET', '/clock')
     expect(refused).toEqual({
       status: 401,
-      body: { error: 'the control API needs the X-Patkit-Control-Token header given to --control-token' },
+      body: { error: 'the control API needs the X-Patkit-Control-Token header with the control token' },
     })
     expect(
       (await control(gitlab, 'GET', '/clock', undefined, { 'x-patkit-control-token': 'wrong' })).status,
@@ -496,13 +496,32 @@ describe('the control plane in an embedder’s own server (patkit/fake)', () => 
         users: [{ id: 2, username: 'alice' }],
         tokens: [{ user_id: 2, name: 'ci', scopes: ['api'], token: ALICE }],
       },
+      allowedHosts: ['app'],
     })
     if (fake.isErr()) throw new Error(JSON.stringify(fake.error))
     const { control, handler } = fake.value
-    const advanced = await control(
-      new Request('http://app/__patkit/clock/advance', { method: 'POST', body: '{"days":1}' }),
-    )
+    const advance = (url: string) =>
+      control(
+        new Request(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"days":1}',
+        }),
+      )
+    const advanced = await advance('http://app/__patkit/clock/advance')
     expect(await advanced.json()).toEqual({ now: '2026-05-02T00:00:00.000Z', frozen: false })
+    // The same guard as on a socket: a host neither loopback nor allowed is refused.
+    expect((await advance('http://other.example/__patkit/clock/advance')).status).toBe(403)
+    // A streamed body says neither its length nor its type: refused once read, before it is used.
+    const untyped = await control(
+      new Request('http://127.0.0.1/__patkit/clock/advance', {
+        method: 'POST',
+        body: new Blob(['{"days":1}']).stream(),
+        duplex: 'half',
+      } as RequestInit),
+    )
+    expect(untyped.status).toBe(415)
+    expect(fake.value.clock.now().toISOString()).toBe('2026-05-02T00:00:00.000Z')
     const self = await handler(
       new Request('http://app/api/v4/personal_access_tokens/self', { headers: { 'PRIVATE-TOKEN': ALICE } }),
     )

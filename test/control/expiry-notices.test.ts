@@ -75,7 +75,11 @@ describe('expiry notices in the fake authority', () => {
       onEvent: (event) => seen.push(event),
     })
     const move = (body: unknown) =>
-      fetch(`${gitlab?.url}/__patkit/clock/advance`, { method: 'POST', body: JSON.stringify(body) })
+      fetch(`${gitlab?.url}/__patkit/clock/advance`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
     const notices = async () => {
       const response = await fetch(`${gitlab?.url}/__patkit/journal?type=token_expiring`)
       const { entries } = (await response.json()) as {

@@ -47,7 +47,7 @@ export function runCli(
   if (!existsSync(cli)) throw new Error(`${cli} is missing: build first (npx tsup, or npm test)`)
   const child = spawn(process.execPath, [cli, ...args], {
     cwd: options.cwd ?? root,
-    env: options.env ?? { ...process.env, PATKIT_PEPPER: '' },
+    env: options.env ?? { ...process.env, PATKIT_PEPPER: '', PATKIT_CONTROL_TOKEN: '' },
   })
   children.add(child)
   const exit = new Promise<Exit>((resolve) => {
