@@ -1,3 +1,5 @@
+import { join } from 'node:path'
+import type { Plugin } from 'esbuild'
 import { defineConfig, type Options } from 'tsup'
 
 // tsup 8 passes `baseUrl` to the declaration build, which TypeScript 6 deprecates; the flag only
@@ -22,6 +24,22 @@ const requirable = {
   fake: 'src/control/index.ts',
 }
 
+// The library's two imports of src/domain/node-crypto.ts become the package import `#node-crypto`,
+// which package.json "imports" maps by condition: "node" to the lookup of node:crypto (the fast HMAC),
+// edge runtimes, workers and browsers to node-crypto-absent.ts (the HMAC in JavaScript). Next.js's edge
+// sandbox throws on the lookup itself, so an edge bundle must not contain it at all.
+const NODE_CRYPTO = join(import.meta.dirname, 'src', 'domain', 'node-crypto')
+const nodeCryptoByCondition: Plugin = {
+  name: 'node-crypto-by-condition',
+  setup(build) {
+    build.onResolve({ filter: /\/node-crypto\.js$/ }, (args) =>
+      args.kind !== 'entry-point' && join(args.resolveDir, args.path.replace(/\.js$/, '')) === NODE_CRYPTO
+        ? { path: '#node-crypto', external: true }
+        : undefined,
+    )
+  },
+}
+
 // No source maps: they would point at src/, which the package does not ship (1.5 MB of maps for
 // nothing). The output is not minified, so stack traces name the real functions in readable files.
 const library: Options = {
@@ -31,6 +49,7 @@ const library: Options = {
   splitting: true,
   treeshake: true,
   external: ['vitest', 'express', 'fastify', 'hono', 'next'],
+  esbuildPlugins: [nodeCryptoByCondition],
 }
 
 export default defineConfig([
@@ -45,16 +64,28 @@ export default defineConfig([
       testing: 'src/testing/index.ts',
     },
     format: ['esm'],
-    // The three builds run at once: each cleans only what it writes (tsup keeps declarations here and
+    // The builds run at once: each cleans only what it writes (tsup keeps declarations here and
     // its declaration pass clears them at its start, long before either declaration pass writes).
-    clean: ['!**/*.cjs', '!cli.js'],
+    clean: ['!**/*.cjs', '!cli.js', '!runtime/**'],
   },
   {
     // The same entries but `testing`, for `require`: their chunks are shared among the CJS entries.
     ...library,
     entry: requirable,
     format: ['cjs'],
-    clean: ['!**/*.js'],
+    clean: ['!**/*.js', '!runtime/**'],
+  },
+  {
+    // The two targets of `#node-crypto` (package.json "imports"), ESM and CJS, in dist/runtime/.
+    entry: {
+      'node-crypto': 'src/domain/node-crypto.ts',
+      'node-crypto-absent': 'src/domain/node-crypto-absent.ts',
+    },
+    outDir: 'dist/runtime',
+    format: ['esm', 'cjs'],
+    target: 'node20',
+    platform: 'neutral',
+    clean: true,
   },
   {
     // The `patkit` bin: ESM only, no declarations.

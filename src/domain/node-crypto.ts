@@ -20,14 +20,17 @@ interface BuiltinLoader {
 
 /**
  * `node:crypto` when the runtime is Node (>= 20.16 and 22.3, which have `process.getBuiltinModule`),
- * else undefined (an edge runtime, a browser, an older Node), where patkit computes its HMACs in
- * JavaScript (sha256.ts). Looked up, never imported: a static `import 'node:crypto'` would keep the
- * core from loading where there is no such module, and a dynamic one would make the digest async.
+ * else undefined (an older Node, or whatever else resolves the "node" condition without it), where
+ * patkit computes its HMACs in JavaScript (sha256.ts). Looked up, never imported: a static
+ * `import 'node:crypto'` would keep the core from loading where there is no such module, and a dynamic
+ * one would make the digest async. The built package loads this file only under the "node" condition
+ * (package.json "imports", `#node-crypto`); edge runtimes, workers and browsers get
+ * node-crypto-absent.ts, which names no Node API (Next.js's edge sandbox throws on this lookup).
  *
  * @example
  * ```ts
  * import { nodeCrypto } from './node-crypto.js'
- * nodeCrypto === undefined // true on an edge runtime
+ * nodeCrypto?.createHmac !== undefined // true on Node 20.16 and later
  * ```
  */
 export const nodeCrypto: NodeCrypto | undefined = (globalThis as BuiltinLoader).process?.getBuiltinModule?.(

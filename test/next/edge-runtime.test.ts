@@ -4,9 +4,10 @@ import { build } from 'esbuild'
 import { describe, expect, it } from 'vitest'
 
 // Runs against dist/, which `npm test` builds first (the `pretest` script). A Next.js route protected by
-// patkit/next, bundled for a browser-like platform as Next.js bundles an edge route, then run in
-// Vercel's edge runtime VM (no Node.js globals or modules): the authority, its memory store and the
-// guard together.
+// patkit/next, bundled for a browser-like platform, then run in Vercel's edge runtime VM (no Node.js
+// globals or modules): the authority, its memory store and the guard together. The VM has no `process`
+// at all, where Next.js's own edge sandbox has one whose functions throw: next-build.test.ts builds
+// and serves such a route with Next.js itself.
 const root = join(import.meta.dirname, '..', '..')
 
 const ROUTE = `
