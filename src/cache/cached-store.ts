@@ -126,8 +126,11 @@ const DEFAULTS = {
  * digest and bounded (one not used recently evicted first), and `touchLastUsed` is buffered, so a
  * verification does no I/O on the hot path (users found by `findUser` are kept too, for authorities
  * that look the owner up separately). A hit is answered settled (`settledResultAsync`). Every write through it drops what it changed here and tells the other
- * instances through `options.invalidation`; a lookup that raced an invalidation is not kept. Lists and
- * reads by id go to the store. See docs/storage.md, "Many instances on one database".
+ * instances through `options.invalidation`; a lookup that raced an invalidation is not kept. Lists,
+ * reads by id and every write go to the store: the authority decides on them (a rotation request reads
+ * its token again by id), never on a cached row. A row read by id that shows an entry stale, a
+ * rotation the store refuses, and an insert the store refuses (its digest's "unknown") drop what this
+ * cache held. See docs/storage.md, "Many instances on one database".
  *
  * Writes that bypass every cache (SQL by hand, a store not wrapped) are seen after `ttlMs`.
  *
