@@ -87,7 +87,8 @@ function principalFor(
   try {
     const now = deps.clock.now()
     const digest = deps.digest(secret)
-    const found = findWithOwner(deps, digest)
+    // A rotation request decides (reuse detection, the token it rotates) on the row as stored now.
+    const found = options.rotateRequest === true ? findForDecision(deps, digest) : findWithOwner(deps, digest)
     // A store holding the answer in memory hands it over settled: decided now, no turn to wait for.
     const known = found instanceof Promise ? undefined : settledResult(found)
     if (known !== undefined) return Promise.resolve<Authenticated>(principalFrom(deps, known, now, options))
@@ -240,6 +241,24 @@ export function findWithOwner(
   return deps.usersFromStore && deps.store.findByDigestWithUser !== undefined
     ? deps.store.findByDigestWithUser(digest)
     : tokenThenOwner(deps, digest)
+}
+
+/**
+ * The token with a digest and its owner as a decision needs them: after the lookup by digest (which
+ * a cache may answer from memory), the token is read again by id, which no cache answers, so a token
+ * revoked or rotated through another instance is seen as it is (docs/storage.md: only authentication
+ * may be answered from a cached row). A rotation request (its replay, reuse detection, the token it
+ * rotates) is decided on it.
+ */
+export async function findForDecision(
+  deps: AuthorityDeps,
+  digest: string,
+): Promise<Result<TokenWithUser | null, StoreFailure>> {
+  const found = await findWithOwner(deps, digest)
+  if (found.isErr() || found.value === null) return found
+  const stored = await deps.store.findById(found.value.token.id)
+  if (stored.isErr()) return err(stored.error)
+  return ok(stored.value === null ? null : { token: stored.value, user: found.value.user })
 }
 
 /**

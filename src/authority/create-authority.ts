@@ -19,7 +19,7 @@ import type { AuthorityEvent } from './events.js'
 import { type FindUserError, findUser } from './find-user.js'
 import { type FindUsersError, findUsers, type UsersQuery } from './find-users.js'
 import { type GetError, getToken } from './get-token.js'
-import { resolveGrace } from './grace-window.js'
+import { refuseGracedWrite, resolveGrace } from './grace-window.js'
 import {
   createImpersonationToken,
   getImpersonationToken,
@@ -171,7 +171,7 @@ export interface Authority {
     principal: Principal,
     userId: number,
     request: ImpersonationCreateRequest,
-  ): ResultAsync<IssuedToken, ImpersonationError>
+  ): ResultAsync<IssuedToken, ImpersonationError | ErrorOf<'token_revoked'>>
   /** `GET /users/:user_id/impersonation_tokens/:id` (administrators only). */
   getImpersonationToken(
     principal: Principal,
@@ -183,7 +183,7 @@ export interface Authority {
     principal: Principal,
     userId: number,
     tokenId: number,
-  ): ResultAsync<void, ImpersonationError>
+  ): ResultAsync<void, ImpersonationError | ErrorOf<'token_revoked'>>
   /** The caller (GitLab's `GET /user`). */
   currentUser(principal: Actor): ResultAsync<User, CurrentUserError>
   /** One user by id (`GET /users/:id`); `null` for an anonymous caller. */
@@ -336,21 +336,24 @@ export function authorityOver(deps: AuthorityDeps): Authority {
     sudo: (principal, identifier) => sudo(deps, principal, identifier),
     list: (principal, request = {}) => listTokens(deps, principal, request),
     get: (principal, ref) => getToken(deps, principal, ref),
-    rotate: (principal, ref, opts = {}) => rotate(deps, principal, ref, opts),
+    // Every write first asks whether a token in its grace period presents it: it reads, never writes.
+    rotate: (principal, ref, opts = {}) =>
+      refuseGracedWrite(principal, ref) ?? rotate(deps, principal, ref, opts),
     replayRotation: (secret, ref, idempotencyKey) => replayRotation(deps, secret, ref, idempotencyKey),
-    revoke: (principal, ref) => revoke(deps, principal, ref),
-    create: (principal, target, request) => create(deps, principal, target, request),
-    createOwn: (principal, request) => createOwn(deps, principal, request),
+    revoke: (principal, ref) => refuseGracedWrite(principal) ?? revoke(deps, principal, ref),
+    create: (principal, target, request) =>
+      refuseGracedWrite(principal) ?? create(deps, principal, target, request),
+    createOwn: (principal, request) => refuseGracedWrite(principal) ?? createOwn(deps, principal, request),
     asUser: (userId) => asUser(deps, userId),
     verify: (secret, opts = {}) => verify(deps, secret, opts),
     listImpersonationTokens: (principal, userId, request = {}) =>
       listImpersonationTokens(deps, principal, userId, request),
     createImpersonationToken: (principal, userId, request) =>
-      createImpersonationToken(deps, principal, userId, request),
+      refuseGracedWrite(principal) ?? createImpersonationToken(deps, principal, userId, request),
     getImpersonationToken: (principal, userId, tokenId) =>
       getImpersonationToken(deps, principal, userId, tokenId),
     revokeImpersonationToken: (principal, userId, tokenId) =>
-      revokeImpersonationToken(deps, principal, userId, tokenId),
+      refuseGracedWrite(principal) ?? revokeImpersonationToken(deps, principal, userId, tokenId),
     currentUser: (principal) => currentUser(principal),
     findUser: (principal, id) => findUser(deps, principal, id),
     findUsers: (principal, query) => findUsers(deps, principal, query),

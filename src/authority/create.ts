@@ -30,7 +30,8 @@ export interface CreateRequest {
 }
 
 /**
- * Every way `create` can fail.
+ * Every way `create` (and `createOwn`) can fail. `token_revoked`: the principal's token is in its
+ * grace period (`rotationGraceMs`), which may not create tokens (docs/rotation.md).
  *
  * @example
  * ```ts
@@ -47,6 +48,7 @@ export type CreateError = ErrorOf<
   | 'validation_failed'
   | 'invalid_expiry'
   | 'store_failure'
+  | 'token_revoked'
 >
 
 /**

@@ -1,10 +1,12 @@
-import { err, ok, type Result } from 'neverthrow'
-import type { StoreFailure } from '../domain/errors.js'
+import { err, errAsync, ok, type Result, type ResultAsync } from 'neverthrow'
+import { tokenRevoked } from '../domain/error-constructors.js'
+import type { ErrorOf, StoreFailure } from '../domain/errors.js'
 import { createReceiptSealer, type ReceiptSealer } from '../domain/receipt-seal.js'
 import { isActive, type Token } from '../domain/token.js'
 import { type RotationReceiptStore, supportsRotationReceipts } from '../store/rotation-receipts.js'
 import type { TokenStore } from '../store/token-store.js'
 import type { AuthorityConfig } from './config.js'
+import type { Actor, TokenRef } from './principal.js'
 
 /**
  * The store a grace window needs: rotation receipts (the grace replay) and `findSuccessor` (whether a
@@ -109,4 +111,22 @@ export async function withinGrace(
       isActive(successor, now) &&
       now.getTime() < successor.createdAt.getTime() + grace.windowMs,
   )
+}
+
+/**
+ * What a token in its grace period may not do: write. It is the only revoked token `authenticate`
+ * lets through, so that reads go on and its own rotation can be replayed (`replayRotation`); a
+ * rotation, revocation or creation by it is refused as GitLab refuses a revoked token (401
+ * `token_revoked`, without reuse detection), or the window would mint credentials that outlive it.
+ * `null` lets the write go on: any other principal, and a graced token rotating itself (`self` or its
+ * own id), which `rotate` answers `already_revoked` (400) as docs/rotation.md says.
+ */
+export function refuseGracedWrite(
+  principal: Actor,
+  rotating?: TokenRef,
+): ResultAsync<never, ErrorOf<'token_revoked'>> | null {
+  const token = principal.token
+  if (token === null || !token.revoked) return null
+  if (rotating === 'self' || rotating === token.id) return null
+  return errAsync(tokenRevoked(token.id))
 }

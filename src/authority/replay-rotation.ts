@@ -4,7 +4,7 @@ import { parseIdempotencyKey } from '../domain/idempotency-key.js'
 import type { ReceiptSealer } from '../domain/receipt-seal.js'
 import { isExpired } from '../domain/token.js'
 import type { RotationReceiptStore } from '../store/rotation-receipts.js'
-import { findWithOwner } from './authenticate.js'
+import { findForDecision } from './authenticate.js'
 import type { AuthorityDeps } from './deps.js'
 import { toTokenInfo } from './events.js'
 import { GRACE_RECEIPT_KEY } from './grace-window.js'
@@ -72,7 +72,7 @@ async function replayFor(
   const key = replay.key
   const now = deps.clock.now()
   const digest = deps.digest(secret)
-  const found = await findWithOwner(deps, digest)
+  const found = await findForDecision(deps, digest)
   if (found.isErr()) return err(found.error)
   if (found.value === null) return ok(null)
   const { token, user } = found.value

@@ -9,7 +9,8 @@ import { hasFeature } from './release.js'
 import { ANY_SCOPE, requireScope, WRITE_SCOPES } from './scope-policy.js'
 
 /**
- * Every way `revoke` can fail.
+ * Every way `revoke` can fail. `token_revoked`: the principal's token is in its grace period
+ * (`rotationGraceMs`), which may not revoke (docs/rotation.md).
  *
  * @example
  * ```ts
@@ -19,7 +20,13 @@ import { ANY_SCOPE, requireScope, WRITE_SCOPES } from './scope-policy.js'
  * ```
  */
 export type RevokeError = ErrorOf<
-  'insufficient_scope' | 'not_found' | 'bad_request' | 'feature_unavailable' | 'no_token' | 'store_failure'
+  | 'insufficient_scope'
+  | 'not_found'
+  | 'bad_request'
+  | 'feature_unavailable'
+  | 'no_token'
+  | 'store_failure'
+  | 'token_revoked'
 >
 
 /**

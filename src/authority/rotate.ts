@@ -57,7 +57,8 @@ export interface RotateOptions {
 }
 
 /**
- * Every way `rotate` can fail.
+ * Every way `rotate` can fail. `token_revoked`: the principal's token is in its grace period
+ * (`rotationGraceMs`), which may not rotate another token (docs/rotation.md).
  *
  * @example
  * ```ts
@@ -77,6 +78,7 @@ export type RotateError = ErrorOf<
   | 'bad_request'
   | 'no_token'
   | 'store_failure'
+  | 'token_revoked'
 >
 
 /**

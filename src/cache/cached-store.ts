@@ -1,4 +1,4 @@
-import { err, ok, okAsync, type Result, ResultAsync } from 'neverthrow'
+import { err, errAsync, ok, okAsync, type Result, ResultAsync } from 'neverthrow'
 import { type Clock, epochMs, systemClock } from '../domain/clock.js'
 import { storeFailure } from '../domain/error-constructors.js'
 import type { StoreFailure } from '../domain/errors.js'
@@ -126,8 +126,11 @@ const DEFAULTS = {
  * digest and bounded (one not used recently evicted first), and `touchLastUsed` is buffered, so a
  * verification does no I/O on the hot path (users found by `findUser` are kept too, for authorities
  * that look the owner up separately). A hit is answered settled (`settledResultAsync`). Every write through it drops what it changed here and tells the other
- * instances through `options.invalidation`; a lookup that raced an invalidation is not kept. Lists and
- * reads by id go to the store. See docs/storage.md, "Many instances on one database".
+ * instances through `options.invalidation`; a lookup that raced an invalidation is not kept. Lists,
+ * reads by id and every write go to the store: the authority decides on them (a rotation request reads
+ * its token again by id), never on a cached row. A row read by id that shows an entry stale, a
+ * rotation the store refuses, and an insert the store refuses (its digest's "unknown") drop what this
+ * cache held. See docs/storage.md, "Many instances on one database".
  *
  * Writes that bypass every cache (SQL by hand, a store not wrapped) are seen after `ttlMs`.
  *
@@ -202,6 +205,25 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
     }
   }
   const unsubscribe = channel.subscribe({ apply, reset })
+  // What the store itself just said about a token or a digest that this cache may hold otherwise: the
+  // entry goes, here only (the writer that changed the row tells everyone), and so does any lookup
+  // in flight, which may have read the row before.
+  const forget = (tokenIds: readonly number[], digests: readonly string[] = []) => {
+    generation++
+    created++
+    for (const id of tokenIds) {
+      const digest = digestOf.get(id)
+      if (digest !== undefined) drop(digest)
+    }
+    for (const digest of digests) unknown.delete(digest)
+  }
+  // A row read from the store that shows a cached entry stale (revoked since, e.g. through another
+  // instance whose message is still on its way): the entry goes.
+  const refresh = (token: Token | null) => {
+    if (token === null || !token.revoked) return
+    const digest = digestOf.get(token.id)
+    if (digest !== undefined && entries.get(digest)?.token.revoked === false) forget([token.id])
+  }
 
   const keep = (digest: string, found: TokenWithUser | Token | null, since: Since, withUser: boolean) => {
     const now = epochMs(clock)
@@ -317,6 +339,12 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
     userIds: [],
   })
 
+  // The store refused to rotate a token that is revoked or gone: whatever this cache holds of it is stale.
+  const stale = <E extends { readonly type: string }>(oldId: number, failure: E): E => {
+    if (failure.type === 'already_revoked' || failure.type === 'not_found') forget([oldId])
+    return failure
+  }
+
   const touchLastUsed = (...args: TouchArguments): ResultAsync<boolean, StoreFailure> => {
     const [id, at, throttleMs, ip] = args
     const digest = digestOf.get(id)
@@ -346,18 +374,35 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
   const self: CachedStore = {
     findByDigest,
     findByDigestWithUser,
-    findById: (id) => store.findById(id),
+    // Never answered from memory: decisions read tokens by id (docs/storage.md). What it finds corrects this cache.
+    findById: (id) =>
+      store.findById(id).map((token) => {
+        refresh(token)
+        return token
+      }),
     list: (query) => store.list(query),
     findUser,
     // Not kept: the authority asks it for sessions and string-id owners, never on a cached hot path.
     ...(store.findUserById === undefined
       ? {}
       : { findUserById: (id: UserId) => store.findUserById?.(id) ?? okAsync(null) }),
+    // A failed insert may have met the row another instance just stored (a unique key): the digest's
+    // negative entry, remembered before that row existed, must not answer the caller's re-check.
     insert: (draft) =>
-      store.insert(draft).andThen((token) => announce(message([], [token.digest]), false).map(() => token)),
+      store
+        .insert(draft)
+        .orElse((failure) => {
+          forget([], [draft.digest])
+          return errAsync(failure)
+        })
+        .andThen((token) => announce(message([], [token.digest]), false).map(() => token)),
     importToken: (token) =>
       store
         .importToken(token)
+        .orElse((failure) => {
+          forget([token.id], [token.digest])
+          return errAsync(failure)
+        })
         .andThen((stored) => announce(message([stored.id], [stored.digest]), false).map(() => stored)),
     revoke: (id) =>
       store
@@ -368,6 +413,7 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
     rotate: (oldId, successor) =>
       store
         .rotate(oldId, successor)
+        .mapErr((failure) => stale(oldId, failure))
         .andThen((token) => announce(message([oldId], [token.digest])).map(() => token)),
     revokeDescendants: (tokenId, now) =>
       store
@@ -394,9 +440,9 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
   const consumeRotationReceipt = store.consumeRotationReceipt?.bind(store)
   if (rotateWithReceipt !== undefined && consumeRotationReceipt !== undefined) {
     self.rotateWithReceipt = (oldId, successor, receipt) =>
-      rotateWithReceipt(oldId, successor, receipt).andThen((token) =>
-        announce(message([oldId], [token.digest])).map(() => token),
-      )
+      rotateWithReceipt(oldId, successor, receipt)
+        .mapErr((failure) => stale(oldId, failure))
+        .andThen((token) => announce(message([oldId], [token.digest])).map(() => token))
     self.consumeRotationReceipt = consumeRotationReceipt
   }
   return self

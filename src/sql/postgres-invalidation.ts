@@ -66,6 +66,23 @@ type Wire =
   | { t: 'a'; f: number; to: number; n: number }
   | { t: 'h'; f: number; n: number }
 
+/**
+ * The queries of one connection, one after the other: pg runs one at a time per connection, and a
+ * query asked for while another runs is deprecated (an error from pg 9). Heartbeats and
+ * acknowledgements are sent from timers and notification events, so nothing else orders them.
+ */
+function oneAtATime(client: ListenClient): (text: string, values: unknown[]) => Promise<unknown> {
+  let last: Promise<unknown> = Promise.resolve()
+  return (text, values) => {
+    const next = last.then(() => client.query(text, values))
+    last = next.then(
+      () => undefined,
+      () => undefined,
+    )
+    return next
+  }
+}
+
 /** NOTIFY payloads must stay under 8,000 bytes: a long invalidation goes in several messages. */
 const MAX_PAYLOAD = 7_000
 
@@ -142,6 +159,10 @@ export function postgresInvalidation<DB>(options: PostgresInvalidationOptions<DB
   const waiters = new Set<Waiter>()
   const readyWaiters: Array<() => void> = []
   let client: ListenClient | null = null
+  // The LISTEN connection's queries after its LISTEN (heartbeats, acknowledgements), in turn.
+  let query: ((text: string, values: unknown[]) => Promise<unknown>) | null = null
+  // A heartbeat still waiting for its turn or its answer: another would only queue up behind it.
+  let beating = false
   let self = 0 // this connection's backend pid: unique among live connections
   let listeningSince = 0
   let leaseUntil = 0
@@ -151,7 +172,7 @@ export function postgresInvalidation<DB>(options: PostgresInvalidationOptions<DB
   let closed = false
   let connecting: Promise<void> | null = null
 
-  const send = (wire: Wire) => client?.query('select pg_notify($1, $2)', [channel, JSON.stringify(wire)])
+  const send = (wire: Wire) => query?.('select pg_notify($1, $2)', [channel, JSON.stringify(wire)])
   const receive = (payload: string) => {
     let wire: Wire
     try {
@@ -197,6 +218,7 @@ export function postgresInvalidation<DB>(options: PostgresInvalidationOptions<DB
     onError(cause)
     const lost = client
     client = null
+    query = null
     leaseUntil = 0
     if (heartbeatTimer !== undefined) clearInterval(heartbeatTimer)
     void lost.end().catch(() => {})
@@ -206,9 +228,22 @@ export function postgresInvalidation<DB>(options: PostgresInvalidationOptions<DB
     }
   }
   const heartbeat = () => {
+    const on = client
+    if (beating || on === null) return
     const n = ++sequence
     heartbeats.set(n, now())
-    void send({ t: 'h', f: self, n })?.catch(lose)
+    beating = true
+    // The answer of a connection since replaced (lost, then reconnected) concerns it alone.
+    void send({ t: 'h', f: self, n })?.then(
+      () => {
+        if (client === on) beating = false
+      },
+      (cause: unknown) => {
+        if (client !== on) return
+        beating = false
+        lose(cause)
+      },
+    )
   }
   const connect = async () => {
     const next = options.listen()
@@ -226,6 +261,8 @@ export function postgresInvalidation<DB>(options: PostgresInvalidationOptions<DB
         return
       }
       client = next
+      query = oneAtATime(next)
+      beating = false
       self = Number(row?.pid)
       listeningSince = now()
       peers.clear()
@@ -315,6 +352,7 @@ export function postgresInvalidation<DB>(options: PostgresInvalidationOptions<DB
       await connecting
       const open = client
       client = null
+      query = null
       leaseUntil = 0
       sinks.clear()
       if (open !== null) await open.end().catch(() => {})

@@ -46,7 +46,9 @@ export interface TokenWithUser {
  * - `touchLastUsed` applies `nextLastUsed` (GitLab's LastUsedService: `lastUsedAt` at most once per
  *   `throttleMs`, a new `ip` at most once a minute, the last five IPs) to the stored values in one
  *   atomic step, so concurrent requests in one window write once.
- * - Reads see every write that completed before they started.
+ * - Reads see every write that completed before they started. A caching decorator (`cachedStore`)
+ *   may answer `findByDigest`, `findByDigestWithUser` and `findUser` from memory, within its bound,
+ *   but never `findById`: the authority reads a token by id where it decides (a rotation request).
  * - `consumeRotationReceipt` (optional, with `rotateWithReceipt`): of N concurrent consumptions of one
  *   receipt at most one gets it; it is decided in the same atomic step as the checks on the successor,
  *   so it never hands out a successor that a completed rotation, revocation or use had changed.

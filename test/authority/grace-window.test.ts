@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
+import { createHandler } from '../../src/http/index.js'
 import { AuthorityConfigError, createAuthority } from '../../src/index.js'
 import { memoryStore } from '../../src/memory/index.js'
 import type { TokenStore } from '../../src/store/index.js'
-import { ALICE, world } from '../support/authority-fixtures.js'
+import { ADMIN, ALICE, BOB, world } from '../support/authority-fixtures.js'
 
 const GRACE_MS = 30_000
 
@@ -118,5 +119,85 @@ describe('issue 13: the rotation grace window', () => {
       AuthorityConfigError,
     )
     expect(() => createAuthority({ store, pepper: 'p' })).not.toThrow()
+  })
+})
+
+// Issue 19, item 8: a token in its grace period authenticates (reads work, its own rotation can be
+// replayed), but it writes nothing: no rotation, revocation or creation, so the window can never
+// mint a credential that outlives it. Refused as GitLab refuses a revoked token: 401 token_revoked.
+describe('issue 19: what a token in its grace period may do', () => {
+  const REVOKED = { type: 'token_revoked' } as const
+
+  it('may not rotate its successor (or any other token) by id: no credential outlives the window', async () => {
+    const { authority, store, first, rotated, issue } = await rotatedOnce()
+    const graced = (await authority.authenticate(first.secret, { rotateRequest: true }))._unsafeUnwrap()
+    expect(graced.token.revoked).toBe(true)
+    expect((await authority.rotate(graced, rotated.token.id))._unsafeUnwrapErr()).toEqual({
+      ...REVOKED,
+      tokenId: first.token.id,
+    })
+    const other = await issue(ALICE.id)
+    expect((await authority.rotate(graced, other.token.id))._unsafeUnwrapErr()).toMatchObject(REVOKED)
+    // Nothing was rotated (a rotation revokes the token it rotates): both are active as they were.
+    for (const id of [rotated.token.id, other.token.id]) {
+      expect((await store.findById(id))._unsafeUnwrap()?.revoked).toBe(false)
+    }
+    expect((await authority.authenticate(rotated.secret)).isOk()).toBe(true)
+    // Rotating itself stays what docs/rotation.md says: already revoked (400), no reuse detection.
+    expect((await authority.rotate(graced, 'self'))._unsafeUnwrapErr().type).toBe('already_revoked')
+    expect((await authority.rotate(graced, first.token.id))._unsafeUnwrapErr().type).toBe('already_revoked')
+  })
+
+  it('answers the HTTP rotation of its successor by id with 401 invalid_token, as a revoked token', async () => {
+    const { authority, first, rotated } = await rotatedOnce()
+    const handler = createHandler(authority)
+    const response = await handler(
+      new Request(`http://gitlab.test/api/v4/personal_access_tokens/${rotated.token.id}/rotate`, {
+        method: 'POST',
+        headers: { 'PRIVATE-TOKEN': first.secret },
+      }),
+    )
+    expect(response.status).toBe(401)
+    expect(await response.json()).toEqual({
+      error: 'invalid_token',
+      error_description: 'Token was revoked. You have to re-authorize from the user.',
+    })
+    expect((await authority.authenticate(rotated.secret)).isOk()).toBe(true)
+  })
+
+  it('may not revoke: neither itself nor its successor', async () => {
+    const { authority, store, first, rotated } = await rotatedOnce()
+    const graced = (await authority.authenticate(first.secret))._unsafeUnwrap()
+    expect((await authority.revoke(graced, rotated.token.id))._unsafeUnwrapErr()).toMatchObject(REVOKED)
+    expect((await authority.revoke(graced, 'self'))._unsafeUnwrapErr()).toMatchObject(REVOKED)
+    expect((await store.findById(rotated.token.id))._unsafeUnwrap()?.revoked).toBe(false)
+  })
+
+  it('may not create tokens, its own nor (an administrator’s) for others, nor impersonation tokens', async () => {
+    const { authority, clock, login } = await world({ rotationGraceMs: GRACE_MS })
+    const request = { name: 'minted', scopes: ['self_rotate'], expiresAt: '2026-12-01' }
+    for (const userId of [ALICE.id, ADMIN.id]) {
+      const first = await login(userId)
+      ;(await authority.rotate(first, 'self', { presentedSecret: first.secret }))._unsafeUnwrap()
+      clock.advance(1)
+      const graced = (await authority.authenticate(first.secret))._unsafeUnwrap()
+      expect(graced.token.revoked).toBe(true)
+      expect((await authority.create(graced, 'self', request))._unsafeUnwrapErr()).toMatchObject(REVOKED)
+      expect((await authority.createOwn(graced, request))._unsafeUnwrapErr()).toMatchObject(REVOKED)
+      expect((await authority.create(graced, BOB.id, request))._unsafeUnwrapErr()).toMatchObject(REVOKED)
+      expect(
+        (
+          await authority.createImpersonationToken(graced, BOB.id, { name: 'minted', scopes: ['api'] })
+        )._unsafeUnwrapErr(),
+      ).toMatchObject(REVOKED)
+    }
+  })
+
+  it('still reads: its own token, its list, its successor', async () => {
+    const { authority, first, rotated } = await rotatedOnce()
+    const graced = (await authority.authenticate(first.secret))._unsafeUnwrap()
+    expect((await authority.get(graced, 'self'))._unsafeUnwrap().id).toBe(first.token.id)
+    expect((await authority.get(graced, rotated.token.id))._unsafeUnwrap().id).toBe(rotated.token.id)
+    expect((await authority.list(graced))._unsafeUnwrap().items.length).toBeGreaterThan(0)
   })
 })

@@ -269,4 +269,29 @@ describe('cachedStore', () => {
     await okValue(a.revoke(token.id))
     expect((await okValue(b.findByDigest(token.digest)))?.revoked).toBe(true)
   })
+
+  // Issue 19, item 4: what the store itself answers corrects a cache whose invalidation has not
+  // arrived (each cache on a channel of its own: B never hears A).
+  it('a rotation the store refuses, or a row read by id, drops the entry the store shows stale', async () => {
+    const inner = memoryStore()
+    const a = cachedStore(inner, { invalidation: localInvalidation() })
+    const b = cachedStore(inner, { invalidation: localInvalidation() })
+    const [rotated, read] = await seeded(a)
+    if (rotated === undefined || read === undefined) throw new Error('seeded')
+    for (const token of [rotated, read]) {
+      for (let i = 0; i < 2; i++) expect((await okValue(b.findByDigest(token.digest)))?.revoked).toBe(false)
+    }
+    const draft = draftFactory('unit-stale')
+    await okValue(a.rotate(rotated.id, draft({ userId: 2, expiresAt: null, previousId: rotated.id })))
+    await okValue(a.revoke(read.id))
+    // B still answers both from memory, as it may within the channel's bound...
+    expect((await okValue(b.findByDigest(rotated.digest)))?.revoked).toBe(false)
+    expect((await okValue(b.findByDigest(read.digest)))?.revoked).toBe(false)
+    // ...until the store tells it otherwise.
+    const refused = await b.rotate(rotated.id, draft({ userId: 2, expiresAt: null, previousId: rotated.id }))
+    expect(refused._unsafeUnwrapErr().type).toBe('already_revoked')
+    expect((await okValue(b.findByDigest(rotated.digest)))?.revoked).toBe(true)
+    expect((await okValue(b.findById(read.id)))?.revoked).toBe(true)
+    expect((await okValue(b.findByDigest(read.digest)))?.revoked).toBe(true)
+  })
 })

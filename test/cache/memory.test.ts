@@ -1,6 +1,7 @@
 import { cachedStore, localInvalidation } from '../../src/cache/index.js'
 import { memoryStore } from '../../src/memory/index.js'
 import { describeCacheConformance } from './support/cache-conformance.js'
+import { describeStaleDecisions } from './support/stale-decisions.js'
 
 // One process, one memory store: several caches over it share the in-process channel.
 describeCacheConformance({
@@ -18,3 +19,6 @@ describeCacheConformance({
     }
   },
 })
+
+// Two caches on one memory store, each on a channel of its own (the other's messages still on their way).
+describeStaleDecisions({ name: 'memory', store: () => memoryStore() })

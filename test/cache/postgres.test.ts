@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import pg from 'pg'
-import { expect, it, vi } from 'vitest'
+import { beforeAll, expect, it, vi } from 'vitest'
 import { cachedStore } from '../../src/cache/index.js'
 import { migrate, postgresInvalidation, sqlStore } from '../../src/sql/index.js'
 import { okValue } from '../../src/testing/conformance/results.js'
@@ -9,6 +9,7 @@ import { POSTGRES_URL, postgres, uniquePrefix } from '../sql/support/databases.j
 import { describeDatabase } from '../sql/support/describe-database.js'
 import { describeCacheConformance } from './support/cache-conformance.js'
 import { pollingChannel, postgresChannel, sqlDeployment } from './support/sql-deployment.js'
+import { describeStaleDecisions } from './support/stale-decisions.js'
 
 const prefix = uniquePrefix('cache_pg')
 
@@ -69,4 +70,14 @@ await describeDatabase(postgres, resyncPrefix, (db) => {
       await invalidation.close()
     }
   })
+})
+
+const stalePrefix = uniquePrefix('cache_pgst')
+
+await describeDatabase(postgres, stalePrefix, (db) => {
+  beforeAll(async () => {
+    const migrated = await migrate(db, { tablePrefix: stalePrefix })
+    if (migrated.isErr()) throw migrated.error.cause
+  })
+  describeStaleDecisions({ name: 'PostgreSQL', store: () => sqlStore(db, { tablePrefix: stalePrefix }) })
 })

@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { parseServeArgs } from '../../src/cli/serve-options.js'
-import { MYSQL_URL, mariadb, POSTGRES_URL, postgres, uniquePrefix } from '../sql/support/databases.js'
+import {
+  dropTables,
+  MYSQL_URL,
+  mariadb,
+  POSTGRES_URL,
+  postgres,
+  uniquePrefix,
+} from '../sql/support/databases.js'
 import { describeDatabase } from '../sql/support/describe-database.js'
 import { killAll, type Server, startServe } from './support/cli-process.js'
 
@@ -88,6 +95,70 @@ for (const [target, url, tag] of [
       timeout: 60_000,
     }, async () => {
       await revokedEverywhere(url, ['--table-prefix', prefix], tag)
+    })
+  })
+}
+
+// Issue 19, item 5: processes started at once with one seed on one empty database. Each one's seed
+// loader looks for every seed token, finds none, and inserts it; the one that loses the race on a
+// unique key looks again, and that look must reach the database, not the "unknown" its cache
+// remembered from the first look. Every start must end ready.
+const ROUNDS = 3
+const PARALLEL = 3
+
+async function startTogether(
+  database: (round: number) => string,
+  extra: (round: number) => string[],
+  name: string,
+) {
+  const seed = seedFile(name)
+  for (let round = 0; round < ROUNDS; round++) {
+    const args = [
+      '--database',
+      database(round),
+      ...extra(round),
+      '--pepper',
+      PEPPER,
+      '--seed',
+      seed,
+      '--cache',
+    ]
+    const started = await Promise.allSettled(Array.from({ length: PARALLEL }, () => startServe(args)))
+    const failed = started.flatMap((s) => (s.status === 'rejected' ? [String(s.reason)] : []))
+    expect(failed, `round ${round}`).toEqual([])
+    const servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []))
+    for (const server of servers) expect((await self(server, secretOf(0))).status).toBe(200)
+    for (const server of servers) expect(await server.stop()).toEqual({ code: 0, signal: null })
+  }
+}
+
+describe('patkit serve --cache --seed, processes started at once', () => {
+  it('SQLite file: every start ends ready', { timeout: 60_000 }, async () => {
+    await startTogether(
+      (round) => `sqlite:${join(dir, `together-${round}.db`)}`,
+      () => [],
+      'together-sqlite',
+    )
+  })
+})
+
+for (const [target, url, tag] of [
+  [postgres, POSTGRES_URL, 'clitogether_pg'],
+  [mariadb, MYSQL_URL, 'clitogether_my'],
+] as const) {
+  const prefix = uniquePrefix(tag)
+  // A fresh table prefix per round (an empty database each time); all of them dropped after.
+  const roundPrefix = (round: number) => `${prefix}r${round}_`
+  await describeDatabase(target, prefix, (db) => {
+    afterAll(async () => {
+      for (let round = 0; round < ROUNDS; round++) await dropTables(db, roundPrefix(round))
+    })
+    it('every start ends ready', { timeout: 60_000 }, async () => {
+      await startTogether(
+        () => url,
+        (round) => ['--table-prefix', roundPrefix(round)],
+        tag,
+      )
     })
   })
 }

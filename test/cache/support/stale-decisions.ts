@@ -1,0 +1,229 @@
+import { ResultAsync } from 'neverthrow'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { type CachedStore, cachedStore, localInvalidation } from '../../../src/cache/index.js'
+import { manualClock } from '../../../src/domain/index.js'
+import { createHandler, type Handler } from '../../../src/http/index.js'
+import {
+  type Authority,
+  type AuthorityConfig,
+  type AuthorityEvent,
+  createAuthority,
+  createDigester,
+} from '../../../src/index.js'
+import type { TokenStore } from '../../../src/store/index.js'
+import { okValue } from '../../../src/testing/conformance/results.js'
+import { draftFactory, loadSeed, seedSchema } from '../../../src/testing/index.js'
+import { ALICE, T0 } from '../../support/authority-fixtures.js'
+
+// Issue 19, item 4: two instances (each its own cache) on one store. Instance A rotates a token that
+// both have cached; B has not heard of it yet (its channel is its own: A's message is still on its
+// way, as it is for up to the lease in default mode). Only authentication may be answered from B's
+// cached row: a rotation request, a replay and reuse detection decide from the store.
+
+const BASE = 'http://gitlab.test/api/v4/personal_access_tokens'
+const PEPPER = 'stale-decisions-pepper'
+let serial = 0
+
+export interface StaleDecisionsOptions {
+  readonly name: string
+  /** The one store both instances wrap; called once per test (the tables may be shared). */
+  readonly store: () => TokenStore
+}
+
+interface Instance {
+  readonly cache: CachedStore
+  readonly handler: Handler
+  readonly events: AuthorityEvent[]
+  readonly authority: Authority
+}
+
+/**
+ * Two instances on `store`, each with its own cache and channel (B never hears A), one clock. B's
+ * cache wraps `storeOfB` when given (the same store, with a hook that schedules a race).
+ */
+function twoInstances(
+  store: TokenStore,
+  config: Partial<AuthorityConfig>,
+  storeOfB: TokenStore = store,
+): [Instance, Instance] {
+  const clock = manualClock(T0)
+  const instance = (inner: TokenStore): Instance => {
+    const cache = cachedStore(inner, { invalidation: localInvalidation() })
+    const events: AuthorityEvent[] = []
+    const authority = createAuthority({
+      ...config,
+      store: cache,
+      pepper: PEPPER,
+      clock,
+      onEvent: (e) => events.push(e),
+    })
+    return { cache, handler: createHandler(authority), events, authority }
+  }
+  return [instance(store), instance(storeOfB)]
+}
+
+async function call(instance: Instance, path: string, secret: string, init: RequestInit = {}) {
+  const headers = new Headers(init.headers)
+  headers.set('PRIVATE-TOKEN', secret)
+  const response = await instance.handler(new Request(`${BASE}/${path}`, { ...init, headers }))
+  return {
+    status: response.status,
+    replayed: response.headers.get('idempotent-replayed'),
+    body: (await response.json()) as Record<string, unknown>,
+  }
+}
+
+/** GitLab's answer to a revoked token (reuse detection answers it too). */
+const REVOKED = {
+  error: 'invalid_token',
+  error_description: 'Token was revoked. You have to re-authorize from the user.',
+}
+
+export function describeStaleDecisions(options: StaleDecisionsOptions): void {
+  describe(`decisions read the store, not another instance's stale cache: ${options.name}`, () => {
+    let store: TokenStore
+    let opened: Instance[] = []
+    beforeEach(() => {
+      store = options.store()
+    })
+    afterEach(async () => {
+      await Promise.all(opened.map((i) => i.cache.close()))
+      opened = []
+    })
+
+    /** A and B, ALICE stored, and a token of hers that both instances have served from memory. */
+    async function warmed(config: Partial<AuthorityConfig> = {}) {
+      const [a, b] = twoInstances(store, config)
+      opened = [a, b]
+      await okValue(a.cache.putUser(ALICE))
+      const secret = `glpat-stale-${process.pid}-${serial++}-${options.name.length}`.replace(/[^\w-]/g, '')
+      const authority = createAuthority({ ...config, store: a.cache, pepper: PEPPER, clock: manualClock(T0) })
+      const issued = await okValue(
+        authority.issueToken({ userId: ALICE.id, name: 'stale', scopes: ['api'], secret }),
+      )
+      for (const instance of [a, b]) {
+        for (let i = 0; i < 2; i++) expect((await call(instance, 'self', secret)).status).toBe(200)
+        expect(instance.cache.stats().hits).toBeGreaterThan(0)
+      }
+      return { a, b, secret, token: issued.token }
+    }
+
+    for (const path of ['self/rotate', 'id/rotate'] as const) {
+      it(`a token rotated on A, presented on B to ${path}, is reuse: its successor is revoked, 401`, async () => {
+        const { a, b, secret, token } = await warmed()
+        const rotated = await call(a, 'self/rotate', secret, { method: 'POST' })
+        expect(rotated.status).toBe(200)
+        const successorId = rotated.body['id'] as number
+        const route = path === 'self/rotate' ? path : `${token.id}/rotate`
+        const stale = await call(b, route, secret, { method: 'POST' })
+        expect(stale).toMatchObject({ status: 401, body: REVOKED })
+        expect((await okValue(store.findById(successorId)))?.revoked).toBe(true)
+        expect(b.events).toMatchObject([{ type: 'reuse_detected', revoked: [{ id: successorId }] }])
+        // B learnt from the store that its row was stale: it no longer serves it.
+        expect(await call(b, 'self', secret)).toMatchObject({ status: 401, body: REVOKED })
+      })
+    }
+
+    it('an Idempotency-Key retry on B gets the successor A answered', async () => {
+      const { a, b, secret } = await warmed()
+      const key = `retry-${serial++}`
+      const first = await call(a, 'self/rotate', secret, {
+        method: 'POST',
+        headers: { 'Idempotency-Key': key },
+      })
+      expect(first.status).toBe(200)
+      const retried = await call(b, 'self/rotate', secret, {
+        method: 'POST',
+        headers: { 'Idempotency-Key': key },
+      })
+      expect(retried).toMatchObject({ status: 200, replayed: 'true' })
+      expect({ id: retried.body['id'], token: retried.body['token'] }).toEqual({
+        id: first.body['id'],
+        token: first.body['token'],
+      })
+      expect((await okValue(store.findById(first.body['id'] as number)))?.revoked).toBe(false)
+    })
+
+    it('with a grace window, a rotation replayed on B gets the successor A answered', async () => {
+      const { a, b, secret } = await warmed({ rotationGraceMs: 30_000 })
+      const first = await call(a, 'self/rotate', secret, { method: 'POST' })
+      expect(first.status).toBe(200)
+      const replayed = await call(b, 'self/rotate', secret, { method: 'POST' })
+      expect(replayed.status).toBe(200)
+      expect({ id: replayed.body['id'], token: replayed.body['token'] }).toEqual({
+        id: first.body['id'],
+        token: first.body['token'],
+      })
+    })
+
+    // Issue 19, item 5: seeding decides from the store. B remembers a digest as unknown; A stores its
+    // token meanwhile; B's own insert then fails on a unique key, and its re-check must see A's row.
+    for (const how of ['insert', 'importToken'] as const) {
+      it(`a digest B remembers as unknown, stored by A since: after B's ${how} fails, B finds the row`, async () => {
+        const [a, b] = twoInstances(store, {})
+        opened = [a, b]
+        await okValue(a.cache.putUser(ALICE))
+        const id = 900_000 + serial++
+        const draft = draftFactory(`seed-${process.pid}-${id}`)({ userId: ALICE.id, expiresAt: null })
+        for (let i = 0; i < 2; i++) expect(await okValue(b.cache.findByDigest(draft.digest))).toBeNull()
+        expect(b.cache.stats().negativeHits).toBe(1)
+        const stored =
+          how === 'insert'
+            ? await okValue(a.cache.insert(draft))
+            : await okValue(a.cache.importToken({ ...draft, id, familyId: id }))
+        const again =
+          how === 'insert'
+            ? await b.cache.insert(draft)
+            : await b.cache.importToken({ ...draft, id, familyId: id })
+        expect(again._unsafeUnwrapErr().type).toBe('store_failure')
+        expect((await okValue(b.cache.findByDigest(draft.digest)))?.id).toBe(stored.id)
+      })
+    }
+
+    it('two instances loading one seed at once both succeed (the second skips what the first stored)', async () => {
+      const id = 900_000 + serial++
+      const seed = seedSchema.parse({
+        users: [{ id: ALICE.id, username: ALICE.username }],
+        tokens: [
+          {
+            id,
+            user_id: ALICE.id,
+            name: 'seeded',
+            scopes: ['api'],
+            token: `glpat-seeded-${process.pid}-${id}`,
+          },
+        ],
+      })
+      // B's store lets A load the seed between B's checks (nothing stored yet) and B's own insert,
+      // as two processes starting at once do.
+      let a: Instance | undefined
+      let raced = false
+      const racing: TokenStore = {
+        ...store,
+        importToken: (token) =>
+          new ResultAsync(
+            (async () => {
+              if (!raced && a !== undefined) {
+                raced = true
+                const first = await loadSeed(
+                  { authority: a.authority, store: a.cache, digest: createDigester(PEPPER) },
+                  seed,
+                )
+                expect(first._unsafeUnwrap().issued.map((t) => t.token.id)).toEqual([id])
+              }
+              return store.importToken(token)
+            })(),
+          ),
+      }
+      const [first, b] = twoInstances(store, {}, racing)
+      a = first
+      opened = [first, b]
+      const second = await loadSeed(
+        { authority: b.authority, store: b.cache, digest: createDigester(PEPPER) },
+        seed,
+      )
+      expect(raced).toBe(true)
+      expect(second._unsafeUnwrap()).toMatchObject({ issued: [], skipped: [0] })
+    })
+  })
+}
