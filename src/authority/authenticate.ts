@@ -16,16 +16,20 @@ import { hasFeature } from './release.js'
 
 /**
  * How a request presents its token. `rotateRequest` marks a rotation (`/:id/rotate` or
- * `/self/rotate`): only then does a revoked token trigger reuse detection. `ip` is the client's
+ * `/self/rotate`): only then does a revoked token trigger reuse detection. `write` marks any other
+ * request that changes data (a revocation, a creation): like a rotation, it is decided on the token
+ * as the store holds it now, never on a row a cache remembers (docs/storage.md). `ip` is the client's
  * address, recorded in the token's `last_used_ips` as GitLab's LastUsedService does (absent: none).
  *
  * @example
  * ```ts
  * await authority.authenticate(secret, { rotateRequest: true, ip: '203.0.113.7' })
+ * await authority.authenticate(secret, { write: true }) // before a revocation
  * ```
  */
 export interface AuthenticateOptions {
   readonly rotateRequest?: boolean
+  readonly write?: boolean
   readonly ip?: string | null
 }
 
@@ -87,8 +91,11 @@ function principalFor(
   try {
     const now = deps.clock.now()
     const digest = deps.digest(secret)
-    // A rotation request decides (reuse detection, the token it rotates) on the row as stored now.
-    const found = options.rotateRequest === true ? findForDecision(deps, digest) : findWithOwner(deps, digest)
+    // A write decides (reuse detection, the token it rotates or revokes) on the row as stored now.
+    const found =
+      options.rotateRequest === true || options.write === true
+        ? findForDecision(deps, digest)
+        : findWithOwner(deps, digest)
     // A store holding the answer in memory hands it over settled: decided now, no turn to wait for.
     const known = found instanceof Promise ? undefined : settledResult(found)
     if (known !== undefined) return Promise.resolve<Authenticated>(principalFrom(deps, known, now, options))

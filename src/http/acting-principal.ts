@@ -13,6 +13,8 @@ export type PrincipalError = AuthenticateError | SudoError
 export interface PrincipalContext {
   /** A rotation request: a revoked token presented to it triggers reuse detection. */
   readonly rotateRequest: boolean
+  /** A request that changes data: decided on the token as stored now, not on a cached row. */
+  readonly write: boolean
   /** The client's address, recorded in the token's `last_used_ips`. */
   readonly ip: string | null
 }

@@ -121,6 +121,7 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
     // Every route acts as this one principal, the user `sudo` names when it names one.
     const caller = await actingPrincipal(authority, credentials, {
       rotateRequest: match.name === 'rotate',
+      write: method !== 'GET' && method !== 'HEAD',
       ip: request.clientIp ?? null,
     })
     if (caller.isErr()) return errorReply(caller.error)

@@ -124,6 +124,37 @@ export function describeStaleDecisions(options: StaleDecisionsOptions): void {
       })
     }
 
+    it('a token revoked on A cannot revoke or create on B from its stale row: 401, nothing changed', async () => {
+      const { a, b, secret } = await warmed()
+      const second = await okValue(
+        createAuthority({ store: a.cache, pepper: PEPPER, clock: manualClock(T0) }).issueToken({
+          userId: ALICE.id,
+          name: 'second',
+          scopes: ['api'],
+          secret: `${secret}-second`,
+        }),
+      )
+      const revoked = await a.handler(
+        new Request(`${BASE}/self`, { method: 'DELETE', headers: { 'PRIVATE-TOKEN': secret } }),
+      )
+      expect(revoked.status).toBe(204)
+      // B still holds the token as active: reads may be served from it, writes may not.
+      expect(await call(b, `${second.token.id}`, secret, { method: 'DELETE' })).toMatchObject({
+        status: 401,
+        body: REVOKED,
+      })
+      expect((await okValue(store.findById(second.token.id)))?.revoked).toBe(false)
+      const created = await b.handler(
+        new Request('http://gitlab.test/api/v4/user/personal_access_tokens', {
+          method: 'POST',
+          headers: { 'PRIVATE-TOKEN': secret, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'from-stale', scopes: ['self_rotate'] }),
+        }),
+      )
+      expect(created.status).toBe(401)
+      expect(b.events.filter((e) => e.type === 'created' || e.type === 'revoked')).toEqual([])
+    })
+
     it('an Idempotency-Key retry on B gets the successor A answered', async () => {
       const { a, b, secret } = await warmed()
       const key = `retry-${serial++}`
