@@ -73,6 +73,11 @@ export interface Authority {
   readonly release: Release
   /** The `userIdType` option: `'integer'` (GitLab's) unless configured. */
   readonly userIdType: UserIdType
+  /**
+   * The scopes a token may carry: the `scopes` option (an application's own vocabulary), or GitLab's
+   * {@link SCOPES}. Frozen. The guards check the scopes they ask for against it when they are built.
+   */
+  readonly scopes: readonly string[]
   /** The authority's current instant (its injected clock), e.g. to render `active`. */
   now(): Date
   authenticate(
@@ -331,6 +336,7 @@ export function authorityOver(deps: AuthorityDeps): Authority {
   const authority: Authority = {
     release: deps.release,
     userIdType: deps.userIdType,
+    scopes: deps.scopes,
     now: () => deps.clock.now(),
     authenticate: (secret, opts = NO_OPTIONS) => authenticate(deps, secret, opts),
     sudo: (principal, identifier) => sudo(deps, principal, identifier),

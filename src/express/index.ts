@@ -4,8 +4,9 @@
  *
  * @example
  * ```ts
- * import { principalOf, requireToken } from 'patkit/express'
+ * import { MissingPrincipalError, principalOf, requireToken } from 'patkit/express'
  * ```
  * @packageDocumentation
  */
+export { MissingPrincipalError } from '../http/missing-principal.js'
 export { principalOf, requireToken, type TokenLocals, type TokenMiddleware } from './require-token.js'

@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http'
 import type { NextFunction, Response } from 'express'
 import type { Principal } from '../authority/principal.js'
-import { checkRealm, type GuardOptions } from '../http/authenticate-request.js'
+import { checkGuard, type GuardOptions } from '../http/authenticate-request.js'
+import { MissingPrincipalError } from '../http/missing-principal.js'
 import { writeReply } from '../node/node-io.js'
 import { guardIncoming } from '../node/with-token.js'
 
@@ -18,6 +19,10 @@ import { guardIncoming } from '../node/with-token.js'
 export interface TokenLocals {
   readonly principal: Principal
 }
+
+// What requireToken authenticated, by response object: principalOf reads it here rather than from
+// `res.locals`, where another middleware may have put a `principal` of its own.
+const principals = new WeakMap<object, Principal>()
 
 /**
  * The middleware {@link requireToken} returns: an Express handler whose `res.locals` is
@@ -43,7 +48,10 @@ export type TokenMiddleware = (
  * typed. The same token sources, checks and refusals as `authenticateRequest` (GitLab's status and
  * body, a `WWW-Authenticate` challenge), read from the `IncomingMessage` without building a `Request`;
  * a refused request never reaches the route. The body is not read, so a body parser may run before or
- * after it. A handler defined apart from its route reads the caller with {@link principalOf}.
+ * after it. Behind `app.use(requireToken(...))` or `router.use(...)`, or in a handler defined apart
+ * from its route, Express types `res.locals` as `any`: read the caller with {@link principalOf}.
+ * Throws where it is built for options no request could pass (an unknown or empty `scopes`, a bad
+ * realm; see docs/embedding.md).
  *
  * @example
  * ```ts
@@ -57,7 +65,7 @@ export type TokenMiddleware = (
  * ```
  */
 export function requireToken(options: GuardOptions): TokenMiddleware {
-  const realm = checkRealm(options.realm)
+  const realm = checkGuard(options)
   return async (req, res, next) => {
     const outcome = await guardIncoming(req, req.originalUrl, options, realm)
     // Written as node:http's guard writes it: `res.send` would add a charset to GitLab's content type.
@@ -65,28 +73,37 @@ export function requireToken(options: GuardOptions): TokenMiddleware {
     // `locals` is typed readonly for the routes; this is the one place that writes it.
     const locals: { principal: Principal } = res.locals
     locals.principal = outcome.value
+    principals.set(res, outcome.value)
     next()
   }
 }
 
 /**
- * The caller {@link requireToken} authenticated, for a handler written apart from its route (whose
- * `res.locals` Express cannot type). Throws if no `requireToken` ran before it: a programming error.
+ * The caller {@link requireToken} authenticated, typed, for a handler whose `res.locals` Express
+ * cannot type: one written apart from its route, or one after `app.use(requireToken(...))` or
+ * `router.use(requireToken(...))` (Express types a route's locals from that route's own handlers
+ * only, so there `res.locals.principal` is `any`). It returns what the guard stored for this
+ * response, never another middleware's `res.locals.principal`. Throws {@link MissingPrincipalError}
+ * if no `requireToken` ran before it: the route lacks its guard, a programming error, answered 500.
  *
  * @example
  * ```ts
- * import type { Request, Response } from 'express'
- * import { principalOf } from 'patkit/express'
+ * import express from 'express'
+ * import { principalOf, requireToken } from 'patkit/express'
  *
- * export function me(_req: Request, res: Response): void {
+ * const router = express.Router()
+ * router.use(requireToken({ authority, scopes: ['read_api', 'api'] }))
+ * router.get('/me', (_req, res) => {
  *   res.json({ username: principalOf(res).user.username })
- * }
+ * })
  * ```
  */
 export function principalOf(res: Response): Principal {
-  const principal: unknown = res.locals['principal']
+  const principal = principals.get(res)
   if (principal === undefined) {
-    throw new Error('patkit/express: no principal in res.locals; put requireToken(...) before this handler')
+    throw new MissingPrincipalError(
+      'patkit/express: principalOf(res) found no caller: put requireToken(...) before this handler',
+    )
   }
-  return principal as Principal
+  return principal
 }

@@ -4,8 +4,9 @@
  *
  * @example
  * ```ts
- * import { fastifyPatkit, requireToken } from 'patkit/fastify'
+ * import { fastifyPatkit, MissingPrincipalError, requireToken } from 'patkit/fastify'
  * ```
  * @packageDocumentation
  */
+export { MissingPrincipalError } from '../http/missing-principal.js'
 export { fastifyPatkit, requireToken } from './require-token.js'

@@ -1,28 +1,40 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
 import type { Principal } from '../authority/principal.js'
-import { checkRealm, type GuardOptions } from '../http/authenticate-request.js'
+import { checkGuard, type GuardOptions } from '../http/authenticate-request.js'
+import { MissingPrincipalError } from '../http/missing-principal.js'
 import { guardIncoming } from '../node/with-token.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
     /**
-     * The caller `requireToken` authenticated (patkit/fastify). Reading it on a route without that
-     * hook throws: there is no caller to give.
+     * The caller `requireToken` authenticated (patkit/fastify). Typed on every route, as Fastify's
+     * decorators are; reading it on a route without that hook throws `MissingPrincipalError`, and
+     * the client gets a plain 500.
      */
     readonly principal: Principal
   }
 }
 
 const PRINCIPAL = Symbol('patkit.principal')
+// Set when `request.principal` was read on a route without the guard, so the 500 that follows is
+// answered without the error's message (Fastify would send it to the client).
+const MISSING = Symbol('patkit.missingPrincipal')
 
 interface Holder {
   [PRINCIPAL]?: Principal
+  [MISSING]?: true
 }
+
+const PLAIN_500 = '{"message":"500 Internal Server Error"}'
 
 /**
  * The Fastify plugin that declares `request.principal` (a getter over what {@link requireToken}
  * stores): register it once, at the root, before the routes that use the hook. It is not
  * encapsulated (Fastify's `skip-override`), so every route of the application sees the decorator.
+ * Reading `request.principal` on a route without `requireToken` throws {@link MissingPrincipalError}
+ * (the application's error handler and logger get its message: the method and route that lack the
+ * guard), and the client gets GitLab's plain `{"message":"500 Internal Server Error"}`, not the
+ * message, which Fastify's default error handler would send.
  *
  * @example
  * ```ts
@@ -37,14 +49,27 @@ export const fastifyPatkit: FastifyPluginAsync = Object.assign(
   async (app: Parameters<FastifyPluginAsync>[0]) => {
     app.decorateRequest('principal', {
       getter(this: FastifyRequest): Principal {
-        const principal = (this as unknown as Holder)[PRINCIPAL]
+        const holder = this as unknown as Holder
+        const principal = holder[PRINCIPAL]
         if (principal === undefined) {
-          throw new Error(
-            `patkit/fastify: no principal on ${this.method} ${this.url}; add requireToken(...) as its preHandler`,
+          holder[MISSING] = true
+          // The route's pattern, not the URL: a query may carry what a log must not keep.
+          throw new MissingPrincipalError(
+            `patkit/fastify: request.principal read on ${this.method} ${this.routeOptions.url ?? '(no route)'}, a route without requireToken(...) as its preHandler`,
           )
         }
         return principal
       },
+    })
+    app.addHook('onSend', (request, reply, payload, done) => {
+      // Only the 500 that reading a missing principal led to: a handler that caught the error and
+      // answered otherwise keeps its answer.
+      if ((request as unknown as Holder)[MISSING] !== true || reply.statusCode !== 500) {
+        done(null, payload)
+        return
+      }
+      reply.header('content-type', 'application/json')
+      done(null, PLAIN_500)
     })
   },
   { [Symbol.for('skip-override')]: true, [Symbol.for('fastify.display-name')]: 'patkit' },
@@ -56,7 +81,9 @@ export const fastifyPatkit: FastifyPluginAsync = Object.assign(
  * The same token sources, checks and refusals as `authenticateRequest` (GitLab's status and body, a
  * `WWW-Authenticate` challenge), read from the raw request without building a `Request`; a refused
  * request is answered through `reply` (so `onSend` hooks and plugins such as CORS still run) and never
- * reaches the handler. The body is not read. Needs {@link fastifyPatkit} registered.
+ * reaches the handler. The body is not read. Needs {@link fastifyPatkit} registered. Throws where it
+ * is built for options no request could pass (an unknown or empty `scopes`, a bad realm; see
+ * docs/embedding.md).
  *
  * @example
  * ```ts
@@ -71,7 +98,7 @@ export const fastifyPatkit: FastifyPluginAsync = Object.assign(
  * ```
  */
 export function requireToken(options: GuardOptions): preHandlerAsyncHookHandler {
-  const realm = checkRealm(options.realm)
+  const realm = checkGuard(options)
   return async function patkitToken(this, request: FastifyRequest, reply: FastifyReply) {
     if (!this.hasRequestDecorator('principal')) {
       throw new Error('patkit/fastify: register fastifyPatkit before using requireToken')

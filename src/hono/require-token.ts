@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
 import type { Principal } from '../authority/principal.js'
-import { checkRealm, type GuardOptions, guardRequest } from '../http/authenticate-request.js'
+import { checkGuard, type GuardOptions, guardRequest } from '../http/authenticate-request.js'
 import { toResponse } from '../http/responses.js'
 
 /**
@@ -23,7 +23,8 @@ export interface TokenEnv {
  * scopes }), (c) => ...)`, and the route reads the caller as `c.var.principal`, typed (Hono infers a
  * route's variables from its middleware). A refused request is answered with the `Response`
  * `authenticateRequest` gives (GitLab's status and body, a `WWW-Authenticate` challenge) and never
- * reaches the route. The body is not read. Web-standard: Node, Bun, Deno, workers.
+ * reaches the route. The body is not read. Web-standard: Node, Bun, Deno, workers. Options no
+ * request could pass (an unknown or empty `scopes`, a bad realm) throw where it is built.
  *
  * @example
  * ```ts
@@ -37,7 +38,7 @@ export interface TokenEnv {
  * ```
  */
 export function requireToken(options: GuardOptions): MiddlewareHandler<TokenEnv> {
-  const realm = checkRealm(options.realm)
+  const realm = checkGuard(options)
   return async (c, next) => {
     const outcome = await guardRequest(c.req.raw, new URL(c.req.url), options, realm)
     if (outcome.isErr()) return toResponse(outcome.error)

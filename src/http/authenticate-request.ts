@@ -24,8 +24,10 @@ export interface GuardOptions {
   readonly authority: Authority
   /**
    * A token needs one of these scopes (GitLab's `allow_access_with_scope`: any one suffices), else
-   * 403 `insufficient_scope`; `'any'` lets every valid token in. An empty list lets no token in.
-   * GitLab's scopes (`'read_api'`, `'api'`, ...) or those of the authority's own `scopes` vocabulary.
+   * 403 `insufficient_scope`; `'any'` lets every valid token in. Each must be in the authority's
+   * vocabulary (`authority.scopes`: GitLab's scopes unless its `scopes` option names others), and the
+   * list must not be empty: the guard throws a `RangeError` where it is built otherwise, naming the
+   * scope and the vocabulary (see docs/embedding.md).
    */
   readonly scopes: readonly string[] | 'any'
   /**
@@ -44,16 +46,49 @@ export interface GuardOptions {
 }
 
 /**
- * Throws a `TypeError` for a realm no header can carry (a control character): a programming error,
- * reported where the guard is built rather than on the first refused request.
+ * Checks a guard's options where the guard is built and returns its realm, or throws for options no
+ * request could pass, as `new URL('bad')` throws for a programming error: a `TypeError` for a realm
+ * no header can carry (a control character) or `scopes` neither a list nor `'any'`; a `RangeError`
+ * for an empty `scopes` list or a scope outside the authority's vocabulary (`authority.scopes`),
+ * which would otherwise answer every request 403. The message names the mistake and the way out.
  *
  * @example
  * ```ts
- * import { checkRealm } from './authenticate-request.js'
- * checkRealm('my-app') // 'my-app'
+ * import { checkGuard } from './authenticate-request.js'
+ * checkGuard({ authority, scopes: ['read_api'], realm: 'my-app' }) // 'my-app'
+ * checkGuard({ authority, scopes: ['reed'] }) // throws RangeError: patkit guard: unknown scope "reed" ...
  * ```
  */
-export function checkRealm(realm: string | undefined): string {
+export function checkGuard(options: GuardOptions): string {
+  checkScopes(options.scopes, options.authority.scopes)
+  return checkRealm(options.realm)
+}
+
+const ANY_HINT = "pass scopes: 'any' to let a token of any scope in"
+
+function checkScopes(scopes: unknown, vocabulary: readonly string[]): void {
+  if (scopes === 'any') return
+  if (!Array.isArray(scopes)) {
+    throw new TypeError(
+      `patkit guard: scopes must be a list of scopes or 'any', got ${JSON.stringify(scopes) ?? String(scopes)}`,
+    )
+  }
+  if (scopes.length === 0) {
+    throw new RangeError(
+      `patkit guard: scopes: [] lets no token in; name the scopes a token needs one of, or ${ANY_HINT}`,
+    )
+  }
+  const unknown = scopes.filter((scope) => typeof scope !== 'string' || !vocabulary.includes(scope))
+  if (unknown.length > 0) {
+    const names = unknown.map((scope) => JSON.stringify(scope) ?? String(scope)).join(', ')
+    throw new RangeError(
+      `patkit guard: unknown ${unknown.length === 1 ? 'scope' : 'scopes'} ${names} in scopes; the authority's scopes are ${vocabulary.join(', ')} (or ${ANY_HINT})`,
+    )
+  }
+}
+
+/** The realm of the challenges; a realm with a control character throws (see {@link checkGuard}). */
+function checkRealm(realm: string | undefined): string {
   if (realm === undefined) return GITLAB_REALM
   // Visible ASCII, space and tab only: what a quoted-string may hold without obs-text.
   if (!/^[\t\x20-\x7e]*$/.test(realm)) {
@@ -126,6 +161,8 @@ export async function guardRequest(
  * status and body and a `WWW-Authenticate` challenge (see docs/embedding.md): 401 without a token or
  * with an unknown, expired or revoked one, 403 `insufficient_scope` without one of `scopes`, 403 for a
  * blocked owner, 500 when the store fails. Web-standard: any runtime with `Request` and `Response`.
+ * Options no request could pass (an unknown or empty `scopes`, a realm with a control character)
+ * throw at once, a `RangeError` or `TypeError`, as they do where a framework guard is built.
  *
  * @example
  * ```ts
@@ -142,7 +179,7 @@ export function authenticateRequest(
   request: Request,
   options: GuardOptions,
 ): ResultAsync<Principal, Response> {
-  const realm = checkRealm(options.realm)
+  const realm = checkGuard(options)
   return new ResultAsync(
     guardRequest(request, new URL(request.url), options, realm).then((outcome) => outcome.mapErr(toResponse)),
   )

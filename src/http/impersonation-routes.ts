@@ -7,7 +7,7 @@ import { parseListParams } from '../query/params.js'
 import { errorReply } from './error-response.js'
 import { paginationHeaders } from './pagination-headers.js'
 import type { BodyParams } from './request-body.js'
-import { optionalString, parseId } from './request-params.js'
+import { commaSeparatedToArray, optionalString, parseId } from './request-params.js'
 import { error, json, message, noContent, type Reply } from './responses.js'
 import { impersonationTokenJson } from './token-json.js'
 
@@ -89,35 +89,26 @@ function fail(e: PatkitError): Reply {
   }
 }
 
-function parseScopes(value: unknown): Result<readonly string[] | undefined, InvalidParameter> {
-  if (value === undefined || value === null) return ok(undefined)
-  if (typeof value === 'string') {
-    return ok(
-      value
-        .split(',')
-        .map((s) => s.trim())
-        .filter((s) => s !== ''),
-    )
-  }
-  if (Array.isArray(value) && value.every((s) => typeof s === 'string')) return ok(value)
-  return err(invalid('scopes'))
-}
-
+/**
+ * The body as Grape declares it (`requires :name, type: String`; `optional :scopes, type:
+ * Array[String], coerce_with: CommaSeparatedToArray`, no `values:`): only an absent `name` fails here.
+ * A present `scopes` is coerced as GitLab coerces it, so `null` and `''` are no scopes and an empty
+ * part stays, for the model to refuse; a `name` of `null` is present, and blank to the model.
+ */
 function parseCreate(body: BodyParams): Result<ImpersonationCreateRequest, InvalidParameter> {
   const name = body['name']
-  if (name === undefined || name === null) return err(invalid('name', 'missing'))
-  if (typeof name !== 'string') return err(invalid('name'))
+  if (name === undefined) return err(invalid('name', 'missing'))
+  if (name !== null && typeof name !== 'string') return err(invalid('name'))
   const description = body['description']
   if (description !== undefined && description !== null && typeof description !== 'string') {
     return err(invalid('description'))
   }
   const expiresAt = optionalString(body, 'expires_at')
   if (expiresAt.isErr()) return err(expiresAt.error)
-  const scopes = parseScopes(body['scopes'])
-  if (scopes.isErr()) return err(scopes.error)
+  const scopes = body['scopes']
   return ok({
-    name,
-    ...(scopes.value === undefined ? {} : { scopes: scopes.value }),
+    name: name ?? '',
+    ...(scopes === undefined ? {} : { scopes: commaSeparatedToArray(scopes) }),
     ...(description === undefined ? {} : { description: description as string | null }),
     ...(expiresAt.value === undefined ? {} : { expiresAt: expiresAt.value }),
   })

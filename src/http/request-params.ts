@@ -38,19 +38,41 @@ export function optionalString(body: BodyParams, name: string): Result<string | 
   return typeof value === 'string' ? ok(value) : err(invalid(name))
 }
 
-/** Scopes as GitLab's users API takes them: an array of strings, or one comma-separated string. */
-function parseScopes(value: unknown): Result<readonly string[], InvalidParameter> {
-  if (value === undefined || value === null) return err(invalid('scopes', 'missing'))
-  if (typeof value === 'string') {
-    return ok(
-      value
-        .split(',')
-        .map((s) => s.trim())
-        .filter((s) => s !== ''),
-    )
-  }
-  if (Array.isArray(value) && value.every((s) => typeof s === 'string')) return ok(value)
-  return err(invalid('scopes'))
+/**
+ * GitLab's `CommaSeparatedToArray` coercion of `scopes` (lib/api/validations/types), which never
+ * fails: a string is split on commas (Ruby's `split`: trailing empty fields dropped, others kept) and
+ * each part stripped; an array gets the same for each element as text (`nil` is empty text); any
+ * other value, `null` included, is no scopes. A part left empty is kept, as in GitLab, where it then
+ * fails the `values:` check.
+ *
+ * @example
+ * ```ts
+ * import { commaSeparatedToArray } from './request-params.js'
+ *
+ * commaSeparatedToArray('api, read_user') // ['api', 'read_user']
+ * commaSeparatedToArray('api,,read_user,') // ['api', '', 'read_user']
+ * commaSeparatedToArray(null) // []
+ * ```
+ */
+export function commaSeparatedToArray(value: unknown): string[] {
+  if (typeof value === 'string') return rubySplitComma(value)
+  if (Array.isArray(value)) return value.flatMap((element) => rubySplitComma(rubyText(element)))
+  return []
+}
+
+function rubySplitComma(text: string): string[] {
+  const parts = text.split(',')
+  while (parts.length > 0 && parts[parts.length - 1] === '') parts.pop()
+  // Ruby's `strip`: ASCII whitespace only (a null byte never gets here: such a body is refused).
+  return parts.map((part) => part.replace(/^[\t\n\v\f\r ]+|[\t\n\v\f\r ]+$/g, ''))
+}
+
+/** Ruby's `to_s` of a JSON value, as far as a scope can tell: `nil` is empty; structures stay unmatched. */
+function rubyText(value: unknown): string {
+  if (typeof value === 'string') return value
+  if (value === null || value === undefined) return ''
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
+  return JSON.stringify(value)
 }
 
 /**
@@ -75,18 +97,21 @@ export function grapeDate(body: BodyParams, name: string): Result<string | undef
 }
 
 /**
- * The body of both create routes, validated as Grape declares them: `name` and `scopes` required,
- * `scopes` one of `allowedScopes` (GitLab's `values:`), `description` and `expires_at` optional. Grape
- * runs every validator and reports every failure together, in declaration order; a missing `scopes`
- * also fails its `values:` check (`name is missing, scopes is missing, scopes does not have a valid
- * value`). An empty `scopes` passes Grape and is the model's `Scopes can't be blank`.
+ * The body of both create routes, validated as Grape declares them (`requires :name, type: String`;
+ * `requires :scopes, type: Array[String], coerce_with: CommaSeparatedToArray, values: allowedScopes`;
+ * `description` and `expires_at` optional). Grape runs every validator and reports every failure
+ * together, in declaration order. An absent `scopes` is `scopes is missing` and nothing more: its
+ * coercion turns the absence into `[]`, which passes `values:`. A present `scopes` is coerced (see
+ * {@link commaSeparatedToArray}), so `null`, `''` and `[]` are no scopes, which pass Grape and are the
+ * model's `Scopes can't be blank`; a part outside `allowedScopes` (an empty one too) is `scopes does
+ * not have a valid value`. A `name` of `null` is present and blank, the model's `Name can't be blank`.
  *
  * @example
  * ```ts
  * import { parseCreateBody } from './request-params.js'
  *
  * parseCreateBody({ name: 'ci', scopes: 'api,read_user' }, ['api', 'read_user']) // ok
- * parseCreateBody({}, ['api']).isErr() // true: name is missing, scopes is missing, scopes does not have a valid value
+ * parseCreateBody({}, ['api']).isErr() // true: name is missing, scopes is missing
  * ```
  */
 export function parseCreateBody(
@@ -95,15 +120,13 @@ export function parseCreateBody(
 ): Result<CreateRequest, InvalidParameter> {
   const failures: InvalidParameter[] = []
   const name = body['name']
-  if (name === undefined || name === null) failures.push(invalid('name', 'missing'))
-  else if (typeof name !== 'string') failures.push(invalid('name'))
-  const scopes = parseScopes(body['scopes'])
-  if (scopes.isErr()) {
-    failures.push(scopes.error)
-    if (scopes.error.reason === 'missing') failures.push(invalid('scopes', 'not_allowed_value'))
-  } else if (!scopes.value.every((s) => allowedScopes.includes(s))) {
+  if (name === undefined) failures.push(invalid('name', 'missing'))
+  else if (name !== null && typeof name !== 'string') failures.push(invalid('name'))
+  const rawScopes = body['scopes']
+  const scopes = commaSeparatedToArray(rawScopes)
+  if (rawScopes === undefined) failures.push(invalid('scopes', 'missing'))
+  else if (!scopes.every((s) => allowedScopes.includes(s)))
     failures.push(invalid('scopes', 'not_allowed_value'))
-  }
   const description = body['description']
   if (description !== undefined && description !== null && typeof description !== 'string') {
     failures.push(invalid('description'))
@@ -119,8 +142,9 @@ export function parseCreateBody(
     )
   }
   return ok({
-    name: name as string,
-    scopes: scopes.isOk() ? scopes.value : [],
+    // Grape keeps a present `null`; the model finds it blank, as it finds `''`.
+    name: typeof name === 'string' ? name : '',
+    scopes,
     ...(description === undefined ? {} : { description: description as string | null }),
     ...(expiresAt.isOk() && expiresAt.value !== undefined ? { expiresAt: expiresAt.value } : {}),
   })

@@ -1,5 +1,5 @@
 import type { Principal } from '../authority/principal.js'
-import { checkRealm, type GuardOptions, guardRequest } from '../http/authenticate-request.js'
+import { checkGuard, type GuardOptions, guardRequest } from '../http/authenticate-request.js'
 import { toResponse } from '../http/responses.js'
 
 /**
@@ -26,7 +26,8 @@ export type TokenRouteHandler<R extends Request, C> = (
  * typed; a refused request is answered with the `Response` `authenticateRequest` gives (GitLab's status
  * and body, a `WWW-Authenticate` challenge) and never reaches it. The body is not read. It imports
  * nothing from Node.js or Next.js, so it runs in the Node.js and the edge runtimes (`export const
- * runtime = 'edge'`) alike, given an authority whose store runs there.
+ * runtime = 'edge'`) alike, given an authority whose store runs there. Options no request could
+ * pass (an unknown or empty `scopes`, a bad realm) throw where it is built, when the route loads.
  *
  * @example
  * ```ts
@@ -44,7 +45,7 @@ export function withToken<R extends Request, C>(
   handler: TokenRouteHandler<R, C>,
   options: GuardOptions,
 ): (request: R, context: C) => Promise<Response> {
-  const realm = checkRealm(options.realm)
+  const realm = checkGuard(options)
   return async (request, context) => {
     const outcome = await guardRequest(request, new URL(request.url), options, realm)
     if (outcome.isErr()) return toResponse(outcome.error)

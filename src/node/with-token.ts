@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Result } from 'neverthrow'
 import type { Principal } from '../authority/principal.js'
-import { checkRealm, type GuardOptions, guardRequest } from '../http/authenticate-request.js'
+import { checkGuard, type GuardOptions, guardRequest } from '../http/authenticate-request.js'
 import type { Reply } from '../http/responses.js'
 import { headerOf, internalError, writeReply } from './node-io.js'
 import type { NodeListener } from './node-listener.js'
@@ -34,7 +34,8 @@ function queryUrl(target: string): URL {
  * `Response`: a refused request is answered with GitLab's status, body and a `WWW-Authenticate`
  * challenge, and `listener` is not called; else `listener` gets the principal. The request body is
  * never read, so the route reads it as usual. A store that throws is answered 500; what `listener`
- * throws is the application's, as in any listener.
+ * throws is the application's, as in any listener. Options no request could pass (an unknown or
+ * empty `scopes`, a bad realm) throw here, where the listener is built (see docs/embedding.md).
  *
  * @example
  * ```ts
@@ -52,7 +53,7 @@ function queryUrl(target: string): URL {
  * ```
  */
 export function withToken(listener: TokenListener, options: GuardOptions): NodeListener {
-  const realm = checkRealm(options.realm)
+  const realm = checkGuard(options)
   return (req, res) => {
     void guard(listener, options, realm, req, res)
   }

@@ -4,8 +4,16 @@ import express from 'express'
 import Fastify from 'fastify'
 import { Hono } from 'hono'
 import { afterEach, describe, expect, it } from 'vitest'
-import { requireToken as expressToken, principalOf } from '../../src/express/index.js'
-import { fastifyPatkit, requireToken as fastifyToken } from '../../src/fastify/index.js'
+import {
+  MissingPrincipalError as ExpressMissingPrincipalError,
+  requireToken as expressToken,
+  principalOf,
+} from '../../src/express/index.js'
+import {
+  fastifyPatkit,
+  requireToken as fastifyToken,
+  MissingPrincipalError,
+} from '../../src/fastify/index.js'
 import { requireToken as honoToken } from '../../src/hono/index.js'
 import { withToken as nextToken } from '../../src/next/index.js'
 import { type NodeListener, withToken as nodeToken } from '../../src/node/index.js'
@@ -151,7 +159,7 @@ describe('patkit/express requireToken', () => {
     expect(await r.json()).toEqual({ by: 'alice', note: { text: 'hi' } })
   })
 
-  it('principalOf reads the caller in a handler defined apart, and throws (500) where no guard ran', async () => {
+  it('principalOf reads the caller in a handler defined apart, and throws MissingPrincipalError (500) where no guard ran', async () => {
     const { authority, reader } = await aliceWorld()
     const app = express()
     const me = (_req: express.Request, res: express.Response) => {
@@ -159,11 +167,51 @@ describe('patkit/express requireToken', () => {
     }
     app.get('/me', expressToken({ authority, scopes: ['read_api'] }), me)
     app.get('/unguarded', me)
+    const errors: unknown[] = []
+    app.use((error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+      errors.push(error)
+      res.status(500).end()
+    })
     const url = await serve(app)
     const ok = await fetch(`${url}/me`, { headers: { authorization: `Bearer ${reader}` } })
     expect(await ok.json()).toEqual({ username: 'alice' })
     const unguarded = await fetch(`${url}/unguarded`)
     expect(unguarded.status).toBe(500)
+    expect(errors).toHaveLength(1)
+    expect(errors[0]).toBeInstanceOf(ExpressMissingPrincipalError)
+    expect((errors[0] as MissingPrincipalError).statusCode).toBe(500)
+    expect((errors[0] as Error).message).toBe(
+      'patkit/express: principalOf(res) found no caller: put requireToken(...) before this handler',
+    )
+  })
+
+  it('principalOf after router.use(requireToken(...)) reads the caller, never another middleware’s res.locals.principal', async () => {
+    const { authority, reader } = await aliceWorld()
+    const app = express()
+    const router = express.Router()
+    // Another library's middleware with a `principal` of its own.
+    app.use((_req, res, next) => {
+      res.locals['principal'] = { user: { username: 'impostor' } }
+      next()
+    })
+    router.use(requireTokenOnce())
+    router.get('/me', (_req, res) => {
+      res.json({ username: principalOf(res).user.username })
+    })
+    function requireTokenOnce() {
+      return expressToken({ authority, scopes: ['read_api'] })
+    }
+    app.use('/v1', router)
+    app.get('/elsewhere', (_req, res) => {
+      res.json({ username: principalOf(res).user.username })
+    })
+    const url = await serve(app)
+    const ok = await fetch(`${url}/v1/me`, { headers: { 'PRIVATE-TOKEN': reader } })
+    expect(await ok.json()).toEqual({ username: 'alice' })
+    // No guard ran: the impostor's `res.locals.principal` is not taken for a caller.
+    const elsewhere = await fetch(`${url}/elsewhere`)
+    expect(elsewhere.status).toBe(500)
+    expect(await elsewhere.text()).not.toContain('impostor')
   })
 
   it('a refusal is GitLab’s JSON body with its content type, not Express’s HTML', async () => {
@@ -221,15 +269,47 @@ describe('patkit/fastify fastifyPatkit and requireToken', () => {
     await app.close()
   })
 
-  it('reading request.principal on a route without the hook is a loud 500, not undefined', async () => {
+  it('reading request.principal on a route without the hook throws MissingPrincipalError; the client gets a plain 500', async () => {
     const { authority } = await world()
     const app = Fastify()
     await app.register(fastifyPatkit)
-    app.get('/unguarded', async (request) => ({ name: request.principal.user.username }))
+    const seen: unknown[] = []
+    app.addHook('onError', async (_request, _reply, error) => {
+      seen.push(error)
+    })
+    app.get('/unguarded/:id', async (request) => ({ name: request.principal.user.username }))
+    app.get('/sync', (request, reply) => {
+      reply.send({ name: request.principal.user.username })
+    })
     app.get('/guarded', { preHandler: fastifyToken({ authority, scopes: 'any' }) }, async () => ({}))
-    const r = await app.inject({ url: '/unguarded' })
-    expect(r.statusCode).toBe(500)
-    expect(r.json()).toMatchObject({ message: expect.stringContaining('no principal') })
+    for (const url of ['/unguarded/7?private_token=glpat-secret', '/sync']) {
+      const r = await app.inject({ url })
+      expect(r.statusCode).toBe(500)
+      expect(r.headers['content-type']).toBe('application/json')
+      expect(r.body).toBe('{"message":"500 Internal Server Error"}')
+    }
+    // The application's hooks and error handler get the error naming the route's pattern (not its
+    // URL, whose query may carry a secret).
+    expect(seen).toHaveLength(2)
+    expect(seen[0]).toBeInstanceOf(MissingPrincipalError)
+    expect((seen[0] as Error).message).toBe(
+      'patkit/fastify: request.principal read on GET /unguarded/:id, a route without requireToken(...) as its preHandler',
+    )
+    await app.close()
+  })
+
+  it('a handler that catches the missing principal keeps its own answer', async () => {
+    const app = Fastify()
+    await app.register(fastifyPatkit)
+    app.get('/maybe', async (request) => {
+      try {
+        return { name: request.principal.user.username }
+      } catch (e) {
+        return { anonymous: e instanceof MissingPrincipalError }
+      }
+    })
+    const r = await app.inject({ url: '/maybe' })
+    expect([r.statusCode, r.body]).toEqual([200, '{"anonymous":true}'])
     await app.close()
   })
 
