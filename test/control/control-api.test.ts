@@ -441,7 +441,10 @@ describe('faults', () => {
   })
 
   it.each([
-    [{ status: 99 }, 'status must be an integer from 100 to 599'],
+    [
+      { status: 99 },
+      'status must be an integer from 200 to 599: a client takes a 1xx for an interim answer and waits for the final one',
+    ],
     [{ path: 'api', status: 500 }, 'path must start with /'],
     [{ drop: true, status: 500 }, 'drop and status exclude each other'],
     [{ times: 0, status: 500 }, 'times must be an integer from 1'],
