@@ -165,6 +165,7 @@ export async function fakeAuthority(
       notices.forget()
       checkedDay = null
     },
+    onReset: () => clock.reset(),
   })
   // The seed is a ValidSeed already (validated by its reader, as a reset trusts it): checking it again
   // would load the seed schema (zod) into every start (docs/benchmarks.md, target 9b).
