@@ -13,7 +13,7 @@ import type { TokenStore } from '../store/token-store.js'
  * @example
  * ```ts
  * import { fakeNotices } from './fake-notices.js'
- * import type { ControllableClock } from './controllable-clock.js'
+ * import type { ControllableClock } from 'patkit/fake'
  * declare const clock: ControllableClock
  *
  * const notices = fakeNotices({ store, clock, onEvent: (event) => console.log(event) })
@@ -33,7 +33,7 @@ export interface FakeNotices {
  * @example
  * ```ts
  * import { fakeNotices } from './fake-notices.js'
- * import type { ControllableClock } from './controllable-clock.js'
+ * import type { ControllableClock } from 'patkit/fake'
  * declare const clock: ControllableClock
  *
  * const notices = fakeNotices({ store, clock, onEvent: () => {} })
