@@ -39,6 +39,10 @@ export interface IssueTokenInput {
   readonly lastUsedIps?: readonly string[]
   readonly revoked?: boolean
   readonly impersonation?: boolean
+  /**
+   * The token this one was rotated from: a revoked token of the same user that has no successor yet
+   * (anything else would fork its family: two active tokens, the next rotation failing).
+   */
   readonly previousId?: number | null
 }
 
@@ -54,6 +58,68 @@ export interface IssueTokenInput {
  */
 export type IssueError = ErrorOf<'invalid_parameter' | 'validation_failed' | 'not_found' | 'store_failure'>
 
+/**
+ * Why `predecessor` cannot be the token a token of `userId` was rotated from, or `null` when it can
+ * (as far as the token itself tells): a rotation revokes the token it rotates, and keeps its user.
+ * The one wording of the family rule, shared by `issueToken` and the seed loader.
+ *
+ * @example
+ * ```ts
+ * import { predecessorProblem } from './issue-token.js'
+ *
+ * predecessorProblem({ id: 10, userId: 2, revoked: false }, 2)
+ * // "token 10 is still active; a token's predecessor must be revoked"
+ * ```
+ */
+export function predecessorProblem(
+  predecessor: { readonly id: number; readonly userId: UserId; readonly revoked: boolean },
+  userId: UserId,
+): string | null {
+  if (predecessor.userId !== userId) {
+    return `token ${predecessor.id} belongs to user ${String(predecessor.userId)}, not user ${String(userId)}; a token's predecessor must be the same user's`
+  }
+  if (!predecessor.revoked)
+    return `token ${predecessor.id} is still active; a token's predecessor must be revoked`
+  return null
+}
+
+/**
+ * The refusal of a second successor: a token is rotated once.
+ *
+ * @example
+ * ```ts
+ * import { secondSuccessorProblem } from './issue-token.js'
+ *
+ * secondSuccessorProblem(10, 'token 11')
+ * // 'token 10 already has a successor (token 11); a token is rotated at most once'
+ * ```
+ */
+export function secondSuccessorProblem(previous: number, successor: string): string {
+  return `token ${previous} already has a successor (${successor}); a token is rotated at most once`
+}
+
+// The family rules for a stored predecessor: it exists, is the same user's, is revoked, and has no
+// successor yet (a store without the successor lookup refuses a second one as it writes, if at all).
+async function familyOf(
+  deps: AuthorityDeps,
+  previousId: number,
+  userId: UserId,
+): Promise<Result<number, IssueError>> {
+  const previous = await deps.store.findById(previousId)
+  if (previous.isErr()) return err(previous.error)
+  if (previous.value === null) return err(notFound('token'))
+  const problem = predecessorProblem(previous.value, userId)
+  if (problem !== null) return err(validationFailed(problem))
+  if (deps.store.findSuccessor !== undefined) {
+    const successor = await deps.store.findSuccessor(previousId)
+    if (successor.isErr()) return err(successor.error)
+    if (successor.value !== null) {
+      return err(validationFailed(secondSuccessorProblem(previousId, `token ${successor.value.id}`)))
+    }
+  }
+  return ok(previous.value.familyId)
+}
+
 // The fields every token has are checked by the domain's one rule, as `create` does; only the secret
 // is particular to a token put in place (a seed may name one, and a guessable one is refused).
 function validate(input: IssueTokenInput, scopes: readonly string[]): Result<TokenFields, IssueError> {
@@ -66,7 +132,9 @@ function validate(input: IssueTokenInput, scopes: readonly string[]): Result<Tok
 }
 
 /**
- * Stores a token as described, with a known or fresh secret.
+ * Stores a token as described, with a known or fresh secret. A `previousId` must name a revoked token
+ * of the same user that was not rotated yet (`validation_failed` naming the reason otherwise), so a
+ * token put in place never forks a family.
  *
  * @example
  * ```ts
@@ -106,10 +174,9 @@ async function issueFor(
   }
   let familyId: number | null = null
   if (input.previousId !== undefined && input.previousId !== null) {
-    const previous = await deps.store.findById(input.previousId)
-    if (previous.isErr()) return err(previous.error)
-    if (previous.value === null) return err(notFound('token'))
-    familyId = previous.value.familyId
+    const family = await familyOf(deps, input.previousId, userId)
+    if (family.isErr()) return err(family.error)
+    familyId = family.value
   }
   const secret = input.secret ?? mintSecret(deps, userId)
   const draft: TokenDraft = {

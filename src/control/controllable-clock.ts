@@ -15,6 +15,7 @@ import type { Clock } from '../domain/clock.js'
  * clock.freeze()
  * clock.advance(86_400_000)
  * clock.now().toISOString() // '2030-01-02T00:00:00.000Z'
+ * clock.reset() // back to the base clock's now, running
  * ```
  */
 export interface ControllableClock extends Clock {
@@ -26,6 +27,11 @@ export interface ControllableClock extends Clock {
   freeze(): void
   /** Lets a frozen clock run again from the instant it stands at. */
   resume(): void
+  /**
+   * Back to where it started: its start instant (without one, the base clock's now, the offset
+   * gone), standing still or running as it started. A fake's reset calls it.
+   */
+  reset(): void
   /** Whether the clock stands still. */
   readonly frozen: boolean
 }
@@ -58,8 +64,13 @@ export interface ClockStart {
  */
 export function controllableClock(base: Clock, start: ClockStart = {}): ControllableClock {
   // Running: now = base + offset. Frozen: now = standing.
-  let offset = start.at === undefined ? 0 : start.at.getTime() - base.now().getTime()
-  let standing: number | null = start.frozen === true ? base.now().getTime() + offset : null
+  let offset = 0
+  let standing: number | null = null
+  const begin = () => {
+    offset = start.at === undefined ? 0 : start.at.getTime() - base.now().getTime()
+    standing = start.frozen === true ? base.now().getTime() + offset : null
+  }
+  begin()
   const current = () => standing ?? base.now().getTime() + offset
   return {
     now: () => new Date(current()),
@@ -79,6 +90,7 @@ export function controllableClock(base: Clock, start: ClockStart = {}): Controll
       offset = standing - base.now().getTime()
       standing = null
     },
+    reset: begin,
     get frozen() {
       return standing !== null
     },

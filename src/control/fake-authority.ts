@@ -1,9 +1,7 @@
 import { err, ok, type Result } from 'neverthrow'
 import { type Authority, authorityOver, resolveAuthorityDeps } from '../authority/create-authority.js'
 import type { AuthorityEvent } from '../authority/events.js'
-import { expiryNotices } from '../authority/expiry-notices.js'
 import type { Release } from '../authority/release.js'
-import { utcDay } from '../domain/calendar.js'
 import { mintSecret } from '../domain/mint-secret.js'
 import type { RandomSource } from '../domain/random.js'
 import { createHandler, type Handler } from '../http/create-handler.js'
@@ -15,6 +13,7 @@ import type { SeedProblem, ValidSeed } from '../testing/seed-schema.js'
 import { controlHandler } from './control-api.js'
 import type { ControllableClock } from './controllable-clock.js'
 import { fakeListener } from './fake-listener.js'
+import { fakeNotices } from './fake-notices.js'
 import { type FakeState, fakeState } from './fake-state.js'
 import { createFaults, type Faults } from './faults.js'
 import { createJournal, type Journal } from './journal.js'
@@ -97,6 +96,13 @@ export interface FakeAuthority {
   readonly listener: NodeListener
   /** What loading the start seed did. */
   readonly seeded: SeedReport
+  /**
+   * Runs GitLab's daily expiry notifier (`token_expiring` events) if it is due: the data was loaded
+   * since its last run, or the clock is on a day not checked yet. The listener runs it before each
+   * GitLab API request, the control API before and after each request; call it after changing the
+   * data or the clock in process to see the notices at once.
+   */
+  checkExpiring(): Promise<void>
 }
 
 // A random source that starts over from its factory's first value on `rewind` (a plain source never does).
@@ -150,16 +156,9 @@ export async function fakeAuthority(
   // The seed path (recognizing seeded secrets), the control API's minting and the listener's fault
   // matching use the authority's own digester, prefix and format: one derivation from the options.
   const { digest } = deps
-  // Expiry notices are day-based: checked on the first request of each new (clock) day, and at once
-  // when the control API moves the clock, so a test sees them right after moving it.
-  const notices = expiryNotices({ store, clock, onEvent })
-  let checkedDay: string | null = null
-  const checkExpiring = async () => {
-    const day = utcDay(clock.now())
-    if (day === checkedDay) return
-    checkedDay = day
-    await notices.check()
-  }
+  // GitLab's daily expiry notifier, run when the data is loaded and on each new clock day (see
+  // fake-notices.ts), before any request that could read the journal is answered.
+  const notices = fakeNotices({ store, clock, onEvent })
   const state = fakeState({
     authority,
     store,
@@ -168,17 +167,18 @@ export async function fakeAuthority(
     ...(options.freshStore === undefined ? {} : { freshStore: options.freshStore }),
     onReplace: () => {
       random.rewind()
-      notices.forget()
-      checkedDay = null
+      notices.replaced()
     },
+    onReset: () => clock.reset(),
   })
   // The seed is a ValidSeed already (validated by its reader, as a reset trusts it): checking it again
   // would load the seed schema (zod) into every start (docs/benchmarks.md, target 9b).
   const seeded = await state.start()
   if (seeded.isErr()) return err(seeded.error)
+  await notices.due()
   const handlerOptions = options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }
   const handler = createHandler(authority, handlerOptions)
-  const control = controlHandler({
+  const controlApi = controlHandler({
     clock,
     state,
     journal,
@@ -189,8 +189,15 @@ export async function fakeAuthority(
       ...(options.allowedHosts ?? []),
       ...(options.publicUrl === undefined ? [] : [new URL(options.publicUrl).host]),
     ],
-    onClockChange: checkExpiring,
+    onClockChange: notices.due,
   })
+  // Also after the answer is made: a reset's or restore's notices land after its journal clear.
+  const control: Handler = async (request) => {
+    await notices.due()
+    const response = await controlApi(request)
+    await notices.due()
+    return response
+  }
   const listener = fakeListener({
     // The same API as `handler`, served without a Request and a Response per call.
     gitlab: createNodeListener(authority, handlerOptions),
@@ -200,7 +207,7 @@ export async function fakeAuthority(
     clock,
     store,
     digest,
-    beforeRequest: checkExpiring,
+    beforeRequest: notices.due,
   })
   return ok({
     authority,
@@ -213,5 +220,6 @@ export async function fakeAuthority(
     control,
     listener,
     seeded: seeded.value,
+    checkExpiring: notices.due,
   })
 }

@@ -5,7 +5,7 @@ import { presentedSecret } from '../http/credentials.js'
 import type { NodeListener } from '../node/node-listener.js'
 import type { TokenStore } from '../store/token-store.js'
 import { CONTROL_PREFIX } from './control-api.js'
-import type { Faults } from './faults.js'
+import { type Faults, faultResponseHeaders } from './faults.js'
 import type { Journal } from './journal.js'
 import { journalPath } from './journal-path.js'
 
@@ -117,7 +117,7 @@ async function serveApi(
   }
   if (fault?.status !== undefined) {
     const body = fault.body ?? { message: `${fault.status} ${STATUS_CODES[fault.status] ?? ''}`.trim() }
-    res.writeHead(fault.status, { 'content-type': 'application/json' })
+    res.writeHead(fault.status, faultResponseHeaders(fault))
     res.end(JSON.stringify(body))
     return
   }

@@ -8,6 +8,7 @@ import type { TokenStore } from '../store/token-store.js'
 import type { User } from '../store/user.js'
 import { type SeedReport, writeSeed } from '../testing/load-seed.js'
 import { checkSeed } from '../testing/seed-check.js'
+import { resolveSeed } from '../testing/seed-resolved.js'
 import type { SeedProblem, SeedToken, SeedUser, ValidSeed } from '../testing/seed-schema.js'
 import type { SwappableStore } from './swappable-store.js'
 
@@ -32,7 +33,8 @@ export interface StateSnapshot {
 /**
  * The data side of the control plane: reset to the start seed, snapshot, restore, and adding users and
  * tokens with known secrets. Reset and restore swap in a fresh store, so they are as fast as loading
- * the seed. Every write is checked whole before it changes anything: a refused one leaves the data
+ * the seed. A reset writes the start data exactly as the start wrote it: the ids, `created_at` and
+ * `expires_at` the seed left to the store and the clock are the ones the first load gave. Every write is checked whole before it changes anything: a refused one leaves the data
  * (users, tokens, ids, families, known secrets) exactly as it was.
  *
  * @example
@@ -89,6 +91,11 @@ export interface FakeStateOptions {
   readonly freshStore?: () => TokenStore
   /** Called once the data was replaced and the new data loaded (never for a refused reset or restore). */
   readonly onReplace?: () => void
+  /**
+   * Called as a reset, its start data checked, is about to write it: the fake sets its clock back to
+   * its start there, so the start data is written at the start instant.
+   */
+  readonly onReset?: () => void
 }
 
 const PAGE = 100
@@ -207,13 +214,17 @@ export function fakeState(options: FakeStateOptions): FakeState {
   }
   // Checked whole against an empty store before the data is touched; only then swapped in and
   // written. A store failing halfway (never the memory store) puts the old data back.
-  const replace = async (seed: ValidSeed): Promise<Result<SeedReport, readonly SeedProblem[]>> => {
+  const replace = async (
+    seed: ValidSeed,
+    beforeWrite?: () => void,
+  ): Promise<Result<SeedReport, readonly SeedProblem[]>> => {
     if (freshStore === undefined) {
       return err([{ path: '(root)', message: 'the data is in a database of its own: it is never replaced' }])
     }
     const next = freshStore()
     const plan = await checkSeed(next, digest, seed)
     if (plan.isErr()) return err(plan.error)
+    beforeWrite?.()
     const previous = store.current
     store.replace(next)
     const loaded = await writeSeed({ authority, store, digest }, seed, plan.value)
@@ -228,10 +239,21 @@ export function fakeState(options: FakeStateOptions): FakeState {
     return ok(loaded.value)
   }
 
+  // The start seed as its first load resolved it (ids, created_at, expires_at the store and the clock
+  // gave), so that a reset, on any later day, writes exactly the data the start wrote.
+  let startData: ValidSeed | null = null
+  const fromStart = async (
+    loaded: Result<SeedReport, readonly SeedProblem[]>,
+  ): Promise<Result<SeedReport, readonly SeedProblem[]>> => {
+    if (startData === null && loaded.isOk())
+      startData = await resolveSeed({ store, digest }, options.seed, loaded.value)
+    return loaded
+  }
+
   return {
     replaceable: freshStore !== undefined,
-    reset: () => exclusive(() => replace(options.seed)),
-    start: () => exclusive(() => load(options.seed)),
+    reset: () => exclusive(async () => fromStart(await replace(startData ?? options.seed, options.onReset))),
+    start: () => exclusive(async () => fromStart(await load(options.seed))),
     restore: (input) =>
       exclusive(async () => {
         const seed = await validated(input)

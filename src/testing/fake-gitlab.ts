@@ -120,8 +120,9 @@ export interface FakeGitLab<C extends Clock = ManualClock> {
   /** Fault rules applied to GitLab's API on the socket (not to `handler`). */
   readonly faults: Faults
   /**
-   * Back to the start data (`users` and `tokens`, same secrets), with the journal and the faults
-   * cleared; the clock is left as it is. Only with the default memory store.
+   * Back to the start: the start data (`users` and `tokens`, same secrets, ids and dates), the clock
+   * at its start (a clock you passed is left alone), the journal and the faults cleared, then the
+   * expiry notices of the start data. Only with the default memory store.
    */
   reset(): Promise<void>
   /** Every user and token in the seed format (`token` where the secret is known, else `token_digest`). */
@@ -208,7 +209,7 @@ export async function createFakeGitLab<C extends Clock = ManualClock>(
     ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
   })
   if (fake.isErr()) throw new TypeError(`createFakeGitLab: ${problemsText(fake.error)}`)
-  const { authority, state, journal, faults, handler } = fake.value
+  const { authority, state, journal, faults, handler, checkExpiring } = fake.value
   const server = await listenNode(fake.value.listener, { host, port: 0 })
   const settle = async (outcome: Promise<Result<unknown, readonly SeedProblem[]>>, what: string) => {
     const result = await outcome
@@ -227,6 +228,7 @@ export async function createFakeGitLab<C extends Clock = ManualClock>(
       await settle(state.reset(), 'reset')
       journal.clear()
       faults.clear()
+      await checkExpiring() // the start data's notices, after the clear
     },
     snapshot: async () => {
       const snapshot = await state.snapshot()
@@ -234,7 +236,10 @@ export async function createFakeGitLab<C extends Clock = ManualClock>(
         throw new Error('createFakeGitLab: snapshot: the store failed', { cause: snapshot.error.cause })
       return snapshot.value
     },
-    restore: (snapshot: StateSnapshot | Seed) => settle(state.restore(snapshot), 'restore'),
+    restore: async (snapshot: StateSnapshot | Seed) => {
+      await settle(state.restore(snapshot), 'restore')
+      await checkExpiring()
+    },
     issueToken: async (input: IssueTokenInput) => {
       const result = await authority.issueToken(input)
       if (result.isErr()) {

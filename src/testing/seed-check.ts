@@ -1,4 +1,5 @@
 import { err, ok, type Result, type ResultAsync } from 'neverthrow'
+import { predecessorProblem, secondSuccessorProblem } from '../authority/issue-token.js'
 import type { StoreFailure } from '../domain/errors.js'
 import type { Digester } from '../domain/secret.js'
 import type { TokenStore } from '../store/token-store.js'
@@ -212,13 +213,11 @@ async function storedPredecessorProblem(
   if (predecessor === null) {
     return `No token with id ${previous} (a token must come after the token it was rotated from)`
   }
-  if (predecessor.userId !== token.userId) {
-    return `token ${previous} belongs to user ${String(predecessor.userId)}, not user ${token.userId}; a token's predecessor must be the same user's`
-  }
-  if (!predecessor.revoked) return `token ${previous} is still active; a token's predecessor must be revoked`
+  const problem = predecessorProblem(predecessor, token.userId)
+  if (problem !== null) return problem
   if (store.findSuccessor === undefined) return null
   const successor = await read(path, store.findSuccessor(previous))
   // The token itself, stored meanwhile by another process loading the same seed, is no second successor.
   if (successor === UNREAD || successor === null || successor.digest === token.digest) return null
-  return `token ${previous} already has a successor (token ${successor.id}); a token is rotated at most once`
+  return secondSuccessorProblem(previous, `token ${successor.id}`)
 }

@@ -1,3 +1,5 @@
+import { predecessorProblem, secondSuccessorProblem } from '../authority/issue-token.js'
+
 /**
  * The fields of a seed token that place it in a family (the seed format's names).
  *
@@ -31,7 +33,7 @@ export interface FamilyProblem {
 }
 
 /** Why `previous_id` may not name the token at `at`, or `null` when it may (a rotation left it so). */
-function predecessorProblem(
+function seedPredecessorProblem(
   tokens: readonly FamilyMember[],
   index: number,
   previous: number,
@@ -44,13 +46,10 @@ function predecessorProblem(
   const token = tokens[index]
   const predecessor = tokens[at]
   if (token === undefined || predecessor === undefined) return null
-  if (predecessor.user_id !== token.user_id) {
-    return `token ${previous} belongs to user ${predecessor.user_id}, not user ${token.user_id}; a token's predecessor must be the same user's`
-  }
-  if (predecessor.revoked !== true) {
-    return `token ${previous} is still active; a token's predecessor must be revoked`
-  }
-  return null
+  return predecessorProblem(
+    { id: previous, userId: predecessor.user_id, revoked: predecessor.revoked === true },
+    token.user_id,
+  )
 }
 
 /**
@@ -83,15 +82,12 @@ export function seedFamilyProblems(tokens: readonly FamilyMember[]): FamilyProbl
     const previous = token.previous_id
     if (previous === undefined || previous === null) return
     const at = token.id === previous ? index : indexById.get(previous)
-    const problem = at === undefined ? null : predecessorProblem(tokens, index, previous, at)
+    const problem = at === undefined ? null : seedPredecessorProblem(tokens, index, previous, at)
     if (problem !== null) problems.push({ index, message: problem })
     const first = successorAt.get(previous)
     if (first === undefined) successorAt.set(previous, index)
     else {
-      problems.push({
-        index,
-        message: `token ${previous} already has a successor (tokens[${first}]); a token is rotated at most once`,
-      })
+      problems.push({ index, message: secondSuccessorProblem(previous, `tokens[${first}]`) })
     }
   })
   return problems

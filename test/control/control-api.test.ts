@@ -138,7 +138,7 @@ describe('clock', () => {
 })
 
 describe('state', () => {
-  it('reset brings back the start data, clears the journal and the faults, leaves the clock', async () => {
+  it('reset brings back the start data and the start clock, clears the journal and the faults', async () => {
     const gitlab = await start()
     const rotated = await api(gitlab, '/personal_access_tokens/self/rotate', ALICE, { method: 'POST' })
     expect(rotated.status).toBe(200)
@@ -153,7 +153,7 @@ describe('state', () => {
     expect((await control(gitlab, 'GET', '/faults')).body).toEqual([])
     const journal = await control(gitlab, 'GET', '/journal?kind=request')
     expect(journal.body?.['count']).toBe(1) // only the request just made
-    expect((await control(gitlab, 'GET', '/clock')).body).toMatchObject({ now: '2026-01-02T00:00:00.000Z' })
+    expect((await control(gitlab, 'GET', '/clock')).body).toMatchObject({ now: '2026-01-01T00:00:00.000Z' })
   })
 
   it('a snapshot has known secrets as token and minted ones as token_digest, and restores exactly', async () => {
@@ -441,7 +441,10 @@ describe('faults', () => {
   })
 
   it.each([
-    [{ status: 99 }, 'status must be an integer from 100 to 599'],
+    [
+      { status: 99 },
+      'status must be an integer from 200 to 599: a client takes a 1xx for an interim answer and waits for the final one',
+    ],
     [{ path: 'api', status: 500 }, 'path must start with /'],
     [{ drop: true, status: 500 }, 'drop and status exclude each other'],
     [{ times: 0, status: 500 }, 'times must be an integer from 1'],

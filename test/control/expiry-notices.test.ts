@@ -102,9 +102,15 @@ describe('expiry notices in the fake authority', () => {
       [5, 7],
     ])
     expect(seen.filter((e) => e.type === 'token_expiring')).toHaveLength(3)
-    // After a reset the data is new: the notices of the new day are given again.
+    // A reset is the start again, clock included: 61 days left, no notice yet.
     await fetch(`${gitlab.url}/__patkit/reset`, { method: 'POST' })
-    await move({ ms: 1 })
-    expect(await notices()).toEqual([[5, 7]])
+    expect(await notices()).toEqual([])
+    // One move of 54 days gives what 54 daily runs would have given, in their order.
+    await move({ days: 54 }) // 2026-02-24: 7 days left
+    expect(await notices()).toEqual([
+      [5, 60],
+      [5, 30],
+      [5, 7],
+    ])
   })
 })

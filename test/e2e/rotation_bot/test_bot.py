@@ -1,9 +1,9 @@
 """End-to-end tests of bot.py (python-gitlab) against `patkit serve`, driven through its control API.
 
 One server for the session, started with a frozen clock and a random seed; before every test the
-`fresh` fixture resets it to the seed (POST /__patkit/reset: data, journal and faults) and sets the
-clock back to the start (a reset leaves the clock alone), so each test starts from the same state
-without a restart. Run by test/e2e/rotation-bot.test.ts; by hand:
+`fresh` fixture resets it (POST /__patkit/reset: data, clock, journal and faults back to the start)
+and sets the clock to the start again (a no-op since a reset restores the clock; kept as a check), so
+each test starts from the same state without a restart. Run by test/e2e/rotation-bot.test.ts; by hand:
 
     npx tsup && /usr/bin/python3 -m pytest -q test/e2e/rotation_bot
 """
@@ -132,7 +132,7 @@ def test_keeps_a_token_with_more_than_7_days_left(patkit, bot, secret_file):
 
 def test_rotates_inside_the_7_day_window_and_the_old_token_is_refused(patkit, bot, secret_file):
     patkit.control("POST", "/clock/advance", {"days": 12})  # 2026-01-13: 7 days left
-    # The notices GitLab mails: 30 days ahead (given when the fixture set the clock), then 7.
+    # The notices GitLab mails: 30 days ahead (given at the reset, 19 days out), then 7.
     notices = patkit.journal(kind="event", type="token_expiring", token_id=BOT_TOKEN_ID)["entries"]
     assert [(e["at"], e["event"]["days"]) for e in notices] == [
         ("2026-01-01T00:00:00.000Z", 30),
@@ -250,13 +250,18 @@ def test_reset_brings_back_the_seed_and_clears_journal_and_faults(patkit, bot, s
     patkit.control("POST", "/faults", {"path": "/api/v4/*", "status": 503})
 
     assert patkit.control("POST", "/reset") == {"users": 2, "tokens": 3}
-    assert patkit.journal() == {"count": 0, "dropped": 0, "entries": []}
+    # Only the start data's expiry notices (19 days left at the start): the 30-day one of each bot token.
+    journal = patkit.journal()
+    assert [(e["type"], e["event"]["token"]["id"], e["event"]["days"]) for e in journal["entries"]] == [
+        ("token_expiring", BOT_TOKEN_ID, 30),
+        ("token_expiring", 3, 30),
+    ]
     assert patkit.control("GET", "/faults") == []
     status, body = get_self(patkit, BOT_SECRET)
     assert (status, body["id"], body["active"], body["revoked"]) == (200, BOT_TOKEN_ID, True, False)
     assert get_self(patkit, new_secret)[0] == 401  # the rotated token is gone with the data
-    # A reset leaves the clock where it was; the `fresh` fixture sets it back for the next test.
-    assert patkit.control("GET", "/clock") == {"now": "2026-01-15T00:00:00.000Z", "frozen": True}
+    # A reset sets the clock back to its start (--clock, --frozen) too.
+    assert patkit.control("GET", "/clock") == {"now": "2026-01-01T00:00:00.000Z", "frozen": True}
 
 
 def test_the_command_line_prints_what_it_did_or_one_line_of_failure(patkit, secret_file):
