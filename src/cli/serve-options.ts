@@ -52,6 +52,8 @@ export interface ServeOptions {
   readonly control: boolean
   /** Guards the control API (`--control-token`, `--control-token-file`, `PATKIT_CONTROL_TOKEN`). */
   readonly controlToken?: string
+  /** Bytes `PUT /__patkit/state` and `POST /__patkit/users` read at most (`--control-body-limit`); absent: 16 MiB. */
+  readonly controlBodyLimit?: number
   /** Hosts the control API answers for beside the loopback ones and the listen host (`--allow-host`). */
   readonly allowedHosts: readonly string[]
   readonly pepper: string
@@ -85,6 +87,7 @@ const OPTIONS = {
   'control-token': { type: 'string' },
   'control-token-file': { type: 'string' },
   'no-control': { type: 'boolean' },
+  'control-body-limit': { type: 'string' },
   'allow-host': { type: 'string', multiple: true },
 } as const
 
@@ -126,7 +129,23 @@ function parseClock(value: string | undefined): Result<Date | undefined, string>
   return at !== null
     ? ok(at)
     : err(
-        `--clock must be an ISO 8601 instant with Z or an offset, e.g. 2026-01-01T00:00:00Z, got ${JSON.stringify(value)}`,
+        `--clock must be an ISO 8601 instant with Z or an offset, on a real calendar day, e.g. 2026-01-01T00:00:00Z, got ${JSON.stringify(value)}`,
+      )
+}
+
+const KIB = 1024
+const MIB = 1024 * 1024
+const UNIT_BYTES: Readonly<Record<string, number>> = { '': 1, KiB: KIB, MiB: MIB }
+
+// Bytes, as a count or with KiB or MiB: from the 64 KiB every control route takes to 1 GiB.
+function parseControlBodyLimit(value: string | undefined): Result<number | undefined, string> {
+  if (value === undefined) return ok(undefined)
+  const match = /^(\d{1,10})(KiB|MiB)?$/.exec(value.trim())
+  const bytes = match === null ? Number.NaN : Number(match[1]) * (UNIT_BYTES[match[2] ?? ''] ?? Number.NaN)
+  return bytes >= 64 * KIB && bytes <= 1024 * MIB
+    ? ok(bytes)
+    : err(
+        `--control-body-limit must be a size from 64KiB to 1024MiB, in bytes or with KiB or MiB (e.g. 67108864 or 64MiB), got ${JSON.stringify(value)}`,
       )
 }
 
@@ -328,6 +347,10 @@ export function parseServeArgs(
   if (controlToken.isErr()) return err(controlToken.error)
   const allowedHosts = parseAllowedHosts(values['allow-host'])
   if (allowedHosts.isErr()) return err(allowedHosts.error)
+  const controlBodyLimit = parseControlBodyLimit(values['control-body-limit'])
+  if (controlBodyLimit.isErr()) return err(controlBodyLimit.error)
+  if (controlBodyLimit.value !== undefined && !control)
+    return err('--no-control and --control-body-limit exclude each other')
   const pepperFlag = required('pepper', values.pepper)
   if (pepperFlag.isErr()) return err(pepperFlag.error)
   let database: DatabaseUrl | undefined
@@ -390,6 +413,7 @@ export function parseServeArgs(
     control,
     allowedHosts: allowedHosts.value,
     ...(controlToken.value === undefined ? {} : { controlToken: controlToken.value }),
+    ...(controlBodyLimit.value === undefined ? {} : { controlBodyLimit: controlBodyLimit.value }),
     ...pepper.value,
     ...(seed.value === undefined ? {} : { seed: seed.value }),
     ...(database === undefined ? {} : { database }),

@@ -66,6 +66,9 @@ Options:
                      API (/__patkit/...); also --control-token T (visible in the process list) or
                      $PATKIT_CONTROL_TOKEN. Required with a --host other machines reach or --database
   --no-control       Serve no control API (/__patkit/... is then GitLab's 404)
+  --control-body-limit SIZE
+                     Largest body of PUT /__patkit/state and POST /__patkit/users, in bytes or with
+                     KiB or MiB, 64KiB to 1024MiB (default 16MiB); other control routes take 64 KiB
   --allow-host HOST  The control API also answers for this Host name (any port; repeatable; * for
                      any, with a control token only). It always does for localhost, 127.0.0.1,
                      [::1], --host and --public-url's host

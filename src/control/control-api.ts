@@ -1,9 +1,18 @@
-import { controlGuard, JSON_ONLY } from './control-guard.js'
+import { ok } from 'neverthrow'
+import { clockTarget, durationMs } from './clock-input.js'
+import {
+  type BodyRefusal,
+  CONTROL_BODY_LIMIT,
+  DEFAULT_CONTROL_BULK_LIMIT,
+  readControlBody,
+} from './control-body.js'
+import { controlGuard } from './control-guard.js'
 import type { ControllableClock } from './controllable-clock.js'
 import type { FakeState } from './fake-state.js'
 import type { Faults } from './faults.js'
-import { canMove, parseZonedInstant } from './instant.js'
-import type { Journal, JournalQuery } from './journal.js'
+import { canMove } from './instant.js'
+import type { Journal } from './journal.js'
+import { journalQuery } from './journal-params.js'
 import { CONTROL_OPENAPI } from './openapi.js'
 
 /**
@@ -50,91 +59,63 @@ export interface ControlParts {
    * allows any host; give a `controlToken` then.
    */
   readonly allowedHosts?: readonly string[] | undefined
+  /**
+   * The largest body, in bytes, of `PUT /__patkit/state` and `POST /__patkit/users` (a whole data set
+   * or a batch of users); default 16 MiB. Every other route reads at most 64 KiB. A larger body is
+   * refused with 413 as soon as it passes the limit (or at once, when its Content-Length says so).
+   */
+  readonly controlBodyLimit?: number | undefined
   /** Called after the clock moved (expiry notices are emitted then). */
   readonly onClockChange?: (() => Promise<void>) | undefined
 }
 
 const jsonHeaders = { 'content-type': 'application/json' }
 
-function reply(status: number, body: unknown): Response {
-  return new Response(status === 204 ? null : JSON.stringify(body), { status, headers: jsonHeaders })
+function reply(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(status === 204 ? null : JSON.stringify(body), {
+    status,
+    headers: { ...jsonHeaders, ...headers },
+  })
 }
 
 function problem(status: number, message: string): Response {
   return reply(status, { error: message })
 }
 
-async function readJson(
-  request: Request,
-): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
-  const text = await request.text()
-  if (text.trim() === '') return { ok: true, value: {} }
-  // The guard refuses a body announced without a type; this one came without Content-Length.
-  if (request.headers.get('content-type') === null) return { ok: false, response: problem(415, JSON_ONLY) }
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown }
-  } catch {
-    return { ok: false, response: problem(400, 'the body must be JSON') }
-  }
-}
-
-const UNITS_MS: Readonly<Record<string, number>> = {
-  ms: 1,
-  seconds: 1000,
-  minutes: 60_000,
-  hours: 3_600_000,
-  days: 86_400_000,
-}
-
-// `{ "days": 7, "hours": 1 }` or `{ "ms": 500 }`: the sum, or a sentence saying what is wrong.
-function durationMs(body: unknown): number | string {
-  if (body === null || typeof body !== 'object' || Array.isArray(body))
-    return 'the body must be a JSON object'
-  const entries = Object.entries(body)
-  if (entries.length === 0) return `give one or more of ${Object.keys(UNITS_MS).join(', ')}`
-  let total = 0
-  for (const [unit, amount] of entries) {
-    const scale = UNITS_MS[unit]
-    if (scale === undefined) return `${unit} is not a unit (${Object.keys(UNITS_MS).join(', ')})`
-    if (typeof amount !== 'number' || !Number.isFinite(amount)) return `${unit} must be a number`
-    total += amount * scale
-  }
-  return Math.round(total)
-}
-
 function clockJson(clock: ControllableClock) {
   return { now: clock.now().toISOString(), frozen: clock.frozen }
 }
 
-const INTEGER = /^-?\d+$/
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
 
-function journalQuery(params: URLSearchParams): JournalQuery | string {
-  const query: Record<string, unknown> = {}
-  for (const [name, key] of [
-    ['kind', 'kind'],
-    ['method', 'method'],
-    ['path', 'pathContains'],
-    ['type', 'type'],
-  ] as const) {
-    const value = params.get(name)
-    if (value !== null && value !== '') query[key] = value
-  }
-  if (query['kind'] !== undefined && query['kind'] !== 'request' && query['kind'] !== 'event') {
-    return 'kind must be request or event'
-  }
-  for (const [name, key] of [
-    ['status', 'status'],
-    ['token_id', 'tokenId'],
-    ['user_id', 'userId'],
-    ['after', 'afterSeq'],
-    ['limit', 'limit'],
-  ] as const) {
-    const value = params.get(name)
-    if (value === null || value === '') continue
-    if (!INTEGER.test(value)) return `${name} must be an integer`
-    query[key] = Number(value)
-  }
-  return query as JournalQuery
+// Every route, with whether it takes a body and whether that may be large (a restore of a whole data
+// set, a batch of users).
+const ROUTES: ReadonlyMap<string, { readonly body: 'none' | 'json' | 'bulk' }> = new Map([
+  ['GET /openapi.json', { body: 'none' }],
+  ['GET /clock', { body: 'none' }],
+  ['POST /clock/set', { body: 'json' }],
+  ['POST /clock/advance', { body: 'json' }],
+  ['POST /clock/freeze', { body: 'none' }],
+  ['POST /clock/resume', { body: 'none' }],
+  ['POST /reset', { body: 'none' }],
+  ['GET /state', { body: 'none' }],
+  ['PUT /state', { body: 'bulk' }],
+  ['POST /users', { body: 'bulk' }],
+  ['POST /tokens', { body: 'json' }],
+  ['GET /journal', { body: 'none' }],
+  ['DELETE /journal', { body: 'none' }],
+  ['GET /faults', { body: 'none' }],
+  ['POST /faults', { body: 'json' }],
+  ['DELETE /faults', { body: 'none' }],
+  ['DELETE /faults/:id', { body: 'none' }],
+])
+
+function notFound(method: string, path: string): Response {
+  return problem(
+    404,
+    `no control route ${method} ${CONTROL_PREFIX}${path} (see ${CONTROL_PREFIX}/openapi.json)`,
+  )
 }
 
 /**
@@ -145,7 +126,9 @@ function journalQuery(params: URLSearchParams): JournalQuery | string {
  * Every request must be addressed to a loopback host or one of `allowedHosts` (else 403), must not come
  * from a web page of another origin (`Origin`, `Sec-Fetch-Site`; else 403), must carry the control
  * token when one is set (else 401), and a body must be `Content-Type: application/json` (else 415):
- * a web page the user visits can then neither drive nor read it. No CORS header is ever sent.
+ * a web page the user visits can then neither drive nor read it. No CORS header is ever sent. A body
+ * is read up to its route's limit and no further (64 KiB; `controlBodyLimit`, default 16 MiB, for
+ * `PUT /state` and `POST /users`), else 413.
  *
  * @example
  * ```ts
@@ -170,6 +153,7 @@ function journalQuery(params: URLSearchParams): JournalQuery | string {
 export function controlHandler(parts: ControlParts): (request: Request) => Promise<Response> {
   const { clock, state, journal, faults } = parts
   const guard = controlGuard(parts)
+  const bulkLimit = parts.controlBodyLimit ?? DEFAULT_CONTROL_BULK_LIMIT
   const clockMoved = async () => {
     await parts.onClockChange?.()
     return reply(200, clockJson(clock))
@@ -181,24 +165,40 @@ export function controlHandler(parts: ControlParts): (request: Request) => Promi
     const refusal = guard(request)
     if (refusal !== null) return problem(refusal.status, refusal.message)
     const route = `${method} ${path.replace(/^\/faults\/[^/]+$/, '/faults/:id')}`
+    const known = ROUTES.get(route)
+    if (known === undefined) return notFound(method, path)
+    // Every route reads its body, within its limit, before anything else; routes without one ignore it.
+    const bulk = known.body === 'bulk'
+    const body =
+      method === 'GET'
+        ? ok<unknown, BodyRefusal>(undefined)
+        : await readControlBody(request, {
+            limit: bulk ? bulkLimit : CONTROL_BODY_LIMIT,
+            route: `${method} ${CONTROL_PREFIX}${path}`,
+            hint: bulk ? ' (patkit serve --control-body-limit raises it)' : '',
+            ignore: known.body === 'none',
+          })
+    if (body.isErr()) {
+      const { status, message } = body.error
+      // The rest of a body too large is never read: the connection cannot carry another request.
+      return status === 413
+        ? reply(413, { error: message }, { connection: 'close' })
+        : problem(status, message)
+    }
+    const value = body.value
     switch (route) {
       case 'GET /openapi.json':
         return reply(200, CONTROL_OPENAPI)
       case 'GET /clock':
         return reply(200, clockJson(clock))
       case 'POST /clock/set': {
-        const body = await readJson(request)
-        if (!body.ok) return body.response
-        const at = (body.value as { at?: unknown }).at
-        const instant = typeof at === 'string' ? parseZonedInstant(at) : null
-        if (instant === null) return problem(400, 'at must be an ISO 8601 instant with Z or an offset')
+        const instant = clockTarget(value)
+        if (typeof instant === 'string') return problem(400, instant)
         clock.set(instant)
         return clockMoved()
       }
       case 'POST /clock/advance': {
-        const body = await readJson(request)
-        if (!body.ok) return body.response
-        const ms = durationMs(body.value)
+        const ms = durationMs(value)
         if (typeof ms === 'string') return problem(400, ms)
         if (!canMove(clock.now(), ms))
           return problem(400, 'the clock would leave the range of dates (about 275,000 years)')
@@ -230,9 +230,13 @@ export function controlHandler(parts: ControlParts): (request: Request) => Promi
       case 'PUT /state': {
         if (!state.replaceable)
           return problem(409, 'restore replaces the data, which is in a database of its own here')
-        const body = await readJson(request)
-        if (!body.ok) return body.response
-        const restored = await state.restore(body.value)
+        // An absent body is no request to wipe everything: emptying takes an explicit {}.
+        if (!isObject(value))
+          return problem(
+            400,
+            'the body must be a JSON object: the state to restore, {"users": [...], "tokens": [...]} (send {} to empty it)',
+          )
+        const restored = await state.restore(value)
         if (restored.isErr()) return reply(400, { error: 'invalid state', problems: restored.error })
         return reply(200, {
           users: restored.value.users,
@@ -240,22 +244,20 @@ export function controlHandler(parts: ControlParts): (request: Request) => Promi
         })
       }
       case 'POST /users': {
-        const body = await readJson(request)
-        if (!body.ok) return body.response
-        const users = Array.isArray(body.value) ? body.value : [body.value]
+        if (!isObject(value) && !Array.isArray(value))
+          return problem(400, 'the body must be a JSON object or array: a user or users in the seed format')
+        const users: unknown[] = Array.isArray(value) ? value : [value]
         const added = await state.add({ users })
         if (added.isErr()) return reply(400, { error: 'invalid user', problems: added.error })
         return reply(201, users)
       }
       case 'POST /tokens': {
-        const body = await readJson(request)
-        if (!body.ok) return body.response
-        if (body.value === null || typeof body.value !== 'object' || Array.isArray(body.value)) {
+        if (!isObject(value)) {
           return problem(400, 'the body must be a JSON object: a token in the seed format')
         }
         // A token without a secret gets a fresh one, returned here and kept for snapshots like a given one.
-        const userId = (body.value as { user_id?: unknown }).user_id
-        const token = { token: parts.mint(typeof userId === 'number' ? userId : 0), ...body.value }
+        const userId = value['user_id']
+        const token = { token: parts.mint(typeof userId === 'number' ? userId : 0), ...value }
         const added = await state.add({ tokens: [token] })
         if (added.isErr()) return reply(400, { error: 'invalid token', problems: added.error })
         const issued = added.value.issued[0]
@@ -274,23 +276,16 @@ export function controlHandler(parts: ControlParts): (request: Request) => Promi
       case 'GET /faults':
         return reply(200, faults.list())
       case 'POST /faults': {
-        const body = await readJson(request)
-        if (!body.ok) return body.response
-        const added = faults.add(body.value)
+        const added = faults.add(value)
         return added.isErr() ? problem(400, added.error) : reply(201, added.value)
       }
       case 'DELETE /faults':
         faults.clear()
         return reply(204, null)
-      case 'DELETE /faults/:id':
+      default: // DELETE /faults/:id, the one route left
         return faults.remove(path.slice('/faults/'.length))
           ? reply(204, null)
           : problem(404, 'no such fault rule')
-      default:
-        return problem(
-          404,
-          `no control route ${method} ${CONTROL_PREFIX}${path} (see ${CONTROL_PREFIX}/openapi.json)`,
-        )
     }
   }
 }

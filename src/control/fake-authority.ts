@@ -62,6 +62,8 @@ export interface FakeAuthorityOptions {
   readonly controlToken?: string
   /** Hosts the control API answers for beside the loopback ones (see `ControlParts.allowedHosts`). */
   readonly allowedHosts?: readonly string[]
+  /** The body limit of the control API's bulk routes (see `ControlParts.controlBodyLimit`); default 16 MiB. */
+  readonly controlBodyLimit?: number
   /** Whether the listener serves the control API under `/__patkit/`; default true. */
   readonly controlPlane?: boolean
   /** Also receives every authority event (after the journal). */
@@ -185,6 +187,7 @@ export async function fakeAuthority(
     faults,
     mint: (userId) => mintSecret(deps, userId),
     controlToken: options.controlToken,
+    controlBodyLimit: options.controlBodyLimit,
     allowedHosts: [
       ...(options.allowedHosts ?? []),
       ...(options.publicUrl === undefined ? [] : [new URL(options.publicUrl).host]),

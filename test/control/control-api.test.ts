@@ -91,6 +91,9 @@ describe('the control API document', () => {
   })
 })
 
+const AT_MESSAGE =
+  'at must be an ISO 8601 instant with Z or an offset, on a real calendar day, e.g. 2026-01-10T00:00:00Z'
+
 describe('clock', () => {
   it('reads, sets, advances, freezes and resumes; expiry follows it', async () => {
     const gitlab = await start()
@@ -121,15 +124,15 @@ describe('clock', () => {
   })
 
   it.each([
-    ['/clock/set', { at: 'tomorrow' }, 'at must be an ISO 8601 instant with Z or an offset'],
-    ['/clock/set', { at: '2026-01-10T00:00:00' }, 'at must be an ISO 8601 instant with Z or an offset'],
+    ['/clock/set', { at: 'tomorrow' }, AT_MESSAGE],
+    ['/clock/set', { at: '2026-01-10T00:00:00' }, AT_MESSAGE],
     ['/clock/advance', { weeks: 1 }, 'weeks is not a unit (ms, seconds, minutes, hours, days)'],
     ['/clock/advance', { days: '1' }, 'days must be a number'],
     ['/clock/advance', {}, 'give one or more of ms, seconds, minutes, hours, days'],
     ['/clock/advance', '{not json', 'the body must be JSON'],
     ['/clock/advance', { days: 1e10 }, 'the clock would leave the range of dates (about 275,000 years)'],
-    ['/clock/set', { at: 'Jan 10 2026 00:00 (Z)' }, 'at must be an ISO 8601 instant with Z or an offset'],
-    ['/clock/set', { at: '+275760-09-14T00:00:00Z' }, 'at must be an ISO 8601 instant with Z or an offset'],
+    ['/clock/set', { at: 'Jan 10 2026 00:00 (Z)' }, AT_MESSAGE],
+    ['/clock/set', { at: '+275760-09-14T00:00:00Z' }, AT_MESSAGE],
   ])('POST %s %j is 400: %s', async (path, body, message) => {
     const gitlab = await start()
     expect(await control(gitlab, 'POST', path, body)).toEqual({ status: 400, body: { error: message } })
@@ -334,7 +337,7 @@ describe('journal', () => {
     expect((await control(gitlab, 'GET', `/journal?after=${seq}&kind=request`)).body?.['count']).toBe(1)
     expect(await control(gitlab, 'GET', '/journal?status=abc')).toEqual({
       status: 400,
-      body: { error: 'status must be an integer' },
+      body: { error: 'status must be an integer: 0 (a dropped connection) or 100 to 599' },
     })
     expect(await control(gitlab, 'GET', '/journal?kind=other')).toEqual({
       status: 400,
