@@ -101,8 +101,11 @@ const faultRuleFields = {
   tokenId: integer(1),
   times: integer(1, { maximum: 1_000_000 }),
   probability: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
-  status: integer(100, { maximum: 599 }),
-  body: { description: 'any JSON: the body answered with status' },
+  status: integer(200, {
+    maximum: 599,
+    description: 'a final answer a client can receive (205 is refused; 204 and 304 take no body)',
+  }),
+  body: { description: 'any JSON (at most 64 levels deep and 64 KiB): the body answered with status' },
   headers: {
     type: 'object',
     additionalProperties: { type: 'string' },
@@ -318,7 +321,8 @@ export const CONTROL_OPENAPI = Object.freeze({
     '/__patkit/reset': {
       post: {
         operationId: 'reset',
-        summary: 'Back to the start seed; clears the journal and the faults (the clock is left as it is)',
+        summary:
+          'Back to the start: the start data as the start wrote it, the clock at its start; clears the journal and the faults',
         responses: {
           '200': answer('counts of what was loaded', ref('Counts')),
           ...DATABASE,
