@@ -66,9 +66,12 @@ export function controllableClock(base: Clock, start: ClockStart = {}): Controll
   // Running: now = base + offset. Frozen: now = standing.
   let offset = 0
   let standing: number | null = null
+  // One reading of the base clock: two could differ by a millisecond, and a frozen start would not
+  // stand exactly at `start.at`.
   const begin = () => {
-    offset = start.at === undefined ? 0 : start.at.getTime() - base.now().getTime()
-    standing = start.frozen === true ? base.now().getTime() + offset : null
+    const baseNow = base.now().getTime()
+    offset = start.at === undefined ? 0 : start.at.getTime() - baseNow
+    standing = start.frozen === true ? baseNow + offset : null
   }
   begin()
   const current = () => standing ?? base.now().getTime() + offset

@@ -151,4 +151,15 @@ describe('controllableClock.reset', () => {
     clock.reset()
     expect([clock.now().toISOString(), clock.frozen]).toEqual(['2030-01-01T00:00:00.000Z', false])
   })
+
+  it('a frozen start stands exactly at its instant even when the base clock moves between reads', () => {
+    // A base clock that moves 1 ms on every reading, as the real one may between two calls.
+    let ms = Date.parse('2030-01-01T00:00:00.000Z')
+    const ticking = { now: () => new Date(ms++) }
+    const clock = controllableClock(ticking, { at: new Date(START), frozen: true })
+    expect(clock.now().toISOString()).toBe(START)
+    clock.advance(DAY)
+    clock.reset()
+    expect(clock.now().toISOString()).toBe(START)
+  })
 })
