@@ -1,5 +1,5 @@
 import { err, ok, type Result } from 'neverthrow'
-import { concatBytes } from '../domain/bytes.js'
+import { readLimited } from '../http/read-limited.js'
 import { JSON_ONLY } from './control-guard.js'
 
 /** The largest body a control route reads, except the bulk ones (64 KiB, as GitLab's API). */
@@ -35,34 +35,6 @@ function tooLarge(limit: number, route: string, hint: string): BodyRefusal {
   }
 }
 
-// The body's bytes, read only up to `limit`: the first chunk past it cancels the stream, so a body of
-// any size costs at most the limit and one chunk. A Content-Length above the limit is refused unread.
-async function readBytes(
-  request: Request,
-  limit: number,
-  refusal: () => BodyRefusal,
-): Promise<Result<Uint8Array, BodyRefusal>> {
-  const declared = request.headers.get('content-length')
-  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > limit) {
-    return err(refusal())
-  }
-  if (request.body === null) return ok(new Uint8Array(0))
-  const reader = request.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > limit) {
-      await reader.cancel()
-      return err(refusal())
-    }
-    chunks.push(value)
-  }
-  return ok(chunks.length === 1 && chunks[0] !== undefined ? chunks[0] : concatBytes(chunks))
-}
-
 /** How {@link readControlBody} reads one route's body. */
 export interface ControlBodyOptions {
   /** Bytes read at most. */
@@ -86,12 +58,12 @@ export async function readControlBody(
   options: ControlBodyOptions,
 ): Promise<Result<unknown, BodyRefusal>> {
   const { limit, route, hint = '' } = options
-  const bytes = await readBytes(request, limit, () => tooLarge(limit, route, hint))
-  if (bytes.isErr()) return err(bytes.error)
+  const bytes = await readLimited(request, limit)
+  if (bytes === null) return err(tooLarge(limit, route, hint))
   if (options.ignore === true) return ok(undefined)
   let text: string
   try {
-    text = utf8.decode(bytes.value)
+    text = utf8.decode(bytes)
   } catch {
     return err({ status: 400, message: 'the body must be JSON' })
   }

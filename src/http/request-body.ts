@@ -1,8 +1,8 @@
 import { err, ok, type Result } from 'neverthrow'
-import { concatBytes } from '../domain/bytes.js'
 import { type Params, parseForm } from './form-params.js'
 import type { IncomingRequest } from './incoming.js'
 import { hasNullByte, MALFORMED } from './malformed-strings.js'
+import { readLimited } from './read-limited.js'
 import { error, type Reply } from './responses.js'
 
 /** Request parameters from a body: JSON values, or strings and string arrays from a form. */
@@ -23,26 +23,6 @@ function decode(bytes: Uint8Array): string | undefined {
 
 /** The largest body the handler reads; larger ones get 413. */
 export const DEFAULT_BODY_LIMIT = 64 * 1024
-
-async function readLimited(request: IncomingRequest, limit: number): Promise<Result<Uint8Array, Reply>> {
-  const declared = Number(request.headers.get('content-length') ?? '0')
-  if (declared > limit) return err(error(413, '413 Request Entity Too Large'))
-  if (request.body === null) return ok(new Uint8Array(0))
-  const reader = request.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > limit) {
-      await reader.cancel()
-      return err(error(413, '413 Request Entity Too Large'))
-    }
-    chunks.push(value)
-  }
-  return ok(chunks.length === 1 && chunks[0] !== undefined ? chunks[0] : concatBytes(chunks))
-}
 
 /** Parameters with a null byte in a value are refused as GitLab refuses them (see malformed-strings.ts). */
 function checked(params: BodyParams | undefined): Result<BodyParams, Reply> {
@@ -78,8 +58,8 @@ export async function readBodyParams(
   limit: number,
 ): Promise<Result<BodyParams, Reply>> {
   const bytes = await readLimited(request, limit)
-  if (bytes.isErr()) return err(bytes.error)
-  const text = decode(bytes.value)
+  if (bytes === null) return err(error(413, '413 Request Entity Too Large'))
+  const text = decode(bytes)
   if (text !== undefined && text.trim() === '') return ok({})
   const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
   const form = type === 'application/x-www-form-urlencoded'
