@@ -2,6 +2,7 @@ import type { ResultAsync } from 'neverthrow'
 import type { ErrorOf, StoreFailure } from '../domain/errors.js'
 import type { RedeemedReceipt, RotationReceiptDraft } from '../domain/rotation-receipt.js'
 import type { Token, TokenDraft } from '../domain/token.js'
+import type { UserIdType } from '../domain/user-id.js'
 import type { ListQuery } from '../query/filter.js'
 import type { User, UserDirectory } from './user.js'
 
@@ -61,6 +62,14 @@ export interface TokenWithUser {
  * ```
  */
 export interface TokenStore extends UserDirectory {
+  /**
+   * Optional: the kind of user id the store holds, `'integer'` (GitLab's) or `'string'`, as it was
+   * configured (`memoryStore({ userIdType })`, `sqlStore(db, { userIdType })`). `createAuthority`
+   * compares it with its own `userIdType` and throws `AuthorityConfigError` when they differ, rather
+   * than let the first `putUser` fail. Absent means unknown (no check); a wrapper forwards its store's.
+   * A store that declares it refuses ids of the other kind (`user-id-kind`).
+   */
+  readonly userIdType?: UserIdType
   findByDigest(digest: string): ResultAsync<Token | null, StoreFailure>
   /**
    * Optional: the token with a digest and its owner in one step, with exactly the meaning of
