@@ -32,6 +32,8 @@ export const NOW = new Date('2026-06-15T12:00:00.000Z')
  * ```
  */
 export interface ConformanceContext {
+  /** Groups the tests `register` registers under `name` (vitest's `describe` in the suite). */
+  group(name: string, register: () => void): void
   /** Registers one test; its body gets an empty store of its own (or one just reset). */
   test(title: string, body: (store: TokenStore) => Promise<void>): void
   /**
