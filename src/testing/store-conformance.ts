@@ -119,6 +119,12 @@ export function runConformanceTest<S extends TokenStore>(
  * through the store's public methods at explicit instants, on a store of its own (`create`) or one
  * just emptied (`reset`), so tests never depend on one another or on the wall clock.
  *
+ * A failing check names the store call with its arguments and, where the check is one of the port's
+ * data contracts, the contract's id and rule (the ids docs/storage.md and the `TokenStore` JSDoc
+ * list), e.g. `insert(draft "ci" of user 1, previousId 1, …) [token 1 already has successor 2]:
+ * expected the store to refuse it [store contract one-successor: …], got ok(token 9 …)`. A store that
+ * throws or rejects instead of returning a `store_failure` fails naming the call too.
+ *
  * A test named in `skip` is registered as skipped, and each skip's reason is printed once. A skip
  * naming no test of the suite fails the test `every skipped title names a test of the suite`, so a typo cannot silently skip nothing.
  * vitest is an optional peer dependency of `patkit/testing`: only this function needs it.
