@@ -87,8 +87,10 @@ export interface AuthorityConfig {
   /**
    * The kind of user id: `'integer'` (GitLab's, the default) or `'string'` (an application's own
    * ids, such as UUIDs). Give the store the same kind (`memoryStore({ userIdType })`,
-   * `sqlStore(db, { userIdType })` and `migrate`); with `'string'` the user directory must have
-   * `findUserById`, or {@link AuthorityConfigError} is thrown. The GitLab HTTP binding
+   * `sqlStore(db, { userIdType })` and `migrate`): a store that declares another kind
+   * (`store.userIdType`, as patkit's stores and wrappers do) makes `createAuthority` throw
+   * {@link AuthorityConfigError}. With `'string'` the user directory must have `findUserById`, or
+   * {@link AuthorityConfigError} is thrown. The GitLab HTTP binding
    * (`createHandler`) refuses an authority with string ids. See docs/embedding.md.
    */
   readonly userIdType?: UserIdType

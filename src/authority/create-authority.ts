@@ -235,6 +235,9 @@ function isolate(listener: ((event: AuthorityEvent) => void) | undefined): (even
 /**
  * Creates an authority over a store. Only `store` and `pepper` are required.
  *
+ * @throws {AuthorityConfigError} for an invalid option (named in the message), or a store that declares
+ * another kind of user id than `userIdType` (e.g. `memoryStore()` with `userIdType: 'string'`: give
+ * it `memoryStore({ userIdType: 'string' })`).
  * @example
  * ```ts
  * import { createAuthority } from 'patkit'
@@ -253,7 +256,8 @@ export function createAuthority(config: AuthorityConfig): Authority {
  * caller that also needs the digester (the fake authority's seed path, to recognize seeded secrets)
  * takes it from here instead of building a second one from the pepper.
  *
- * @throws {AuthorityConfigError} for an invalid option, as `createAuthority`.
+ * @throws {AuthorityConfigError} for an invalid option, as `createAuthority`; also when the store
+ * declares a `userIdType` other than the authority's (`store.userIdType`, see `TokenStore`).
  * @example
  * ```ts
  * import { authorityOver, resolveAuthorityDeps } from './create-authority.js'
@@ -286,6 +290,10 @@ export function resolveAuthorityDeps(config: AuthorityConfig): AuthorityDeps {
   if (grace.isErr()) throw new AuthorityConfigError(grace.error)
   const users = config.users ?? config.store
   const userIdType = config.userIdType ?? 'integer'
+  const held = config.store.userIdType
+  if (held !== undefined && held !== userIdType) {
+    throw new AuthorityConfigError(userIdTypeMismatch(held, userIdType, config.userIdType === undefined))
+  }
   const userById = userLookup(users, userIdType)
   if (userById === null) {
     throw new AuthorityConfigError(
@@ -317,6 +325,14 @@ export function resolveAuthorityDeps(config: AuthorityConfig): AuthorityDeps {
     emit: isolate(config.onEvent),
   })
   return deps
+}
+
+/** Why an authority and a store that declare different kinds of user id cannot work together, and the fix. */
+function userIdTypeMismatch(held: UserIdType, wanted: UserIdType, defaulted: boolean): string {
+  const option = `invalid option userIdType: '${wanted}'${defaulted ? ' (the default)' : ''}, but the store holds ${held} user ids`
+  return wanted === 'string'
+    ? `${option}; give the store the same kind: memoryStore({ userIdType: 'string' }), or sqlStore(db, { userIdType: 'string' }) on tables migrate(db, { userIdType: 'string' }) created`
+    : `${option}; pass userIdType: '${held}' to createAuthority as well, or give it a store of ${wanted} ids`
 }
 
 // Shared by every call without options: authentication allocates nothing it can avoid.

@@ -4,9 +4,10 @@ import type { ErrorOf } from '../domain/errors.js'
 import type { Token } from '../domain/token.js'
 import type { AuthorityDeps } from './deps.js'
 import { toTokenInfo } from './events.js'
-import { type Actor, actsAsAdmin, type TokenRef } from './principal.js'
+import type { Actor, TokenRef } from './principal.js'
 import { hasFeature } from './release.js'
 import { ANY_SCOPE, requireScope, WRITE_SCOPES } from './scope-policy.js'
+import { findRevocableToken, mayRevoke } from './token-access.js'
 
 /**
  * Every way `revoke` can fail. `token_revoked`: the principal's token is in its grace period
@@ -30,16 +31,9 @@ export type RevokeError = ErrorOf<
 >
 
 /**
- * GitLab's revoke permission: an administrator, or the owner of a token that is not an impersonation
- * token. Anything else is refused with a bare 400, not 401/403.
- */
-function mayRevoke(principal: Actor, token: Token): boolean {
-  return actsAsAdmin(principal) || (token.userId === principal.user.id && !token.impersonation)
-}
-
-/**
- * Revokes a token by id (`api` scope; an unknown id is 404 for everyone) or `self` (from 15.0 with
- * `api`, from 15.4 with any scope). Revoking a revoked token succeeds, as in GitLab.
+ * Revokes a token by id (`api` scope; an unknown id is 404 for everyone, another user's token or
+ * one's own impersonation token a bare 400, see token-access.ts) or `self` (from 15.0 with `api`,
+ * from 15.4 with any scope). Revoking a revoked token succeeds, as in GitLab.
  *
  * @example
  * ```ts
@@ -68,16 +62,16 @@ async function revokeFor(
       hasFeature('delete_self_any_scope', deps.release) ? ANY_SCOPE : WRITE_SCOPES,
     )
     if (scoped.isErr()) return err(scoped.error)
+    // A non-administrator's own impersonation token: GitLab's bare 400, as by id.
+    if (!mayRevoke(principal, principal.token)) return err(badRequest())
     token = principal.token
   } else {
     const scoped = requireScope(principal, WRITE_SCOPES)
     if (scoped.isErr()) return err(scoped.error)
-    const found = await deps.store.findById(ref)
+    const found = await findRevocableToken(deps, principal, ref)
     if (found.isErr()) return err(found.error)
-    if (found.value === null) return err(notFound('token'))
     token = found.value
   }
-  if (!mayRevoke(principal, token)) return err(badRequest())
   const outcome = await deps.store.revoke(token.id)
   if (outcome.isErr()) return err(outcome.error)
   if (outcome.value === 'missing') return err(notFound('token'))

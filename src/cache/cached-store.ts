@@ -372,6 +372,7 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
   timer?.unref?.()
 
   const self: CachedStore = {
+    ...(store.userIdType === undefined ? {} : { userIdType: store.userIdType }),
     findByDigest,
     findByDigestWithUser,
     // Never answered from memory: decisions read tokens by id (docs/storage.md). What it finds corrects this cache.

@@ -44,6 +44,8 @@ export function swappableStore(initial: TokenStore): SwappableStore {
     replace: (next) => {
       current = next
     },
+    // The first store's kind, which createAuthority checks (stores swapped in later hold the same).
+    ...(initial.userIdType === undefined ? {} : { userIdType: initial.userIdType }),
     findByDigest: (digest) => current.findByDigest(digest),
     // One round trip on a SQL store (the authority asks for it on every request); a store in place
     // without the joined lookup answers it with its two lookups.

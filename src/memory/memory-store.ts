@@ -67,8 +67,12 @@ function attempt<T, E>(operation: string, run: () => Result<T, E>): ResultAsync<
  * remember the token and answer they built, up to 10,000, and hand the same objects out again while
  * the token and its owner are unchanged: treat a token's `Date`s as read-only.
  *
+ * The store declares its `userIdType` (`store.userIdType`): `createAuthority` throws when the
+ * authority's differs.
+ *
  * @throws {Error} when `options.users` gives one username (in any case) to two different ids: a
  * configuration mistake, reported where it is made.
+ * @throws {TypeError} when `options.userIdType` is neither `'integer'` nor `'string'`.
  *
  * @example
  * ```ts
@@ -82,6 +86,9 @@ export function memoryStore(options: MemoryStoreOptions = {}): TokenStore {
   const tokens = tokenTable()
   const receipts = receiptTable()
   const userIdType = options.userIdType ?? 'integer'
+  if (userIdType !== 'integer' && userIdType !== 'string') {
+    throw new TypeError(`memoryStore: userIdType ${JSON.stringify(userIdType)} is not 'integer' or 'string'`)
+  }
   const users = userTable(userIdType)
   // One store holds one kind of id: a token of another kind would belong to no user it can find.
   const checked = <T>(operation: string, userId: UserId, run: () => Result<T, StoreFailure>) => {
@@ -112,6 +119,8 @@ export function memoryStore(options: MemoryStoreOptions = {}): TokenStore {
     }
   }
   return {
+    // Declared, so that createAuthority refuses an authority of the other kind at start-up.
+    userIdType,
     findByDigest: (digest) => attempt('findByDigest', () => ok(tokens.byDigest(digest))),
     // Answered settled (patkit/store's settledResultAsync): the authority reads it without waiting.
     findByDigestWithUser: withUser,

@@ -35,6 +35,10 @@ import { selectUser, selectUserById, upsertUser } from './users.js'
  * behind the `Idempotency-Key` header on rotate: the receipt is written in the rotation's transaction,
  * and consumed under the family's lock, so of N concurrent replays exactly one gets the successor.
  *
+ * It declares the `userIdType` of its options as `store.userIdType`, known at construction:
+ * `createAuthority` throws when the authority's differs. Whether the tables hold that kind is
+ * checked by `migrate` (run it with the same options), not by the store.
+ *
  * @throws {TypeError} for a malformed `tablePrefix`, or when no dialect is given and none is recognized:
  * configuration mistakes, reported where they are made.
  * @example
@@ -77,6 +81,9 @@ export function sqlStore<DB>(db: Kysely<DB>, options: SqlStoreOptions = {}): Tok
     }
   }
   return Object.freeze({
+    // The kind its options name (`migrate` checks the tables hold the same): createAuthority compares
+    // it with its own, so a disagreement fails at start-up.
+    userIdType: context.userIdType,
     findByDigest: (digest) => run('findByDigest', () => findTokenBy(context, statements, 'digest', digest)),
     findByDigestWithUser: (digest) =>
       run('findByDigestWithUser', () => findTokenWithUser(context, statements, digest)),

@@ -2,6 +2,7 @@ import type { ResultAsync } from 'neverthrow'
 import type { ErrorOf, StoreFailure } from '../domain/errors.js'
 import type { RedeemedReceipt, RotationReceiptDraft } from '../domain/rotation-receipt.js'
 import type { Token, TokenDraft } from '../domain/token.js'
+import type { UserIdType } from '../domain/user-id.js'
 import type { ListQuery } from '../query/filter.js'
 import type { User, UserDirectory } from './user.js'
 
@@ -53,6 +54,32 @@ export interface TokenWithUser {
  *   receipt at most one gets it; it is decided in the same atomic step as the checks on the successor,
  *   so it never hands out a successor that a completed rotation, revocation or use had changed.
  *
+ * Data contracts, by the ids that docs/storage.md ("Writing a store for another database") and the
+ * failures of `describeStoreConformance` use:
+ * - `exact-copy`: a token reads back exactly as stored: `insert` returns the draft with its `id` (and
+ *   `familyId = id` when the draft has none), `importToken` the token itself; scopes are kept as the
+ *   strings given, instants to the millisecond.
+ * - `increasing-ids`: `insert` and `rotate` assign positive safe-integer ids above every id stored
+ *   before, imported ones included.
+ * - `taken-id-or-digest`: `insert` refuses a digest already stored, `importToken` an id or a digest
+ *   already stored (`store_failure`, nothing stored).
+ * - `one-successor`: a token has at most one successor: `insert` and `importToken` refuse a token whose
+ *   `previousId` already has one (`store_failure`; make it a constraint, not a check).
+ * - `failed-rotation-stores-nothing`: `rotate` of an unknown id fails with `not_found` (entity
+ *   `token`), of a revoked token with `already_revoked` (its `tokenId`), and stores nothing.
+ * - `no-empty-ips`: `lastUsedIps` is absent, never `[]`, when no address is recorded, in every token a
+ *   method returns; present, it holds one to five addresses, oldest first.
+ * - `snapshots`: a token once returned never changes (hand out copies or frozen objects).
+ * - `exact-digest`: digests match exactly, case included.
+ * - `tokens-without-users`: a token's user need not be stored: `insert` accepts it, and
+ *   `findByDigestWithUser` answers `user: null`.
+ * - `user-refs`: `findUser` finds by id, by an integer id written in digits, or by username in any
+ *   case (with string ids a string is a username only); `putUser` replaces the user with the same id.
+ * - `user-id-kind`: one kind of user id per store; a user or token with an id of the other kind is a
+ *   `store_failure` (see `userIdType`).
+ * - `list-pages`: `list` returns one page in the query's order and the total of every match; a page
+ *   past the end is empty and carries the total.
+ *
  * @example
  * ```ts
  * import type { TokenStore } from 'patkit/store'
@@ -61,6 +88,14 @@ export interface TokenWithUser {
  * ```
  */
 export interface TokenStore extends UserDirectory {
+  /**
+   * Optional: the kind of user id the store holds, `'integer'` (GitLab's) or `'string'`, as it was
+   * configured (`memoryStore({ userIdType })`, `sqlStore(db, { userIdType })`). `createAuthority`
+   * compares it with its own `userIdType` and throws `AuthorityConfigError` when they differ, rather
+   * than let the first `putUser` fail. Absent means unknown (no check); a wrapper forwards its store's.
+   * A store that declares it refuses ids of the other kind (`user-id-kind`).
+   */
+  readonly userIdType?: UserIdType
   findByDigest(digest: string): ResultAsync<Token | null, StoreFailure>
   /**
    * Optional: the token with a digest and its owner in one step, with exactly the meaning of
@@ -82,7 +117,11 @@ export interface TokenStore extends UserDirectory {
   list(
     query: ListQuery,
   ): ResultAsync<{ readonly items: readonly Token[]; readonly total: number }, StoreFailure>
-  /** Stores a new token; assigns its id, and `familyId = id` when the draft has none. */
+  /**
+   * Stores a new token; assigns its id (above every id stored before), and `familyId = id` when the
+   * draft has none. Refuses, with a `store_failure`, a digest already stored and a `previousId` that
+   * already has a successor; accepts a user the store does not hold.
+   */
   insert(draft: TokenDraft): ResultAsync<Token, StoreFailure>
   revoke(id: number): ResultAsync<RevokeOutcome, StoreFailure>
   /** Atomically revokes `oldId` (only if not revoked) and inserts `successor`; returns the stored successor. */
@@ -131,7 +170,8 @@ export interface TokenStore extends UserDirectory {
   ): ResultAsync<boolean, StoreFailure>
   /**
    * Stores a token exactly as given, id and family included (seed files, migrations from another
-   * store). Later `insert`s get ids above every imported one. Fails if the id or digest is taken.
+   * store). Later `insert`s get ids above every imported one. Fails (`store_failure`) if the id or
+   * digest is taken, or if the token's `previousId` already has a successor.
    */
   importToken(token: Token): ResultAsync<Token, StoreFailure>
   /** Adds or replaces a user (seeding, tests, the fake authority). */

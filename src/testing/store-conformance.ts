@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { TokenStore } from '../store/token-store.js'
 import { CAPABILITY_METHODS, type ConformanceContext, hasCapability } from './conformance/context.js'
+import { describedStore } from './conformance/described-store.js'
 import { describeIsolation } from './conformance/isolation.js'
 import { describeJoinedLookup } from './conformance/joined-lookup.js'
 import { describeListFilters } from './conformance/list-filters.js'
@@ -81,11 +82,48 @@ function acquirer(source: StoreSource): () => Promise<TokenStore> {
 }
 
 /**
+ * Registers every test of the suite with two contexts: the store's, and the one of its string-id twin.
+ */
+export function describeConformanceTests(ctx: ConformanceContext, stringIds: ConformanceContext): void {
+  describeUsers(ctx)
+  describeLookups(ctx)
+  describeJoinedLookup(ctx)
+  describeListFilters(ctx)
+  describeListSort(ctx)
+  describePagination(ctx)
+  describeRotation(ctx)
+  describeRotationReceipts(ctx)
+  describeSuccessorLookup(ctx)
+  describeRevocation(ctx)
+  describeTouch(ctx)
+  describeIsolation(ctx)
+  describeUserIdLookup(ctx)
+  describeStringUserIds(stringIds)
+}
+
+/**
+ * Runs one test of the suite on a store, as the suite does: through {@link describedStore}, so that
+ * a failure names the call (operation and arguments) and the store contract it broke.
+ */
+export function runConformanceTest<S extends TokenStore>(
+  body: (store: S) => Promise<void>,
+  store: S,
+): Promise<void> {
+  return body(describedStore(store))
+}
+
+/**
  * Registers the conformance suite of the {@link TokenStore} port with vitest: every method, every list
  * filter with its boundaries, every sort key, pagination, and the race contracts (N concurrent
  * rotations or revocations of one token, concurrent `touchLastUsed`). Each test builds its own data
  * through the store's public methods at explicit instants, on a store of its own (`create`) or one
  * just emptied (`reset`), so tests never depend on one another or on the wall clock.
+ *
+ * A failing check names the store call with its arguments and, where the check is one of the port's
+ * data contracts, the contract's id and rule (the ids docs/storage.md and the `TokenStore` JSDoc
+ * list), e.g. `insert(draft "ci" of user 1, previousId 1, …) [token 1 already has successor 2]:
+ * expected the store to refuse it [store contract one-successor: …], got ok(token 9 …)`. A store that
+ * throws or rejects instead of returning a `store_failure` fails naming the call too.
  *
  * A test named in `skip` is registered as skipped, and each skip's reason is printed once. A skip
  * naming no test of the suite fails the test `every skipped title names a test of the suite`, so a typo cannot silently skip nothing.
@@ -122,12 +160,13 @@ export function describeStoreConformance(options: StoreConformanceOptions): void
   describe(`TokenStore conformance: ${options.name}`, () => {
     const registered = new Set<string>()
     const contextOver = (acquire: (() => Promise<TokenStore>) | null): ConformanceContext => ({
+      group: describe,
       test(title, body) {
         if (registered.has(title)) throw new Error(`store conformance: duplicate test title "${title}"`)
         registered.add(title)
         if (skipped.has(title)) it.skip(title, () => {})
         else if (acquire === null) it.skip(`${title} (no stringIds store given)`, () => {})
-        else it(title, async () => body(await acquire()))
+        else it(title, async () => runConformanceTest(body, await acquire()))
       },
       testOptional(capability, title, body) {
         if (registered.has(title)) throw new Error(`store conformance: duplicate test title "${title}"`)
@@ -144,26 +183,15 @@ export function describeStoreConformance(options: StoreConformanceOptions): void
               )
               return
             }
-            await body(store)
+            await runConformanceTest(body, store)
           })
         }
       },
     })
-    const ctx = contextOver(acquirer(options))
-    describeUsers(ctx)
-    describeLookups(ctx)
-    describeJoinedLookup(ctx)
-    describeListFilters(ctx)
-    describeListSort(ctx)
-    describePagination(ctx)
-    describeRotation(ctx)
-    describeRotationReceipts(ctx)
-    describeSuccessorLookup(ctx)
-    describeRevocation(ctx)
-    describeTouch(ctx)
-    describeIsolation(ctx)
-    describeUserIdLookup(ctx)
-    describeStringUserIds(contextOver(stringIds === undefined ? null : acquirer(stringIds)))
+    describeConformanceTests(
+      contextOver(acquirer(options)),
+      contextOver(stringIds === undefined ? null : acquirer(stringIds)),
+    )
 
     // Nested suites register their tests after this body returns, so the check runs as a test.
     it('every skipped title names a test of the suite', () => {

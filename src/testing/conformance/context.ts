@@ -32,6 +32,8 @@ export const NOW = new Date('2026-06-15T12:00:00.000Z')
  * ```
  */
 export interface ConformanceContext {
+  /** Groups the tests `register` registers under `name` (vitest's `describe` in the suite). */
+  group(name: string, register: () => void): void
   /** Registers one test; its body gets an empty store of its own (or one just reset). */
   test(title: string, body: (store: TokenStore) => Promise<void>): void
   /**
@@ -46,8 +48,8 @@ export interface ConformanceContext {
 }
 
 /**
- * The optional methods of {@link TokenStore}, by capability: a capability is present when the store
- * implements every one of its methods.
+ * The optional members of {@link TokenStore}, by capability: a capability is present when the store
+ * has every one of them (its methods, or the `userIdType` it declares).
  *
  * @example
  * ```ts
@@ -61,6 +63,7 @@ export const CAPABILITY_METHODS = {
   rotationReceipts: ['rotateWithReceipt', 'consumeRotationReceipt'],
   successorLookup: ['findSuccessor'],
   userIdLookup: ['findUserById'],
+  userIdKind: ['userIdType'],
 } as const satisfies Readonly<Record<string, readonly (keyof TokenStore)[]>>
 
 /**
@@ -91,7 +94,7 @@ export type WithCapability<K extends OptionalCapability> = TokenStore &
   Required<Pick<TokenStore, (typeof CAPABILITY_METHODS)[K][number]>>
 
 /**
- * Whether a store implements an optional capability (every one of its methods).
+ * Whether a store implements an optional capability (has every one of its members).
  *
  * @example
  * ```ts
@@ -105,7 +108,9 @@ export function hasCapability<K extends OptionalCapability>(
   capability: K,
 ): store is WithCapability<K> {
   const methods: readonly (keyof TokenStore)[] = CAPABILITY_METHODS[capability]
-  return methods.every((method) => typeof store[method] === 'function')
+  return methods.every((member) =>
+    member === 'userIdType' ? store[member] !== undefined : typeof store[member] === 'function',
+  )
 }
 
 /**

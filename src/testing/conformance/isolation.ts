@@ -1,4 +1,4 @@
-import { describe, expect } from 'vitest'
+import { expect } from 'vitest'
 import type { CalendarDate } from '../../domain/calendar.js'
 import type { SortKey, TokenFilter } from '../../query/filter.js'
 import { type ConformanceContext, query, seeder } from './context.js'
@@ -20,7 +20,7 @@ const USERS = [1, 2, 3] as const
  * ```
  */
 export function describeIsolation(ctx: ConformanceContext): void {
-  describe('isolation between users', () => {
+  ctx.group('isolation between users', () => {
     ctx.test('a filter on one user never returns the tokens of another user', async (store) => {
       const seed = seeder(store)
       // Every user gets look-alike tokens, so only the userId can tell them apart.

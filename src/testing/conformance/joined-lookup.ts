@@ -1,6 +1,7 @@
-import { describe, expect } from 'vitest'
+import { expect } from 'vitest'
 import { userFixture } from '../fixtures.js'
 import { type ConformanceContext, seeder } from './context.js'
+import { contract } from './contracts.js'
 import { okValue } from './results.js'
 
 /**
@@ -18,7 +19,7 @@ import { okValue } from './results.js'
  * ```
  */
 export function describeJoinedLookup(ctx: ConformanceContext): void {
-  describe('findByDigestWithUser (optional)', () => {
+  ctx.group('findByDigestWithUser (optional)', () => {
     ctx.testOptional(
       'findByDigestWithUser',
       'findByDigestWithUser returns the token and its owner',
@@ -38,8 +39,12 @@ export function describeJoinedLookup(ctx: ConformanceContext): void {
       'findByDigestWithUser returns null for an unknown digest',
       async (store) => {
         const token = await seeder(store).insert()
-        expect(await okValue(store.findByDigestWithUser(`${token.digest}x`))).toBeNull()
-        expect(await okValue(store.findByDigestWithUser(token.digest.toUpperCase()))).toBeNull()
+        const exact = contract('exact-digest')
+        expect(await okValue(store.findByDigestWithUser(`${token.digest}x`)), exact).toBeNull()
+        expect(
+          await okValue(store.findByDigestWithUser(token.digest.toUpperCase())),
+          `findByDigestWithUser(the digest upper-cased) ${exact}`,
+        ).toBeNull()
       },
     )
 
@@ -49,9 +54,12 @@ export function describeJoinedLookup(ctx: ConformanceContext): void {
       async (store) => {
         const draft = seeder(store).draft({ userId: 77 })
         // Straight through the store: the seeder would create the user first.
-        const token = await okValue(store.insert(draft))
+        const token = await okValue(store.insert(draft), 'tokens-without-users', 'user 77 is not stored')
         expect(await okValue(store.findUser(77))).toBeNull()
-        expect(await okValue(store.findByDigestWithUser(token.digest))).toEqual({ token, user: null })
+        expect(
+          await okValue(store.findByDigestWithUser(token.digest)),
+          `findByDigestWithUser(a token of user 77, who is not stored) ${contract('tokens-without-users')}`,
+        ).toEqual({ token, user: null })
       },
     )
 

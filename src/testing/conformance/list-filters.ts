@@ -1,4 +1,4 @@
-import { describe, expect } from 'vitest'
+import { expect } from 'vitest'
 import type { CalendarDate } from '../../domain/calendar.js'
 import { type ConformanceContext, listNames, query, seeder } from './context.js'
 import { okValue } from './results.js'
@@ -20,7 +20,7 @@ const day = (value: string): CalendarDate => value as CalendarDate
  * ```
  */
 export function describeListFilters(ctx: ConformanceContext): void {
-  describe('list filters', () => {
+  ctx.group('list filters', () => {
     ctx.test('list without a filter returns every token in id order with the total', async (store) => {
       await seeder(store).insertAll([
         { name: 'a', userId: 1 },
@@ -187,7 +187,7 @@ export function describeListFilters(ctx: ConformanceContext): void {
     })
   })
 
-  describe('list search', () => {
+  ctx.group('list search', () => {
     ctx.test(
       'list filter search ANDs terms of 3+ characters as case-insensitive substrings',
       async (store) => {

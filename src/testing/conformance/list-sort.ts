@@ -1,4 +1,4 @@
-import { describe, expect } from 'vitest'
+import { expect } from 'vitest'
 import type { CalendarDate } from '../../domain/calendar.js'
 import type { Token, TokenDraft } from '../../domain/token.js'
 import type { SortKey } from '../../query/filter.js'
@@ -34,7 +34,7 @@ async function insert(store: TokenStore, drafts: readonly Partial<TokenDraft>[])
  * ```
  */
 export function describeListSort(ctx: ConformanceContext): void {
-  describe('list sort', () => {
+  ctx.group('list sort', () => {
     ctx.test('list sort id_asc and id_desc order by id', async (store) => {
       const order = await insert(store, [{}, {}, {}])
       expect(await ids(store, 'id_asc')).toEqual(order(0, 1, 2))

@@ -1,6 +1,7 @@
-import { describe, expect } from 'vitest'
+import { expect } from 'vitest'
 import type { CalendarDate } from '../../domain/calendar.js'
 import { type ConformanceContext, query, seeder } from './context.js'
+import { contract } from './contracts.js'
 import { okValue } from './results.js'
 
 const seven = Array.from({ length: 7 }, (_, i) => ({ name: `t${i + 1}` }))
@@ -18,7 +19,7 @@ const seven = Array.from({ length: 7 }, (_, i) => ({ name: `t${i + 1}` }))
  * ```
  */
 export function describePagination(ctx: ConformanceContext): void {
-  describe('list pagination', () => {
+  ctx.group('list pagination', () => {
     ctx.test('list pages slice the ordered matches and total counts every match', async (store) => {
       await seeder(store).insertAll(seven)
       const page = async (n: number) => okValue(store.list(query({}, { page: n, perPage: 3 })))
@@ -31,8 +32,11 @@ export function describePagination(ctx: ConformanceContext): void {
     ctx.test('list last page is partial', async (store) => {
       await seeder(store).insertAll(seven)
       const last = await okValue(store.list(query({}, { page: 3, perPage: 3 })))
-      expect(last.items.map((t) => t.name)).toEqual(['t7'])
-      expect(last.total).toBe(7)
+      expect(
+        last.items.map((t) => t.name),
+        `list page 3 of 3 ${contract('list-pages')}`,
+      ).toEqual(['t7'])
+      expect(last.total, `list page 3 of 3: the total ${contract('list-pages')}`).toBe(7)
       const exact = await okValue(store.list(query({}, { page: 1, perPage: 7 })))
       expect(exact.items).toHaveLength(7)
     })
@@ -40,7 +44,10 @@ export function describePagination(ctx: ConformanceContext): void {
     ctx.test('list page past the end is empty and still reports the total', async (store) => {
       await seeder(store).insertAll(seven)
       for (const page of [4, 5, 1000]) {
-        expect(await okValue(store.list(query({}, { page, perPage: 3 }))), `page ${page}`).toEqual({
+        expect(
+          await okValue(store.list(query({}, { page, perPage: 3 }))),
+          `list page ${page} of 3 ${contract('list-pages')}`,
+        ).toEqual({
           items: [],
           total: 7,
         })

@@ -1,4 +1,4 @@
-import { describe, expect } from 'vitest'
+import { expect } from 'vitest'
 import type { CalendarDate } from '../../domain/calendar.js'
 import type { Token } from '../../domain/token.js'
 import type { TokenStore } from '../../store/token-store.js'
@@ -30,7 +30,7 @@ const byId = (tokens: readonly Token[]): Token[] => [...tokens].sort((a, b) => a
  * ```
  */
 export function describeRevocation(ctx: ConformanceContext): void {
-  describe('revoke', () => {
+  ctx.group('revoke', () => {
     ctx.test('revoke reports revoked, then already_revoked, and missing for an unknown id', async (store) => {
       const seed = seeder(store)
       const token = await seed.insert()
@@ -56,7 +56,7 @@ export function describeRevocation(ctx: ConformanceContext): void {
     )
   })
 
-  describe('revokeDescendants', () => {
+  ctx.group('revokeDescendants', () => {
     ctx.test('revokeDescendants revokes exactly the later generations active at now', async (store) => {
       const seed = seeder(store)
       // Four generations g1 -> g2 -> g3 -> g4; g1 is presented again. g3 expired today (and was never

@@ -1,8 +1,9 @@
-import { describe, expect } from 'vitest'
+import { expect } from 'vitest'
 import type { CalendarDate } from '../../domain/calendar.js'
 import type { RotationReceiptDraft } from '../../domain/rotation-receipt.js'
 import type { Token, TokenDraft } from '../../domain/token.js'
 import { type ConformanceContext, type Seeder, seeder, type WithCapability } from './context.js'
+import { contract } from './contracts.js'
 import { errValue, okValue } from './results.js'
 import { RACERS } from './rotation.js'
 
@@ -60,7 +61,7 @@ async function rotatedWithReceipt(
  * ```
  */
 export function describeRotationReceipts(ctx: ConformanceContext): void {
-  describe('rotation receipts (optional)', () => {
+  ctx.group('rotation receipts (optional)', () => {
     ctx.testOptional(
       'rotationReceipts',
       'rotateWithReceipt rotates as rotate does, and its receipt is consumed once',
@@ -91,15 +92,28 @@ export function describeRotationReceipts(ctx: ConformanceContext): void {
         const seed = seeder(store)
         const revoked = await seed.insert({ revoked: true })
         const draft = successorOf(seed, revoked)
-        expect(await errValue(store.rotateWithReceipt(revoked.id, draft, receipt()))).toEqual({
+        const refusal = await errValue(
+          store.rotateWithReceipt(revoked.id, draft, receipt()),
+          'failed-rotation-stores-nothing',
+          `token ${revoked.id} is revoked`,
+        )
+        expect(refusal, contract('failed-rotation-stores-nothing')).toEqual({
           type: 'already_revoked',
           tokenId: revoked.id,
         })
         const unknown = revoked.id + 1000
         expect(
-          await errValue(store.rotateWithReceipt(unknown, successorOf(seed, revoked), receipt())),
+          await errValue(
+            store.rotateWithReceipt(unknown, successorOf(seed, revoked), receipt()),
+            'failed-rotation-stores-nothing',
+            `no token ${unknown}`,
+          ),
+          contract('failed-rotation-stores-nothing'),
         ).toEqual({ type: 'not_found', entity: 'token' })
-        expect(await okValue(store.findByDigest(draft.digest))).toBeNull()
+        expect(
+          await okValue(store.findByDigest(draft.digest)),
+          `findByDigest(the refused successor's digest) ${contract('failed-rotation-stores-nothing')}`,
+        ).toBeNull()
         expect(await okValue(store.consumeRotationReceipt(revoked.id, KEY_DIGEST, DURING))).toBeNull()
         expect(await okValue(store.consumeRotationReceipt(unknown, KEY_DIGEST, DURING))).toBeNull()
       },

@@ -1,7 +1,8 @@
-import { describe, expect } from 'vitest'
+import { expect } from 'vitest'
 import type { Token, TokenDraft } from '../../domain/token.js'
 import type { TokenStore } from '../../store/token-store.js'
 import { type ConformanceContext, query, seeder } from './context.js'
+import { contract } from './contracts.js'
 import { errValue, okValue } from './results.js'
 
 /** How many callers race in the concurrency tests. */
@@ -44,15 +45,21 @@ async function familyOf(store: TokenStore, token: Token): Promise<Token[]> {
  * ```
  */
 export function describeRotation(ctx: ConformanceContext): void {
-  describe('rotate', () => {
+  ctx.group('rotate', () => {
     ctx.test('rotate revokes the old token and stores the successor', async (store) => {
       const seed = seeder(store)
       const old = await seed.insert({ name: 'ci' })
       const bystander = await seed.insert({ name: 'other' })
       const draft = successorOf(old, seed.draft)
       const successor = await okValue(store.rotate(old.id, draft))
-      expect(successor).toEqual({ ...draft, id: successor.id, familyId: old.id })
-      expect(successor.id).toBeGreaterThan(bystander.id)
+      expect(successor, `rotate(${old.id}, draft) ${contract('exact-copy')}`).toEqual({
+        ...draft,
+        id: successor.id,
+        familyId: old.id,
+      })
+      expect(successor.id, `rotate(${old.id}, draft) ${contract('increasing-ids')}`).toBeGreaterThan(
+        bystander.id,
+      )
       expect(await okValue(store.findById(old.id))).toEqual({ ...old, revoked: true })
       expect(await okValue(store.findById(successor.id))).toEqual(successor)
       expect(await okValue(store.findByDigest(draft.digest))).toEqual(successor)
@@ -63,9 +70,20 @@ export function describeRotation(ctx: ConformanceContext): void {
       const seed = seeder(store)
       const token = await seed.insert()
       const draft = successorOf(token, seed.draft)
-      const error = await errValue(store.rotate(token.id + 1000, draft))
-      expect(error).toEqual({ type: 'not_found', entity: 'token' })
-      expect(await okValue(store.findByDigest(draft.digest))).toBeNull()
+      const unknown = token.id + 1000
+      const error = await errValue(
+        store.rotate(unknown, draft),
+        'failed-rotation-stores-nothing',
+        `no token ${unknown}`,
+      )
+      expect(error, `rotate(${unknown}) ${contract('failed-rotation-stores-nothing')}`).toEqual({
+        type: 'not_found',
+        entity: 'token',
+      })
+      expect(
+        await okValue(store.findByDigest(draft.digest)),
+        `findByDigest(the refused successor's digest) ${contract('failed-rotation-stores-nothing')}`,
+      ).toBeNull()
       expect(await okValue(store.findById(token.id))).toEqual(token)
     })
 
@@ -73,9 +91,19 @@ export function describeRotation(ctx: ConformanceContext): void {
       const seed = seeder(store)
       const token = await seed.insert({ revoked: true })
       const draft = successorOf(token, seed.draft)
-      const error = await errValue(store.rotate(token.id, draft))
-      expect(error).toEqual({ type: 'already_revoked', tokenId: token.id })
-      expect(await okValue(store.findByDigest(draft.digest))).toBeNull()
+      const error = await errValue(
+        store.rotate(token.id, draft),
+        'failed-rotation-stores-nothing',
+        `token ${token.id} is revoked`,
+      )
+      expect(error, `rotate(${token.id}) ${contract('failed-rotation-stores-nothing')}`).toEqual({
+        type: 'already_revoked',
+        tokenId: token.id,
+      })
+      expect(
+        await okValue(store.findByDigest(draft.digest)),
+        `findByDigest(the refused successor's digest) ${contract('failed-rotation-stores-nothing')}`,
+      ).toBeNull()
       expect(await okValue(store.findById(token.id))).toEqual(token)
     })
 
@@ -127,18 +155,29 @@ export function describeRotation(ctx: ConformanceContext): void {
       const seed = seeder(store)
       const old = await seed.insert()
       const first = await okValue(store.rotate(old.id, successorOf(old, seed.draft)))
+      const taken = `token ${old.id} already has successor ${first.id}`
       // Again through rotate: the old token is revoked now.
-      expect(await errValue(store.rotate(old.id, successorOf(old, seed.draft)))).toEqual({
+      const again = await errValue(store.rotate(old.id, successorOf(old, seed.draft)), 'one-successor', taken)
+      expect(again, `rotate(${old.id}) ${contract('one-successor')}`).toEqual({
         type: 'already_revoked',
         tokenId: old.id,
       })
       // Around rotate: a SQL store's UNIQUE(previous_id) is the backstop.
       const inserted = successorOf(old, seed.draft)
-      expect(await errValue(store.insert(inserted))).toMatchObject({ type: 'store_failure' })
+      expect(
+        await errValue(store.insert(inserted), 'one-successor', taken),
+        `insert(a second successor of ${old.id}) ${contract('one-successor')}`,
+      ).toMatchObject({ type: 'store_failure' })
       const imported = { ...successorOf(old, seed.draft), id: first.id + 100, familyId: old.familyId }
-      expect(await errValue(store.importToken(imported))).toMatchObject({ type: 'store_failure' })
+      expect(
+        await errValue(store.importToken(imported), 'one-successor', taken),
+        `importToken(a second successor of ${old.id}) ${contract('one-successor')}`,
+      ).toMatchObject({ type: 'store_failure' })
       const family = await familyOf(store, old)
-      expect(family.filter((t) => t.previousId === old.id)).toEqual([first])
+      expect(
+        family.filter((t) => t.previousId === old.id),
+        contract('one-successor'),
+      ).toEqual([first])
       expect(await okValue(store.findByDigest(inserted.digest))).toBeNull()
       expect(await okValue(store.findById(imported.id))).toBeNull()
     })

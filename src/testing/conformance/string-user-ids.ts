@@ -1,6 +1,7 @@
-import { describe, expect } from 'vitest'
+import { expect } from 'vitest'
 import { draftFactory, tokenFixture, userFixture } from '../fixtures.js'
 import { type ConformanceContext, NOW, query, seeder } from './context.js'
+import { contract } from './contracts.js'
 import { errValue, okValue } from './results.js'
 
 const UUID = '0b8f6c9e-5d2a-4f8e-9c1e-2f4a6b8d0e13'
@@ -19,7 +20,7 @@ const UUID = '0b8f6c9e-5d2a-4f8e-9c1e-2f4a6b8d0e13'
  * ```
  */
 export function describeUserIdLookup(ctx: ConformanceContext): void {
-  describe('user id lookup', () => {
+  ctx.group('user id lookup', () => {
     ctx.testOptional(
       'userIdLookup',
       'findUserById finds an integer id exactly, never a string of its digits or a username',
@@ -30,6 +31,26 @@ export function describeUserIdLookup(ctx: ConformanceContext): void {
         for (const ref of ['7', 'alice', 8]) {
           expect(await okValue(store.findUserById(ref)), String(ref)).toBeNull()
         }
+      },
+    )
+
+    ctx.testOptional(
+      'userIdKind',
+      "a store that declares userIdType 'integer' refuses a user or token with a string id",
+      async (store) => {
+        expect(store.userIdType, `userIdType of a store of integer ids ${contract('user-id-kind')}`).toBe(
+          'integer',
+        )
+        const refusedUser = await errValue(store.putUser(userFixture('7')), 'user-id-kind', 'a string id')
+        expect(refusedUser.type, contract('user-id-kind')).toBe('store_failure')
+        await okValue(store.putUser(userFixture(7)))
+        const refusedToken = await errValue(
+          store.insert(draftFactory('integer-ids')({ userId: '7' })),
+          'user-id-kind',
+          'a string user id',
+        )
+        expect(refusedToken.type, contract('user-id-kind')).toBe('store_failure')
+        expect((await okValue(store.list(query({})))).total).toBe(0)
       },
     )
   })
@@ -49,7 +70,7 @@ export function describeUserIdLookup(ctx: ConformanceContext): void {
  * ```
  */
 export function describeStringUserIds(ctx: ConformanceContext): void {
-  describe('string user ids', () => {
+  ctx.group('string user ids', () => {
     ctx.testOptional(
       'userIdLookup',
       'string ids: findUserById finds each id exactly (case, leading zeros), never a number',
@@ -64,27 +85,41 @@ export function describeStringUserIds(ctx: ConformanceContext): void {
         for (const user of users)
           expect(await okValue(store.findUserById(user.id)), String(user.id)).toEqual(user)
         for (const ref of ['alice-id', 'ALICE-ID', '0042', 42, 'alice', `${UUID} `]) {
-          expect(await okValue(store.findUserById(ref)), JSON.stringify(ref)).toBeNull()
+          expect(
+            await okValue(store.findUserById(ref)),
+            `findUserById(${JSON.stringify(ref)}) ${contract('user-id-kind')}`,
+          ).toBeNull()
         }
       },
     )
 
+    ctx.testOptional('userIdKind', "string ids: the store declares userIdType 'string'", async (store) => {
+      expect(store.userIdType, `userIdType of a store of string ids ${contract('user-id-kind')}`).toBe(
+        'string',
+      )
+    })
+
     ctx.test('string ids: findUser reads a string as a username and a number as no one', async (store) => {
       const bob = userFixture('42', { username: 'Bob' })
       await okValue(store.putUser(bob))
-      expect(await okValue(store.findUser('bob'))).toEqual(bob)
-      expect(await okValue(store.findUser('42'))).toBeNull()
-      expect(await okValue(store.findUser(42))).toBeNull()
+      const refs = contract('user-refs')
+      expect(await okValue(store.findUser('bob')), `findUser("bob") ${refs}`).toEqual(bob)
+      expect(await okValue(store.findUser('42')), `findUser("42") ${refs}`).toBeNull()
+      expect(await okValue(store.findUser(42)), `findUser(42) ${refs}`).toBeNull()
     })
 
     ctx.test(
       'string ids: a user or token with an integer, empty or space-padded id is refused as a store failure',
       async (store) => {
-        const refusedUser = await errValue(store.putUser(userFixture(7)))
-        expect(refusedUser.type).toBe('store_failure')
+        const refusedUser = await errValue(store.putUser(userFixture(7)), 'user-id-kind', 'an integer id')
+        expect(refusedUser.type, contract('user-id-kind')).toBe('store_failure')
         await okValue(store.putUser(userFixture('7')))
-        const refusedToken = await errValue(store.insert(draftFactory('string-ids')({ userId: 7 })))
-        expect(refusedToken.type).toBe('store_failure')
+        const refusedToken = await errValue(
+          store.insert(draftFactory('string-ids')({ userId: 7 })),
+          'user-id-kind',
+          'an integer user id',
+        )
+        expect(refusedToken.type, contract('user-id-kind')).toBe('store_failure')
         expect((await okValue(store.list(query({})))).total).toBe(0)
       },
     )

@@ -1,4 +1,4 @@
-import { describe, expect } from 'vitest'
+import { expect } from 'vitest'
 import type { Token } from '../../domain/token.js'
 import { type ConformanceContext, seeder } from './context.js'
 import { okValue } from './results.js'
@@ -19,7 +19,7 @@ const ROTATED_AT = new Date('2026-06-15T12:00:00.000Z')
  * ```
  */
 export function describeSuccessorLookup(ctx: ConformanceContext): void {
-  describe('findSuccessor', () => {
+  ctx.group('findSuccessor', () => {
     ctx.testOptional(
       'successorLookup',
       'findSuccessor returns the token rotated from a token',

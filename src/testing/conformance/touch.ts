@@ -1,6 +1,11 @@
-import { describe, expect } from 'vitest'
-import { type ConformanceContext, seeder } from './context.js'
-import { okValue } from './results.js'
+import type { ResultAsync } from 'neverthrow'
+import { expect } from 'vitest'
+import type { Token } from '../../domain/token.js'
+import { tokenFixture } from '../fixtures.js'
+import { type ConformanceContext, hasCapability, query, seeder } from './context.js'
+import { contract } from './contracts.js'
+import { callOf } from './described-store.js'
+import { expectContract, okValue } from './results.js'
 import { RACERS } from './rotation.js'
 
 const THROTTLE = 600_000
@@ -22,7 +27,7 @@ const plus = (ms: number): Date => new Date(T.getTime() + ms)
  * ```
  */
 export function describeTouch(ctx: ConformanceContext): void {
-  describe('touchLastUsed', () => {
+  ctx.group('touchLastUsed', () => {
     ctx.test('touchLastUsed writes the first use of a never-used token', async (store) => {
       const token = await seeder(store).insert({ lastUsedAt: null })
       expect(await okValue(store.touchLastUsed(token.id, T, THROTTLE, null))).toBe(true)
@@ -108,7 +113,13 @@ export function describeTouch(ctx: ConformanceContext): void {
         expect(await okValue(store.touchLastUsed(token.id, plus(i * THROTTLE), THROTTLE, ip)), ip).toBe(true)
       }
       const stored = await okValue(store.findById(token.id))
-      expect(stored?.lastUsedIps).toEqual(['10.0.0.3', '10.0.0.4', '10.0.0.5', '10.0.0.6', '10.0.0.7'])
+      expect(stored?.lastUsedIps, `findById after seven uses ${contract('no-empty-ips')}`).toEqual([
+        '10.0.0.3',
+        '10.0.0.4',
+        '10.0.0.5',
+        '10.0.0.6',
+        '10.0.0.7',
+      ])
       expect(stored?.lastUsedAt).toEqual(plus(6 * THROTTLE))
     })
 
@@ -154,9 +165,58 @@ export function describeTouch(ctx: ConformanceContext): void {
           lastUsedAt: null,
         }),
       )
-      expect(successor.lastUsedIps).toBeUndefined()
-      expect((await okValue(store.findById(successor.id)))?.lastUsedIps).toBeUndefined()
+      expect(
+        successor.lastUsedIps,
+        `rotate(${token.id}): the successor ${contract('no-empty-ips')}`,
+      ).toBeUndefined()
+      expect(
+        (await okValue(store.findById(successor.id)))?.lastUsedIps,
+        `findById(${successor.id}) ${contract('no-empty-ips')}`,
+      ).toBeUndefined()
     })
+
+    ctx.test(
+      'a token with no recorded address has no lastUsedIps (absent, not []) in any answer',
+      async (store) => {
+        const seed = seeder(store)
+        await seed.user(1)
+        // Each call with its own outcome, so that a failure names the call that answered the field.
+        const answered = async <T>(
+          outcome: ResultAsync<T, unknown>,
+          tokensOf: (value: T) => readonly (Token | null | undefined)[],
+        ): Promise<T> => {
+          const value = await okValue(outcome)
+          for (const token of tokensOf(value)) {
+            expectContract(
+              'no-empty-ips',
+              callOf(outcome) ?? 'the call',
+              token?.lastUsedIps === undefined,
+              token,
+            )
+          }
+          return value
+        }
+        const one = (token: Token | null) => [token]
+        const token = await answered(store.insert(seed.draft({ lastUsedAt: null })), one)
+        await answered(store.findById(token.id), one)
+        await answered(store.findByDigest(token.digest), one)
+        // A use without an address records none.
+        await answered(store.touchLastUsed(token.id, T, THROTTLE, null), () => [])
+        await answered(store.findById(token.id), one)
+        await answered(store.list(query({})), (page) => page.items)
+        await answered(store.importToken(tokenFixture(token.id + 100)), one)
+        const successor = await answered(
+          store.rotate(token.id, seed.draft({ previousId: token.id, familyId: token.familyId })),
+          one,
+        )
+        await answered(store.findByDigest(successor.digest), one)
+        await answered(store.revokeDescendants(token.id, T), (revoked) => revoked)
+        if (hasCapability(store, 'findByDigestWithUser')) {
+          await answered(store.findByDigestWithUser(successor.digest), (found) => [found?.token])
+        }
+        if (hasCapability(store, 'successorLookup')) await answered(store.findSuccessor(token.id), one)
+      },
+    )
 
     ctx.test('touchLastUsed changes lastUsedAt and nothing else', async (store) => {
       const seed = seeder(store)
