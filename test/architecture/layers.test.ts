@@ -1,0 +1,285 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, relative, resolve, sep } from 'node:path'
+import ts from 'typescript'
+import { describe, expect, it } from 'vitest'
+
+// The layer rules of ARCHITECTURE.md, checked from the imports of every src/**/*.ts file. The wall-clock
+// rule (only src/domain/clock.ts) is test/domain/purity.test.ts's, not repeated here.
+
+const root = join(import.meta.dirname, '..', '..')
+const src = join(root, 'src')
+
+/** The entry `patkit` itself: src/index.ts, not in a folder. */
+const ROOT_ENTRY = 'index.ts'
+
+/**
+ * What each top folder of src may import (besides itself): ARCHITECTURE.md's table, once. The design's
+ * layering, not today's imports: where the two differ today, the difference is in EXCEPTIONS.
+ */
+const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
+  [ROOT_ENTRY]: ['domain', 'query', 'store', 'authority'],
+  domain: [],
+  query: ['domain'],
+  store: ['domain', 'query'],
+  authority: ['domain', 'query', 'store'],
+  memory: ['domain', 'query', 'store'],
+  // cache/invalidation.ts is the invalidation port; sql's PostgreSQL and polling notifiers implement it.
+  sql: ['domain', 'query', 'store', 'cache'],
+  cache: ['domain', 'store'],
+  http: ['domain', 'query', 'store', 'authority'],
+  node: ['domain', 'query', 'store', 'authority', 'http'],
+  // The Node frameworks reuse node's request reading and `withToken`.
+  express: ['domain', 'query', 'store', 'authority', 'http', 'node'],
+  fastify: ['domain', 'query', 'store', 'authority', 'http', 'node'],
+  hono: ['domain', 'query', 'store', 'authority', 'http'],
+  next: ['domain', 'query', 'store', 'authority', 'http'],
+  // The fake's control plane (to become src/fake): serves the API on Node over any store.
+  control: ['domain', 'query', 'store', 'authority', 'memory', 'http', 'node'],
+  // The store conformance suite and fixtures only (design.md, Stage 3).
+  testing: ['domain', 'query', 'store'],
+  // Everything but testing: the CLI imports the fake, never the conformance suite (design.md, Stage 3).
+  cli: ['domain', 'query', 'store', 'authority', 'memory', 'sql', 'cache', 'http', 'node', 'control'],
+}
+
+const FAKE_MOVE =
+  'the move of src/control and the fake parts of src/testing to src/fake (design.md, Stage 3, "The fake\'s home"; planned, not done)'
+
+type Exception =
+  | {
+      readonly kind: 'import'
+      readonly from: string
+      readonly to: string
+      /** The files of `from` that import `to` today, relative to the repository root. */
+      readonly files: readonly string[]
+      readonly reason: string
+      readonly removedBy: string
+    }
+  | {
+      readonly kind: 'cycle'
+      readonly folders: readonly string[]
+      readonly reason: string
+      readonly removedBy: string
+    }
+
+/**
+ * Every place the code breaks the table above today, each with why and what removes it. A new violation
+ * fails; so does an entry here that no longer matches the code (delete it when its move is done).
+ */
+const EXCEPTIONS: readonly Exception[] = [
+  {
+    kind: 'cycle',
+    folders: ['control', 'testing'],
+    reason:
+      'createFakeGitLab (testing) builds on the control plane, which loads seeds with testing/load-seed',
+    removedBy: FAKE_MOVE,
+  },
+  {
+    kind: 'import',
+    from: 'control',
+    to: 'testing',
+    files: ['src/control/fake-authority.ts', 'src/control/fake-state.ts', 'src/control/index.ts'],
+    reason: 'the seed format and loader, and createFakeGitLab, live in src/testing today',
+    removedBy: FAKE_MOVE,
+  },
+  {
+    kind: 'import',
+    from: 'testing',
+    to: 'control',
+    files: ['src/testing/fake-gitlab.ts', 'src/testing/index.ts'],
+    reason: 'createFakeGitLab (a fake part of src/testing) starts the control plane',
+    removedBy: FAKE_MOVE,
+  },
+  {
+    kind: 'import',
+    from: 'testing',
+    to: 'authority',
+    files: [
+      'src/testing/fake-gitlab.ts',
+      'src/testing/load-seed.ts',
+      'src/testing/seed-check.ts',
+      'src/testing/seed-families.ts',
+    ],
+    reason: 'the fake and the seed loader issue tokens through the authority',
+    removedBy: FAKE_MOVE,
+  },
+  {
+    kind: 'import',
+    from: 'testing',
+    to: 'http',
+    files: ['src/testing/fake-gitlab.ts', 'src/testing/listen.ts'],
+    reason: 'the fake serves the GitLab API',
+    removedBy: FAKE_MOVE,
+  },
+  {
+    kind: 'import',
+    from: 'testing',
+    to: 'memory',
+    files: ['src/testing/fake-gitlab.ts'],
+    reason: "the fake's default store is the memory store",
+    removedBy: FAKE_MOVE,
+  },
+  {
+    kind: 'import',
+    from: 'testing',
+    to: 'node',
+    files: ['src/testing/listen.ts'],
+    reason: 'the fake listens on a Node HTTP server',
+    removedBy: FAKE_MOVE,
+  },
+  {
+    kind: 'import',
+    from: 'cli',
+    to: 'testing',
+    files: ['src/cli/seed-file.ts', 'src/cli/serve-options.ts', 'src/cli/serve.ts'],
+    reason:
+      'patkit serve needs the seed format, the demo defaults and listen, which are in src/testing today',
+    removedBy: FAKE_MOVE,
+  },
+]
+
+interface Edge {
+  readonly file: string
+  readonly from: string
+  readonly to: string
+  readonly specifier: string
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    return statSync(path).isDirectory() ? sourceFiles(path) : path.endsWith('.ts') ? [path] : []
+  })
+}
+
+function folderOf(path: string): string {
+  const parts = relative(src, path).split(sep)
+  return parts.length === 1 ? ROOT_ENTRY : (parts[0] as string)
+}
+
+function importsOf(path: string): string[] {
+  // TypeScript's own pre-parser: import/export-from (type-only too) and import(), never comments.
+  return ts.preProcessFile(readFileSync(path, 'utf8'), true, true).importedFiles.map((f) => f.fileName)
+}
+
+const files = sourceFiles(src)
+
+/** Every relative import that crosses a folder boundary. */
+const edges: readonly Edge[] = files.flatMap((path) =>
+  importsOf(path)
+    .filter((specifier) => specifier.startsWith('.'))
+    .map((specifier) => ({
+      file: relative(root, path).split(sep).join('/'),
+      from: folderOf(path),
+      to: folderOf(resolve(dirname(path), specifier)),
+      specifier,
+    }))
+    .filter((edge) => edge.from !== edge.to),
+)
+
+const importExceptions = EXCEPTIONS.flatMap((e) => (e.kind === 'import' ? [e] : []))
+const cycleExceptions = EXCEPTIONS.flatMap((e) => (e.kind === 'cycle' ? [e] : []))
+
+function isAllowed(edge: Edge): boolean {
+  return (MAY_IMPORT[edge.from] ?? []).includes(edge.to)
+}
+
+function isExcepted(edge: Edge): boolean {
+  return importExceptions.some((e) => e.from === edge.from && e.to === edge.to && e.files.includes(edge.file))
+}
+
+/** The groups of folders that reach each other (strongly connected, more than one), named sorted. */
+function cyclesOf(graph: ReadonlyMap<string, ReadonlySet<string>>): string[] {
+  const reach = (start: string): Set<string> => {
+    const seen = new Set<string>()
+    const stack = [...(graph.get(start) ?? [])]
+    for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+      if (seen.has(next)) continue
+      seen.add(next)
+      stack.push(...(graph.get(next) ?? []))
+    }
+    return seen
+  }
+  const reached = new Map([...graph.keys()].map((node) => [node, reach(node)]))
+  const groups = new Set<string>()
+  for (const [node, from] of reached) {
+    if (!from.has(node)) continue
+    const group = [...from].filter((other) => reached.get(other)?.has(node)).sort()
+    groups.add(group.join(' <-> '))
+  }
+  return [...groups].sort()
+}
+
+function graphOf(pairs: Iterable<readonly [string, string]>): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>()
+  for (const [from, to] of pairs) {
+    const targets = graph.get(from) ?? new Set<string>()
+    targets.add(to)
+    graph.set(from, targets)
+  }
+  return graph
+}
+
+describe('layers (ARCHITECTURE.md)', () => {
+  it('reads the imports of every source file', () => {
+    // A floor, so a broken reader cannot pass by finding nothing.
+    expect(files.length).toBeGreaterThan(200)
+    expect(edges.length).toBeGreaterThan(300)
+  })
+
+  it('the table names every top folder of src, and only those', () => {
+    const folders = [...new Set(files.map(folderOf))].sort()
+    expect(Object.keys(MAY_IMPORT).sort()).toEqual(folders)
+  })
+
+  it('the table itself has no cycle', () => {
+    const pairs = Object.entries(MAY_IMPORT).flatMap(([from, tos]) => tos.map((to) => [from, to] as const))
+    expect(cyclesOf(graphOf(pairs))).toEqual([])
+  })
+
+  it('each folder imports only what its layer may, or a listed exception', () => {
+    const offenders = edges
+      .filter((edge) => !isAllowed(edge) && !isExcepted(edge))
+      .map((edge) => `${edge.file} (${edge.from}) imports ${edge.specifier} (${edge.to})`)
+    expect(offenders).toEqual([])
+  })
+
+  it('every listed exception is still needed (delete the ones the code no longer makes)', () => {
+    const stale = importExceptions.flatMap((e) => [
+      ...((MAY_IMPORT[e.from] ?? []).includes(e.to) ? [`${e.from} -> ${e.to} is allowed by the table`] : []),
+      ...e.files
+        .filter((file) => !edges.some((edge) => edge.file === file && edge.to === e.to))
+        .map((file) => `${file} no longer imports ${e.to}`),
+    ])
+    expect(stale).toEqual([])
+    for (const e of EXCEPTIONS) {
+      expect(e.reason.length, 'an exception says why').toBeGreaterThan(0)
+      expect(e.removedBy.length, 'an exception says what removes it').toBeGreaterThan(0)
+    }
+  })
+
+  it('no import cycle between folders but the listed ones', () => {
+    const found = cyclesOf(graphOf(edges.map((edge) => [edge.from, edge.to] as const)))
+    const known = cycleExceptions.map((e) => [...e.folders].sort().join(' <-> ')).sort()
+    expect(found).toEqual(known)
+  })
+
+  it('src/domain imports no node: module, but node-crypto.ts as types (the lookup at run time)', () => {
+    const domain = files.filter((path) => folderOf(path) === 'domain')
+    const offenders = domain
+      .filter((path) => !path.endsWith(join('domain', 'node-crypto.ts')))
+      .flatMap((path) =>
+        importsOf(path)
+          .filter((specifier) => specifier.startsWith('node:'))
+          .map((s) => `${relative(root, path)}: ${s}`),
+      )
+    expect(offenders).toEqual([])
+    const nodeCrypto = join(src, 'domain', 'node-crypto.ts')
+    const source = ts.createSourceFile(nodeCrypto, readFileSync(nodeCrypto, 'utf8'), ts.ScriptTarget.Latest)
+    const valueImports = source.statements
+      .filter(ts.isImportDeclaration)
+      .filter((s) => ts.isStringLiteral(s.moduleSpecifier) && s.moduleSpecifier.text.startsWith('node:'))
+      .filter((s) => s.importClause?.isTypeOnly !== true)
+      .map((s) => s.getText(source))
+    expect(valueImports).toEqual([])
+  })
+})
