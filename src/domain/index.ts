@@ -33,7 +33,6 @@ export {
   type UnreadableReceipt,
 } from './receipt-seal.js'
 export { tokensToRevokeOnReuse } from './reuse-detection.js'
-export { type Revocation, revokeToken } from './revoke-token.js'
 export { type Rotation, rotateToken } from './rotate-token.js'
 export {
   isRedeemable,
