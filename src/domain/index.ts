@@ -48,12 +48,5 @@ export {
   type Scope,
   USER_CREATABLE_SCOPES,
 } from './scopes.js'
-export {
-  createDigester,
-  DEFAULT_TOKEN_PREFIX,
-  type Digester,
-  encodeBase62,
-  generateSecret,
-  SECRET_RANDOM_BYTES,
-} from './secret.js'
+export { createDigester, DEFAULT_TOKEN_PREFIX, type Digester } from './secret.js'
 export { isActive, isExpired, type Token, type TokenDraft } from './token.js'
