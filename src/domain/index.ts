@@ -18,7 +18,7 @@ export {
   ROTATION_DEFAULT_DAYS,
   resolveExpiry,
 } from './expiry.js'
-export { EXPIRY_NOTICE_DAYS, type ExpiryNoticeDays, expiryNoticeDue } from './expiry-notice.js'
+export { EXPIRY_NOTICE_DAYS, type ExpiryNoticeDays } from './expiry-notice.js'
 export { IDEMPOTENCY_KEY_MAX_LENGTH, parseIdempotencyKey } from './idempotency-key.js'
 export type { TokenFormat } from './mint-secret.js'
 export { cryptoRandom, type RandomSource, seededRandom } from './random.js'
