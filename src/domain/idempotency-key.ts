@@ -1,19 +1,8 @@
 import { err, ok, type Result } from 'neverthrow'
 import type { ErrorOf } from './errors.js'
 
-/**
- * The request header a client names a rotation with, as the IETF's idempotency-key draft
- * (draft-ietf-httpapi-idempotency-key-header) calls it.
- *
- * @example
- * ```ts
- * import { IDEMPOTENCY_KEY_HEADER } from './idempotency-key.js'
- * declare const headers: Headers
- *
- * headers.set(IDEMPOTENCY_KEY_HEADER, crypto.randomUUID())
- * ```
- */
-export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key'
+// The header's name, as the IETF's idempotency-key draft (draft-ietf-httpapi-idempotency-key-header) spells it.
+const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key'
 
 /**
  * The longest key accepted, in characters: room for any UUID or ULID form, and a bound on what a

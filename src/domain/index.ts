@@ -18,12 +18,8 @@ export {
   ROTATION_DEFAULT_DAYS,
   resolveExpiry,
 } from './expiry.js'
-export { EXPIRY_NOTICE_DAYS, type ExpiryNoticeDays, expiryNoticeDue } from './expiry-notice.js'
-export {
-  IDEMPOTENCY_KEY_HEADER,
-  IDEMPOTENCY_KEY_MAX_LENGTH,
-  parseIdempotencyKey,
-} from './idempotency-key.js'
+export { EXPIRY_NOTICE_DAYS, type ExpiryNoticeDays } from './expiry-notice.js'
+export { IDEMPOTENCY_KEY_MAX_LENGTH, parseIdempotencyKey } from './idempotency-key.js'
 export type { TokenFormat } from './mint-secret.js'
 export { cryptoRandom, type RandomSource, seededRandom } from './random.js'
 export {
@@ -33,7 +29,6 @@ export {
   type UnreadableReceipt,
 } from './receipt-seal.js'
 export { tokensToRevokeOnReuse } from './reuse-detection.js'
-export { type Revocation, revokeToken } from './revoke-token.js'
 export { type Rotation, rotateToken } from './rotate-token.js'
 export {
   isRedeemable,
@@ -49,12 +44,5 @@ export {
   type Scope,
   USER_CREATABLE_SCOPES,
 } from './scopes.js'
-export {
-  createDigester,
-  DEFAULT_TOKEN_PREFIX,
-  type Digester,
-  encodeBase62,
-  generateSecret,
-  SECRET_RANDOM_BYTES,
-} from './secret.js'
+export { createDigester, DEFAULT_TOKEN_PREFIX, type Digester } from './secret.js'
 export { isActive, isExpired, type Token, type TokenDraft } from './token.js'

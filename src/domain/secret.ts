@@ -1,56 +1,9 @@
 import { toBase64Url, utf8Bytes } from './bytes.js'
 import { type NodeCrypto, nodeCrypto } from './node-crypto.js'
-import type { RandomSource } from './random.js'
 import { hmacSha256 } from './sha256.js'
 
 /** GitLab's personal access token prefix. */
 export const DEFAULT_TOKEN_PREFIX = 'glpat-'
-
-/** Random bytes per secret: 160 bits, above the 128-bit floor. */
-export const SECRET_RANDOM_BYTES = 20
-
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
-// 62^27 > 2^160, so 27 characters hold any 20-byte value and the encoding is injective.
-const ENCODED_LENGTH = 27
-
-/**
- * Encodes bytes as a fixed-width base62 string (big-endian, left-padded with `0`).
- *
- * @example
- * ```ts
- * import { encodeBase62 } from './secret.js'
- * encodeBase62(new Uint8Array([0, 61]), 2) // '0z'
- * ```
- */
-export function encodeBase62(bytes: Uint8Array, width: number): string {
-  let value = 0n
-  for (const byte of bytes) value = (value << 8n) | BigInt(byte)
-  let out = ''
-  while (value > 0n) {
-    out = BASE62[Number(value % 62n)] + out
-    value /= 62n
-  }
-  if (out.length > width) throw new RangeError(`value needs ${out.length} base62 digits, width is ${width}`)
-  return out.padStart(width, '0')
-}
-
-/**
- * A fresh secret: `prefix` + 27 base62 characters carrying 160 bits from `random`.
- *
- * @example
- * ```ts
- * import { cryptoRandom } from 'patkit'
- * import { generateSecret } from './secret.js'
- * generateSecret(cryptoRandom) // 'glpat-3kTq...'
- * ```
- */
-export function generateSecret(random: RandomSource, prefix: string = DEFAULT_TOKEN_PREFIX): string {
-  const bytes = random.bytes(SECRET_RANDOM_BYTES)
-  if (bytes.length !== SECRET_RANDOM_BYTES) {
-    throw new RangeError(`random source returned ${bytes.length} bytes, expected ${SECRET_RANDOM_BYTES}`)
-  }
-  return prefix + encodeBase62(bytes, ENCODED_LENGTH)
-}
 
 /**
  * Turns a secret into its stored form.

@@ -3,8 +3,8 @@ import type { Authority } from '../authority/create-authority.js'
 import type { ImpersonationCreateRequest, ImpersonationState } from '../authority/impersonation-tokens.js'
 import type { Principal } from '../authority/principal.js'
 import type { ErrorOf, PatkitError } from '../domain/errors.js'
-import { parseListParams } from '../query/params.js'
 import { errorReply } from './error-response.js'
+import { listParamsParser } from './list-params.js'
 import { paginationHeaders } from './pagination-headers.js'
 import type { BodyParams } from './request-body.js'
 import { commaSeparatedToArray, optionalString, parseId } from './request-params.js'
@@ -153,7 +153,7 @@ export async function serveImpersonationRoute(
         const value = url.searchParams.getAll(key).at(-1)
         if (value !== undefined) paging.set(key, value)
       }
-      const page = parseListParams(paging)
+      const page = (await listParamsParser())(paging)
       if (page.isErr()) return invalidFor(page.error)
       if (state !== undefined && !STATES.includes(state)) {
         return principal.user.admin

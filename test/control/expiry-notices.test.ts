@@ -2,33 +2,11 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { AuthorityEvent } from '../../src/authority/events.js'
 import { expiryNotices } from '../../src/authority/expiry-notices.js'
 import { manualClock } from '../../src/domain/clock.js'
-import { expiryNoticeDue } from '../../src/domain/expiry-notice.js'
 import { memoryStore } from '../../src/memory/memory-store.js'
 import { createFakeGitLab, type FakeGitLab } from '../../src/testing/fake-gitlab.js'
-import { draftFactory, tokenFixture } from '../../src/testing/fixtures.js'
+import { draftFactory } from '../../src/testing/fixtures.js'
 
 const at = (iso: string) => new Date(`${iso}T12:00:00.000Z`)
-
-describe('expiryNoticeDue (the rule)', () => {
-  const token = tokenFixture(1, { expiresAt: '2026-03-03' })
-  it.each([
-    ['2026-01-01', null, null], // 61 days left: none yet
-    ['2026-01-02', null, 60],
-    ['2026-02-01', null, 30],
-    ['2026-02-01', 60, 30],
-    ['2026-02-01', 30, null],
-    ['2026-02-24', null, 7], // first seen with 7 days left: the 7-day notice only
-    ['2026-02-24', 7, null],
-    ['2026-03-03', null, null], // expired: none
-  ] as const)('at %s, notified %s: %s', (day, notified, due) => {
-    expect(expiryNoticeDue(token, at(day), notified)).toBe(due)
-  })
-
-  it('is due for no revoked token and no token without expiry', () => {
-    expect(expiryNoticeDue({ ...token, revoked: true }, at('2026-02-24'), null)).toBeNull()
-    expect(expiryNoticeDue({ ...token, expiresAt: null }, at('2026-02-24'), null)).toBeNull()
-  })
-})
 
 describe('expiryNotices (embedders)', () => {
   it('emits each threshold once per token through onEvent, as the clock passes it', async () => {

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest'
 import {
   createToken,
   isActive,
-  revokeToken,
   rotateToken,
   type Token,
   tokensToRevokeOnReuse,
@@ -48,7 +47,7 @@ function run(commands: readonly Command[]) {
           expect(target.revoked).toBe(true)
         }
       } else if (c.kind === 'revoke') {
-        tokens.set(target.id, revokeToken(target)._unsafeUnwrap().token)
+        tokens.set(target.id, { ...target, revoked: true })
       } else {
         for (const t of tokensToRevokeOnReuse(target, all, now)._unsafeUnwrap()) {
           tokens.set(t.id, { ...t, revoked: true })

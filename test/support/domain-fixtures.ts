@@ -1,7 +1,6 @@
 import {
   createDigester,
   type MintContext,
-  type RandomSource,
   seededRandom,
   type Token,
   type TokenDraft,
@@ -31,17 +30,4 @@ export function stored(draft: TokenDraft, id: number): Token {
  */
 export function token(overrides: Partial<Token> = {}): Token {
   return tokenFixture(1, { name: 'ci', digest: 'digest-1', ...overrides })
-}
-
-/** A random source that replays exactly the given bytes, then fails loudly. */
-export function replayRandom(bytes: Uint8Array): RandomSource {
-  let offset = 0
-  return {
-    bytes(length) {
-      if (offset + length > bytes.length) throw new Error('replayRandom exhausted')
-      const out = bytes.slice(offset, offset + length)
-      offset += length
-      return out
-    },
-  }
 }

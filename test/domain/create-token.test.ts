@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createToken, revokeToken } from '../../src/domain/index.js'
-import { mintContext, token } from '../support/domain-fixtures.js'
+import { createToken } from '../../src/domain/index.js'
+import { mintContext } from '../support/domain-fixtures.js'
 
 describe('create', () => {
   it('mints an active first-generation token with its own family and no predecessor', () => {
@@ -90,18 +90,5 @@ describe('create', () => {
         ctx,
       )._unsafeUnwrapErr(),
     ).toEqual({ type: 'invalid_expiry', message: 'Expiration date must be before 2027-05-01' })
-  })
-})
-
-describe('revoke', () => {
-  it('revoking an active token revokes it', () => {
-    const r = revokeToken(token({ revoked: false }))._unsafeUnwrap()
-    expect(r.changed).toBe(true)
-    expect(r.token.revoked).toBe(true)
-  })
-
-  it('revoking a revoked token succeeds without change, as in GitLab', () => {
-    const t = token({ revoked: true })
-    expect(revokeToken(t)._unsafeUnwrap()).toEqual({ token: t, changed: false })
   })
 })
