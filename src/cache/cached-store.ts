@@ -128,9 +128,9 @@ const DEFAULTS = {
  * that look the owner up separately). A hit is answered settled (`settledResultAsync`). Every write through it drops what it changed here and tells the other
  * instances through `options.invalidation`; a lookup that raced an invalidation is not kept. Lists,
  * reads by id and every write go to the store: the authority decides on them (a rotation request reads
- * its token again by id), never on a cached row. A row read by id that shows an entry stale, a
- * rotation the store refuses, and an insert the store refuses (its digest's "unknown") drop what this
- * cache held. See docs/storage.md, "Many instances on one database".
+ * its token again by id), never on a cached row. A row read by id (its digest's "unknown", and an
+ * entry it shows stale), a rotation the store refuses, and an insert the store refuses (its digest's
+ * "unknown") drop what this cache held. See docs/storage.md, "Many instances on one database".
  *
  * Writes that bypass every cache (SQL by hand, a store not wrapped) are seen after `ttlMs`.
  *
@@ -217,10 +217,15 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
     }
     for (const digest of digests) unknown.delete(digest)
   }
-  // A row read from the store that shows a cached entry stale (revoked since, e.g. through another
-  // instance whose message is still on its way): the entry goes.
+  // A row read from the store corrects what this cache holds before the writer's message arrives: its
+  // digest has a token (an "unknown" remembered before another instance stored it goes, and so does a
+  // lookup in flight that may have missed the row), and a cached entry still active is stale once the
+  // row is revoked.
   const refresh = (token: Token | null) => {
-    if (token === null || !token.revoked) return
+    if (token === null) return
+    created++
+    unknown.delete(token.digest)
+    if (!token.revoked) return
     const digest = digestOf.get(token.id)
     if (digest !== undefined && entries.get(digest)?.token.revoked === false) forget([token.id])
   }

@@ -1,4 +1,4 @@
-import { ResultAsync } from 'neverthrow'
+import { okAsync, ResultAsync } from 'neverthrow'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type CachedStore, cachedStore, localInvalidation } from '../../../src/cache/index.js'
 import { manualClock } from '../../../src/domain/index.js'
@@ -210,6 +210,105 @@ export function describeStaleDecisions(options: StaleDecisionsOptions): void {
         expect((await okValue(b.cache.findByDigest(draft.digest)))?.id).toBe(stored.id)
       })
     }
+
+    // The flaky `patkit serve --cache --seed` start on MariaDB: B looked a digest up (unknown), A stored
+    // its token, then B read that token by id. B has seen the row; its "unknown" must not outlive that
+    // read until A's message arrives (polling: the next read of the change log, up to the lease).
+    it('a digest B remembers as unknown, stored by A since: once B reads the row by id, B finds it', async () => {
+      const [a, b] = twoInstances(store, {})
+      opened = [a, b]
+      await okValue(a.cache.putUser(ALICE))
+      const id = 900_000 + serial++
+      const draft = draftFactory(`byid-${process.pid}-${id}`)({ userId: ALICE.id, expiresAt: null })
+      for (let i = 0; i < 2; i++) expect(await okValue(b.cache.findByDigest(draft.digest))).toBeNull()
+      expect(b.cache.stats().negativeHits).toBe(1)
+      const stored = await okValue(a.cache.importToken({ ...draft, id, familyId: id }))
+      expect((await okValue(b.cache.findById(id)))?.digest).toBe(draft.digest)
+      expect((await okValue(b.cache.findByDigest(draft.digest)))?.id).toBe(stored.id)
+      expect((await okValue(b.cache.findByDigestWithUser?.(draft.digest) ?? okAsync(null)))?.token.id).toBe(
+        stored.id,
+      )
+      expect(b.cache.stats().negativeHits).toBe(1)
+    })
+
+    it('a lookup of B that missed a row B then read by id is not kept as unknown', async () => {
+      const id = 900_000 + serial++
+      const draft = draftFactory(`inflight-${process.pid}-${id}`)({ userId: ALICE.id, expiresAt: null })
+      // B's lookup reads the store before A's insert and answers after B's read by id.
+      let release = () => {}
+      const held = new Promise<void>((resolve) => {
+        release = resolve
+      })
+      let missed = () => {}
+      const read = new Promise<void>((resolve) => {
+        missed = resolve
+      })
+      const slow: TokenStore = {
+        ...store,
+        findByDigest: (digest) =>
+          new ResultAsync(
+            (async () => {
+              const found = await store.findByDigest(digest)
+              if (digest !== draft.digest) return found
+              missed()
+              await held
+              return found
+            })(),
+          ),
+      }
+      const [a, b] = twoInstances(store, {}, slow)
+      opened = [a, b]
+      await okValue(a.cache.putUser(ALICE))
+      const lookup = b.cache.findByDigest(draft.digest)
+      await read
+      await okValue(a.cache.importToken({ ...draft, id, familyId: id }))
+      expect((await okValue(b.cache.findById(id)))?.digest).toBe(draft.digest)
+      release()
+      expect(await okValue(lookup)).toBeNull()
+      expect((await okValue(b.cache.findByDigest(draft.digest)))?.id).toBe(id)
+    })
+
+    // The exact interleaving of the flaky start: B's seed check misses the token by digest, A loads
+    // the seed, B's check then finds the token by its id (stored meanwhile: skipped). B has started;
+    // the token must authenticate on B at once, not after A's message reaches it.
+    it('B skips a seed token A stored between its two checks, and then authenticates it', async () => {
+      const id = 900_000 + serial++
+      const secret = `glpat-seeded-byid-${process.pid}-${id}`
+      const seed = seedSchema.parse({
+        users: [{ id: ALICE.id, username: ALICE.username }],
+        tokens: [{ id, user_id: ALICE.id, name: 'seeded', scopes: ['api'], token: secret }],
+      })
+      let a: Instance | undefined
+      let raced = false
+      const racing: TokenStore = {
+        ...store,
+        findById: (tokenId) =>
+          new ResultAsync(
+            (async () => {
+              if (!raced && tokenId === id && a !== undefined) {
+                raced = true
+                const first = await loadSeed(
+                  { authority: a.authority, store: a.cache, digest: createDigester(PEPPER) },
+                  seed,
+                )
+                expect(first._unsafeUnwrap().issued.map((t) => t.token.id)).toEqual([id])
+              }
+              return store.findById(tokenId)
+            })(),
+          ),
+      }
+      const [first, b] = twoInstances(store, {}, racing)
+      a = first
+      opened = [first, b]
+      const second = await loadSeed(
+        { authority: b.authority, store: b.cache, digest: createDigester(PEPPER) },
+        seed,
+      )
+      expect(raced).toBe(true)
+      expect(second._unsafeUnwrap()).toMatchObject({ issued: [], skipped: [0] })
+      const answer = await call(b, 'self', secret)
+      expect({ status: answer.status, id: answer.body['id'] }).toEqual({ status: 200, id })
+    })
 
     it('two instances loading one seed at once both succeed (the second skips what the first stored)', async () => {
       const id = 900_000 + serial++
