@@ -268,35 +268,51 @@ export function describeStaleDecisions(options: StaleDecisionsOptions): void {
       expect((await okValue(b.cache.findByDigest(draft.digest)))?.id).toBe(id)
     })
 
-    // The exact interleaving of the flaky start: B's seed check misses the token by digest, A loads
-    // the seed, B's check then finds the token by its id (stored meanwhile: skipped). B has started;
-    // the token must authenticate on B at once, not after A's message reaches it.
-    it('B skips a seed token A stored between its two checks, and then authenticates it', async () => {
+    /**
+     * A one-token seed loaded by B, with A loading the same seed at the moment B's store is asked
+     * `method` for the first time (for `findById`, for the seed's token): as two processes starting
+     * at once do.
+     */
+    async function seedRace(method: 'findById' | 'importToken', tag: string) {
       const id = 900_000 + serial++
-      const secret = `glpat-seeded-byid-${process.pid}-${id}`
+      const secret = `glpat-seeded-${tag}${process.pid}-${id}`
       const seed = seedSchema.parse({
         users: [{ id: ALICE.id, username: ALICE.username }],
         tokens: [{ id, user_id: ALICE.id, name: 'seeded', scopes: ['api'], token: secret }],
       })
       let a: Instance | undefined
       let raced = false
-      const racing: TokenStore = {
-        ...store,
-        findById: (tokenId) =>
-          new ResultAsync(
-            (async () => {
-              if (!raced && tokenId === id && a !== undefined) {
-                raced = true
-                const first = await loadSeed(
-                  { authority: a.authority, store: a.cache, digest: createDigester(PEPPER) },
-                  seed,
-                )
-                expect(first._unsafeUnwrap().issued.map((t) => t.token.id)).toEqual([id])
-              }
-              return store.findById(tokenId)
-            })(),
-          ),
+      const raceFirst = async () => {
+        if (raced || a === undefined) return
+        raced = true
+        const first = await loadSeed(
+          { authority: a.authority, store: a.cache, digest: createDigester(PEPPER) },
+          seed,
+        )
+        expect(first._unsafeUnwrap().issued.map((t) => t.token.id)).toEqual([id])
       }
+      const racing: TokenStore =
+        method === 'findById'
+          ? {
+              ...store,
+              findById: (tokenId) =>
+                new ResultAsync(
+                  (async () => {
+                    if (tokenId === id) await raceFirst()
+                    return store.findById(tokenId)
+                  })(),
+                ),
+            }
+          : {
+              ...store,
+              importToken: (token) =>
+                new ResultAsync(
+                  (async () => {
+                    await raceFirst()
+                    return store.importToken(token)
+                  })(),
+                ),
+            }
       const [first, b] = twoInstances(store, {}, racing)
       a = first
       opened = [first, b]
@@ -306,54 +322,21 @@ export function describeStaleDecisions(options: StaleDecisionsOptions): void {
       )
       expect(raced).toBe(true)
       expect(second._unsafeUnwrap()).toMatchObject({ issued: [], skipped: [0] })
+      return { b, id, secret }
+    }
+
+    // The exact interleaving of the flaky start: B's seed check misses the token by digest, A loads
+    // the seed, B's check then finds the token by its id (stored meanwhile: skipped). B has started;
+    // the token must authenticate on B at once, not after A's message reaches it.
+    it('B skips a seed token A stored between its two checks, and then authenticates it', async () => {
+      const { b, id, secret } = await seedRace('findById', 'byid-')
       const answer = await call(b, 'self', secret)
       expect({ status: answer.status, id: answer.body['id'] }).toEqual({ status: 200, id })
     })
 
+    // B's store lets A load the seed between B's checks (nothing stored yet) and B's own insert.
     it('two instances loading one seed at once both succeed (the second skips what the first stored)', async () => {
-      const id = 900_000 + serial++
-      const seed = seedSchema.parse({
-        users: [{ id: ALICE.id, username: ALICE.username }],
-        tokens: [
-          {
-            id,
-            user_id: ALICE.id,
-            name: 'seeded',
-            scopes: ['api'],
-            token: `glpat-seeded-${process.pid}-${id}`,
-          },
-        ],
-      })
-      // B's store lets A load the seed between B's checks (nothing stored yet) and B's own insert,
-      // as two processes starting at once do.
-      let a: Instance | undefined
-      let raced = false
-      const racing: TokenStore = {
-        ...store,
-        importToken: (token) =>
-          new ResultAsync(
-            (async () => {
-              if (!raced && a !== undefined) {
-                raced = true
-                const first = await loadSeed(
-                  { authority: a.authority, store: a.cache, digest: createDigester(PEPPER) },
-                  seed,
-                )
-                expect(first._unsafeUnwrap().issued.map((t) => t.token.id)).toEqual([id])
-              }
-              return store.importToken(token)
-            })(),
-          ),
-      }
-      const [first, b] = twoInstances(store, {}, racing)
-      a = first
-      opened = [first, b]
-      const second = await loadSeed(
-        { authority: b.authority, store: b.cache, digest: createDigester(PEPPER) },
-        seed,
-      )
-      expect(raced).toBe(true)
-      expect(second._unsafeUnwrap()).toMatchObject({ issued: [], skipped: [0] })
+      await seedRace('importToken', '')
     })
   })
 }
