@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { err, ok, type Result } from 'neverthrow'
-import { type ValidSeed, validateSeed } from '../testing/seed-schema.js'
+import { type ValidSeed, validateSeed } from '../fake/seed/seed-schema.js'
 
 function reason(cause: unknown): string {
   if (cause instanceof Error && 'code' in cause && cause.code === 'ENOENT') return 'no such file'

@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { err, ok, type Result } from 'neverthrow'
 import { parseRelease, type Release } from '../authority/release.js'
-import { hostNameOf, isLoopbackHost } from '../control/control-guard.js'
-import { parseZonedInstant } from '../control/instant.js'
+import { hostNameOf, isLoopbackHost } from '../fake/control/control-guard.js'
+import { parseZonedInstant } from '../fake/control/instant.js'
+import { INSECURE_DEVELOPMENT_PEPPER } from '../fake/demo-defaults.js'
 import { tablePrefixProblem } from '../sql/table-prefix-rule.js'
-import { INSECURE_DEVELOPMENT_PEPPER } from '../testing/demo-defaults.js'
 import { type DatabaseUrl, parseDatabaseUrl } from './database-url.js'
 
 /**

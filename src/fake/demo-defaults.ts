@@ -1,4 +1,4 @@
-import type { SeedUser } from './seed-schema.js'
+import type { SeedUser } from './seed/seed-schema.js'
 
 /**
  * The pepper `patkit serve` and `createFakeGitLab` use when none is given. It is public, so it is
@@ -8,7 +8,7 @@ import type { SeedUser } from './seed-schema.js'
  *
  * @example
  * ```ts
- * import { INSECURE_DEVELOPMENT_PEPPER } from 'patkit/testing'
+ * import { INSECURE_DEVELOPMENT_PEPPER } from 'patkit/fake'
  * INSECURE_DEVELOPMENT_PEPPER // 'patkit-insecure-development-pepper'
  * ```
  */
@@ -20,7 +20,7 @@ export const INSECURE_DEVELOPMENT_PEPPER = 'patkit-insecure-development-pepper'
  *
  * @example
  * ```ts
- * import { DEMO_USERS } from 'patkit/testing'
+ * import { DEMO_USERS } from 'patkit/fake'
  * DEMO_USERS.map((u) => u.username) // ['root', 'alice']
  * ```
  */
@@ -35,7 +35,7 @@ export const DEMO_USERS: readonly SeedUser[] = Object.freeze([
  *
  * @example
  * ```ts
- * import { FAKE_GITLAB_START } from 'patkit/testing'
+ * import { FAKE_GITLAB_START } from 'patkit/fake'
  * new Date(FAKE_GITLAB_START) // 2026-01-01T00:00:00.000Z
  * ```
  */

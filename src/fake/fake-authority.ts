@@ -8,15 +8,15 @@ import { createHandler, type Handler } from '../http/create-handler.js'
 import { createNodeListener } from '../node/create-node-listener.js'
 import { type NodeListener, toNodeListener } from '../node/node-listener.js'
 import type { TokenStore } from '../store/token-store.js'
-import type { SeedReport } from '../testing/load-seed.js'
-import type { SeedProblem, ValidSeed } from '../testing/seed-schema.js'
-import { controlHandler } from './control-api.js'
+import { controlHandler } from './control/control-api.js'
 import type { ControllableClock } from './controllable-clock.js'
 import { fakeListener } from './fake-listener.js'
 import { fakeNotices } from './fake-notices.js'
 import { type FakeState, fakeState } from './fake-state.js'
 import { createFaults, type Faults } from './faults.js'
 import { createJournal, type Journal } from './journal.js'
+import type { SeedReport } from './seed/load-seed.js'
+import type { SeedProblem, ValidSeed } from './seed/seed-schema.js'
 import { type SwappableStore, swappableStore } from './swappable-store.js'
 
 /**
@@ -77,7 +77,7 @@ export interface FakeAuthorityOptions {
  * @example
  * ```ts
  * import { type FakeAuthorityOptions, fakeAuthority } from 'patkit/fake'
- * import { listenNode } from '../testing/listen.js'
+ * import { listenNode } from './listen.js'
  * declare const options: FakeAuthorityOptions
  *
  * const fake = await fakeAuthority(options)

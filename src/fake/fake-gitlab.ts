@@ -4,29 +4,29 @@ import type { AuthorityEvent } from '../authority/events.js'
 import type { IssueTokenInput } from '../authority/issue-token.js'
 import type { IssuedToken } from '../authority/issued-token.js'
 import type { Release } from '../authority/release.js'
-import { isLoopbackHost, isWildcardHost } from '../control/control-guard.js'
-import { type ControllableClock, controllableClock } from '../control/controllable-clock.js'
-import { fakeAuthority } from '../control/fake-authority.js'
-import type { StateSnapshot } from '../control/fake-state.js'
-import type { Faults } from '../control/faults.js'
-import type { Journal } from '../control/journal.js'
 import { type Clock, type ManualClock, systemClock } from '../domain/clock.js'
 import { cryptoRandom, type RandomSource } from '../domain/random.js'
 import type { Handler } from '../http/create-handler.js'
 import { memoryStore } from '../memory/memory-store.js'
 import type { TokenStore } from '../store/token-store.js'
+import { isLoopbackHost, isWildcardHost } from './control/control-guard.js'
+import { type ControllableClock, controllableClock } from './controllable-clock.js'
 import { DEMO_USERS, FAKE_GITLAB_START, INSECURE_DEVELOPMENT_PEPPER } from './demo-defaults.js'
+import { fakeAuthority } from './fake-authority.js'
+import type { StateSnapshot } from './fake-state.js'
+import type { Faults } from './faults.js'
+import type { Journal } from './journal.js'
 import { listenNode } from './listen.js'
-import { describeIssueFailure } from './load-seed.js'
-import type { Seed, SeedProblem, SeedToken, SeedUser } from './seed-schema.js'
-import { validateSeed } from './seed-schema.js'
+import { describeIssueFailure } from './seed/load-seed.js'
+import type { Seed, SeedProblem, SeedToken, SeedUser } from './seed/seed-schema.js'
+import { validateSeed } from './seed/seed-schema.js'
 
 /**
  * Options of {@link createFakeGitLab}. Everything is optional.
  *
  * @example
  * ```ts
- * import type { FakeGitLabOptions } from 'patkit/testing'
+ * import type { FakeGitLabOptions } from 'patkit/fake'
  * const options: FakeGitLabOptions = {
  *   users: [{ id: 1, username: 'root', admin: true }],
  *   tokens: [{ user_id: 1, name: 'ci', scopes: ['api'], token: 'glpat-known-secret' }],
@@ -92,7 +92,7 @@ export interface FakeGitLabOptions<C extends Clock = ManualClock> {
  *
  * @example
  * ```ts
- * import { createFakeGitLab } from 'patkit/testing'
+ * import { createFakeGitLab } from 'patkit/fake'
  * const gitlab = await createFakeGitLab()
  * const { secret } = await gitlab.issueToken({ userId: 2, name: 'ci', scopes: ['api'] })
  * await fetch(`${gitlab.apiUrl}/personal_access_tokens/self`, { headers: { 'PRIVATE-TOKEN': secret } })
@@ -163,7 +163,7 @@ function problemsText(problems: readonly SeedProblem[]): string {
  * is not a loopback address and no `controlToken` is given.
  * @example
  * ```ts
- * import { createFakeGitLab } from 'patkit/testing'
+ * import { createFakeGitLab } from 'patkit/fake'
  *
  * const gitlab = await createFakeGitLab({
  *   tokens: [{ user_id: 2, name: 'ci', scopes: ['api'], token: 'glpat-ci-secret', expires_at: '2026-01-10' }],

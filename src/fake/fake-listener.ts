@@ -4,36 +4,13 @@ import type { Digester } from '../domain/secret.js'
 import { presentedSecret } from '../http/credentials.js'
 import type { NodeListener } from '../node/node-listener.js'
 import type { TokenStore } from '../store/token-store.js'
-import { CONTROL_PREFIX } from './control-api.js'
+import { CONTROL_PREFIX } from './control/control-api.js'
 import { type Faults, faultResponseHeaders } from './faults.js'
 import type { Journal } from './journal.js'
 import { journalPath } from './journal-path.js'
 
 /**
  * What {@link fakeListener} puts together.
- *
- * @example
- * ```ts
- * import type { Digester } from 'patkit'
- * import { type ControllableClock, controlHandler, type Faults, type Journal } from 'patkit/fake'
- * import { createNodeListener, toNodeListener } from 'patkit/node'
- * import type { FakeListenerParts } from './fake-listener.js'
- * declare const journal: Journal
- * declare const faults: Faults
- * declare const digest: Digester
- * declare const clock: ControllableClock
- * declare const control: ReturnType<typeof controlHandler>
- *
- * const parts: FakeListenerParts = {
- *   gitlab: createNodeListener(authority),
- *   control: toNodeListener(control),
- *   journal,
- *   faults,
- *   clock,
- *   store,
- *   digest,
- * }
- * ```
  */
 export interface FakeListenerParts {
   /** GitLab's API (`createNodeListener(authority)`). */
@@ -129,15 +106,6 @@ async function serveApi(
  * behind the fault rules (answer, delay, drop) with every request recorded in the journal (method, path
  * with every credential of the query filtered, status, the presented token and its owner; never a
  * secret).
- *
- * @example
- * ```ts
- * import { listenNode } from '../testing/listen.js'
- * import { type FakeListenerParts, fakeListener } from './fake-listener.js'
- * declare const parts: FakeListenerParts
- *
- * const server = await listenNode(fakeListener(parts), { host: '127.0.0.1', port: 0 })
- * ```
  */
 export function fakeListener(parts: FakeListenerParts): NodeListener {
   return (req, res) => {

@@ -9,16 +9,6 @@ import type { TokenStore } from '../store/token-store.js'
  * restore) and whenever its clock is on a day not checked yet (a move, the first request of a day).
  * Each run catches up on every day since the last, so the notices a test sees depend on the data and
  * the days the clock passed, never on which requests came between.
- *
- * @example
- * ```ts
- * import { fakeNotices } from './fake-notices.js'
- * import type { ControllableClock } from 'patkit/fake'
- * declare const clock: ControllableClock
- *
- * const notices = fakeNotices({ store, clock, onEvent: (event) => console.log(event) })
- * await notices.due() // at the start: the notices of the start data
- * ```
  */
 export interface FakeNotices {
   /** Runs the notifier if the data was loaded since its last run or the clock is on a new day. */
@@ -29,15 +19,6 @@ export interface FakeNotices {
 
 /**
  * Creates the {@link FakeNotices} of a fake authority's store and clock; the events go to `onEvent`.
- *
- * @example
- * ```ts
- * import { fakeNotices } from './fake-notices.js'
- * import type { ControllableClock } from 'patkit/fake'
- * declare const clock: ControllableClock
- *
- * const notices = fakeNotices({ store, clock, onEvent: () => {} })
- * ```
  */
 export function fakeNotices(options: {
   readonly store: TokenStore

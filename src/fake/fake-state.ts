@@ -6,10 +6,10 @@ import type { Digester } from '../domain/secret.js'
 import type { Token } from '../domain/token.js'
 import type { TokenStore } from '../store/token-store.js'
 import type { User } from '../store/user.js'
-import { type SeedReport, writeSeed } from '../testing/load-seed.js'
-import { checkSeed } from '../testing/seed-check.js'
-import { resolveSeed } from '../testing/seed-resolved.js'
-import type { SeedProblem, SeedToken, SeedUser, ValidSeed } from '../testing/seed-schema.js'
+import { type SeedReport, writeSeed } from './seed/load-seed.js'
+import { checkSeed } from './seed/seed-check.js'
+import { resolveSeed } from './seed/seed-resolved.js'
+import type { SeedProblem, SeedToken, SeedUser, ValidSeed } from './seed/seed-schema.js'
 import type { SwappableStore } from './swappable-store.js'
 
 /**
@@ -36,18 +36,6 @@ export interface StateSnapshot {
  * the seed. A reset writes the start data exactly as the start wrote it: the ids, `created_at` and
  * `expires_at` the seed left to the store and the clock are the ones the first load gave. Every write is checked whole before it changes anything: a refused one leaves the data
  * (users, tokens, ids, families, known secrets) exactly as it was.
- *
- * @example
- * ```ts
- * import { memoryStore } from 'patkit/memory'
- * import type { Digester } from 'patkit'
- * import { fakeState } from './fake-state.js'
- * import { swappableStore } from './swappable-store.js'
- * declare const digest: Digester
- *
- * const state = fakeState({ authority, store: swappableStore(store), digest, seed, freshStore: () => memoryStore() })
- * await state.reset()
- * ```
  */
 export interface FakeState {
   /** Whether reset and restore can replace the data (the in-memory store; not a user's database). */
@@ -63,23 +51,6 @@ export interface FakeState {
 
 /**
  * What {@link fakeState} works on.
- *
- * @example
- * ```ts
- * import { memoryStore } from 'patkit/memory'
- * import type { Digester } from 'patkit'
- * import type { FakeStateOptions } from './fake-state.js'
- * import { swappableStore } from './swappable-store.js'
- * declare const digest: Digester
- *
- * const options: FakeStateOptions = {
- *   authority,
- *   store: swappableStore(store),
- *   digest,
- *   seed,
- *   freshStore: () => memoryStore(),
- * }
- * ```
  */
 export interface FakeStateOptions {
   readonly authority: Authority
@@ -160,18 +131,6 @@ function predecessorsFirst(tokens: readonly Token[]): Token[] {
  * Creates the {@link FakeState} of a fake authority. Every write checks the whole input against the
  * data before it changes anything, so a refused one leaves the data as it was; writes (and snapshots)
  * run one at a time.
- *
- * @example
- * ```ts
- * import { memoryStore } from 'patkit/memory'
- * import type { Digester } from 'patkit'
- * import { fakeState } from './fake-state.js'
- * import { swappableStore } from './swappable-store.js'
- * declare const digest: Digester
- *
- * const state = fakeState({ authority, store: swappableStore(store), digest, seed, freshStore: () => memoryStore() })
- * const snapshot = await state.snapshot()
- * ```
  */
 export function fakeState(options: FakeStateOptions): FakeState {
   const { authority, store, digest, freshStore } = options
@@ -208,7 +167,7 @@ export function fakeState(options: FakeStateOptions): FakeState {
   // The seed schema (zod) loads on the first restore or add, not at start-up: `patkit serve`'s cold
   // start (docs/benchmarks.md, target 9b).
   const validated = async (input: unknown): Promise<Result<ValidSeed, readonly SeedProblem[]>> => {
-    const { validateSeed } = await import('../testing/seed-schema.js')
+    const { validateSeed } = await import('./seed/seed-schema.js')
     const result = validateSeed(input)
     return result.success ? ok(result.seed) : err(result.problems)
   }

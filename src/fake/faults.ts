@@ -78,13 +78,6 @@ export interface FaultRule extends FaultRuleInput {
 
 /**
  * A request as fault matching sees it.
- *
- * @example
- * ```ts
- * import type { FaultProbe } from './faults.js'
- *
- * const seen: FaultProbe = { method: 'GET', path: '/api/v4/personal_access_tokens/self', tokenId: 3 }
- * ```
  */
 export interface FaultProbe {
   readonly method: string
@@ -133,25 +126,11 @@ const KEYS = new Set([
 /**
  * How deep a fault rule's `body` may nest: GitLab's error bodies are two or three levels deep, and a
  * deeper one would overflow the stack of the JSON writer that answers `GET /__patkit/faults`.
- *
- * @example
- * ```ts
- * import { MAX_FAULT_BODY_DEPTH } from './faults.js'
- *
- * MAX_FAULT_BODY_DEPTH // 64
- * ```
  */
 export const MAX_FAULT_BODY_DEPTH = 64
 
 /**
  * How large a fault rule's `body` may be, in bytes of JSON (UTF-8).
- *
- * @example
- * ```ts
- * import { MAX_FAULT_BODY_BYTES } from './faults.js'
- *
- * MAX_FAULT_BODY_BYTES // 65536
- * ```
  */
 export const MAX_FAULT_BODY_BYTES = 65_536
 
@@ -249,14 +228,6 @@ function headersOf(input: unknown): Result<Record<string, string>, string> {
 
 /**
  * Checks a rule as received over HTTP (JSON); exported for the in-process API, which shares it.
- *
- * @example
- * ```ts
- * import { validateFaultRule } from './faults.js'
- *
- * validateFaultRule({ status: 150 }) // err('status must be an integer from 200 to 599: ...')
- * validateFaultRule({ status: 429, headers: { 'Retry-After': '30' } }) // ok(...)
- * ```
  */
 export function validateFaultRule(input: unknown): Result<FaultRuleInput, string> {
   if (input === null || typeof input !== 'object' || Array.isArray(input))
@@ -313,14 +284,6 @@ export function validateFaultRule(input: unknown): Result<FaultRuleInput, string
  * The headers of a fault's answer: `Content-Type: application/json` (the body is JSON) unless the
  * rule gives its own, then the rule's `headers`; no `Content-Type` for a 204 or 304, which carry no
  * content.
- *
- * @example
- * ```ts
- * import { faultResponseHeaders } from './faults.js'
- *
- * faultResponseHeaders({ status: 429, headers: { 'Retry-After': '30' } })
- * // { 'content-type': 'application/json', 'Retry-After': '30' }
- * ```
  */
 export function faultResponseHeaders(rule: FaultAction): Record<string, string> {
   const own = rule.headers ?? {}
@@ -343,14 +306,6 @@ function draw(random: RandomSource): number {
 
 /**
  * Creates an empty rule set; probabilities are drawn from `random` (seed it for repeatable runs).
- *
- * @example
- * ```ts
- * import { seededRandom } from 'patkit/fake'
- * import { createFaults } from './faults.js'
- *
- * const faults = createFaults(seededRandom(42))
- * ```
  */
 export function createFaults(random: RandomSource): Faults {
   let rules: FaultRule[] = []

@@ -1,9 +1,8 @@
 /**
  * patkit/fake: the fake GitLab token authority in process, with its control plane (clock, reset,
  * snapshot and restore, journal, faults), and the seed format it shares with `patkit serve`. Needs no
- * test framework: use it from vitest, jest, node:test or a plain script. (`patkit/testing` also has
- * `createFakeGitLab`, the seed format and the test clocks, and adds the store conformance suite and
- * fixture builders, which need vitest; the control plane's building blocks are here only.)
+ * test framework: use it from vitest, jest, node:test or a plain script. (The store conformance suite
+ * and fixture builders, which need vitest, are in `patkit/testing`.)
  *
  * @example
  * ```ts
@@ -20,9 +19,15 @@
 // default clock.
 export { type ManualClock, manualClock } from '../domain/clock.js'
 export { seededRandom } from '../domain/random.js'
-export { DEMO_USERS, FAKE_GITLAB_START, INSECURE_DEVELOPMENT_PEPPER } from '../testing/demo-defaults.js'
-export { createFakeGitLab, type FakeGitLab, type FakeGitLabOptions } from '../testing/fake-gitlab.js'
-export { loadSeed, type SeedReport, type SeedTarget } from '../testing/load-seed.js'
+export { CONTROL_PREFIX, type ControlParts, controlHandler } from './control/control-api.js'
+export { type ClockStart, type ControllableClock, controllableClock } from './controllable-clock.js'
+export { DEMO_USERS, FAKE_GITLAB_START, INSECURE_DEVELOPMENT_PEPPER } from './demo-defaults.js'
+export { type FakeAuthority, type FakeAuthorityOptions, fakeAuthority } from './fake-authority.js'
+export { createFakeGitLab, type FakeGitLab, type FakeGitLabOptions } from './fake-gitlab.js'
+export type { StateSnapshot } from './fake-state.js'
+export type { FaultAction, FaultRule, FaultRuleInput, Faults } from './faults.js'
+export type { EventEntry, Journal, JournalEntry, JournalQuery, RequestEntry } from './journal.js'
+export { loadSeed, type SeedReport, type SeedTarget } from './seed/load-seed.js'
 export {
   type Seed,
   type SeedProblem,
@@ -33,10 +38,4 @@ export {
   seedUserSchema,
   type ValidSeed,
   validateSeed,
-} from '../testing/seed-schema.js'
-export { CONTROL_PREFIX, type ControlParts, controlHandler } from './control-api.js'
-export { type ClockStart, type ControllableClock, controllableClock } from './controllable-clock.js'
-export { type FakeAuthority, type FakeAuthorityOptions, fakeAuthority } from './fake-authority.js'
-export type { StateSnapshot } from './fake-state.js'
-export type { FaultAction, FaultRule, FaultRuleInput, Faults } from './faults.js'
-export type { EventEntry, Journal, JournalEntry, JournalQuery, RequestEntry } from './journal.js'
+} from './seed/seed-schema.js'

@@ -172,15 +172,6 @@ function matches(entry: JournalEntry, q: JournalQuery): boolean {
 
 /**
  * Creates an empty {@link Journal} keeping at most `limit` entries.
- *
- * @example
- * ```ts
- * import { createAuthority } from 'patkit'
- * import { createJournal } from './journal.js'
- *
- * const journal = createJournal()
- * createAuthority({ store, pepper, onEvent: journal.recordEvent })
- * ```
  */
 export function createJournal(limit: number = DEFAULT_JOURNAL_LIMIT): Journal {
   let entries: JournalEntry[] = []

@@ -5,14 +5,6 @@ import { type NodeListener, toNodeListener } from '../node/node-listener.js'
 
 /**
  * A handler served on a real socket by {@link listen}.
- *
- * @example
- * ```ts
- * import { listen, type ListeningServer } from './listen.js'
- *
- * const server: ListeningServer = await listen(handler, { host: '127.0.0.1', port: 0 })
- * server.url // 'http://127.0.0.1:54321'
- * ```
  */
 export interface ListeningServer {
   /** `http://HOST:PORT` with the real port (IPv6 hosts in brackets). */
@@ -29,13 +21,6 @@ export interface ListeningServer {
 
 /**
  * Options of {@link listen}.
- *
- * @example
- * ```ts
- * import type { ListenOptions } from './listen.js'
- *
- * const options: ListenOptions = { host: '127.0.0.1', port: 0 }
- * ```
  */
 export interface ListenOptions {
   readonly host: string
@@ -53,13 +38,6 @@ export const DEFAULT_SHUTDOWN_GRACE_MS = 5000
 
 /**
  * Builds the URL of a host and port, bracketing IPv6 literals (`http://[::1]:3000`).
- *
- * @example
- * ```ts
- * import { serverUrl } from './listen.js'
- *
- * serverUrl('::1', 3000) // 'http://[::1]:3000'
- * ```
  */
 export function serverUrl(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`
@@ -89,16 +67,6 @@ function closeGracefully(server: Server, closing: { value: boolean }, graceMs: n
  * rejects with the listen error (for example `EADDRINUSE`). The handler goes through
  * `toNodeListener`; for patkit's own API, `listenNode(createNodeListener(authority), options)` serves
  * the same bytes without a `Request` and a `Response` per call.
- *
- * @example
- * ```ts
- * import { createHandler } from 'patkit/http'
- * import { listen } from './listen.js'
- *
- * const server = await listen(createHandler(authority), { host: '127.0.0.1', port: 0 })
- * await fetch(`${server.url}/api/v4/personal_access_tokens/self`)
- * await server.close()
- * ```
  */
 export function listen(handler: Handler, options: ListenOptions): Promise<ListeningServer> {
   return listenNode(toNodeListener(handler), options)
@@ -106,13 +74,6 @@ export function listen(handler: Handler, options: ListenOptions): Promise<Listen
 
 /**
  * {@link listen} for a `node:http` listener (the fake authority's, which can drop a connection).
- *
- * @example
- * ```ts
- * import { listenNode } from './listen.js'
- *
- * const server = await listenNode((req, res) => res.end('ok'), { host: '127.0.0.1', port: 0 })
- * ```
  */
 export function listenNode(nodeListener: NodeListener, options: ListenOptions): Promise<ListeningServer> {
   const closing = { value: false }

@@ -5,15 +5,6 @@ import type { TokenStore } from '../store/token-store.js'
 /**
  * A store whose contents can be replaced wholesale while the authority keeps its reference: what a
  * reset or a restore swaps in.
- *
- * @example
- * ```ts
- * import { memoryStore } from 'patkit/memory'
- * import { swappableStore } from './swappable-store.js'
- *
- * const store = swappableStore(memoryStore())
- * store.replace(memoryStore()) // every later call goes to the new store
- * ```
  */
 export interface SwappableStore extends TokenStore {
   /** The store calls go to now. */
@@ -24,16 +15,6 @@ export interface SwappableStore extends TokenStore {
 /**
  * Wraps `initial` in a {@link SwappableStore}. Every method, the optional joined lookup included when
  * the current store has it, forwards to the store in place at the time of the call.
- *
- * @example
- * ```ts
- * import { createAuthority } from 'patkit'
- * import { memoryStore } from 'patkit/memory'
- * import { swappableStore } from './swappable-store.js'
- *
- * const store = swappableStore(memoryStore())
- * createAuthority({ store, pepper })
- * ```
  */
 export function swappableStore(initial: TokenStore): SwappableStore {
   let current = initial

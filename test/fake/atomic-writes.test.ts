@@ -1,6 +1,6 @@
 import { errAsync } from 'neverthrow'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { FakeAuthority } from '../../src/control/fake-authority.js'
+import type { FakeAuthority } from '../../src/fake/fake-authority.js'
 import { memoryStore } from '../../src/memory/index.js'
 import type { TokenStore } from '../../src/store/index.js'
 import {

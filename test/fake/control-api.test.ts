@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { CONTROL_OPENAPI } from '../../src/control/openapi.js'
 import { seededRandom } from '../../src/domain/random.js'
-import { createFakeGitLab, type FakeGitLab, type FakeGitLabOptions } from '../../src/testing/fake-gitlab.js'
+import { CONTROL_OPENAPI } from '../../src/fake/control/openapi.js'
+import { createFakeGitLab, type FakeGitLab, type FakeGitLabOptions } from '../../src/fake/fake-gitlab.js'
 
 // The control API over HTTP, as a test suite in another language drives it: every route, its errors,
 // and its effect on GitLab's API next to it.
@@ -490,7 +490,7 @@ describe('the embeddable handler', () => {
 
 describe('the control plane in an embedder’s own server (patkit/fake)', () => {
   it('fakeAuthority gives the GitLab handler and the control handler to mount anywhere', async () => {
-    const { fakeAuthority, controllableClock } = await import('../../src/control/index.js')
+    const { fakeAuthority, controllableClock } = await import('../../src/fake/index.js')
     const { memoryStore } = await import('../../src/memory/memory-store.js')
     const fake = await fakeAuthority({
       store: memoryStore(),

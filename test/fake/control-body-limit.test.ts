@@ -1,11 +1,11 @@
 import { connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { controllableClock } from '../../src/control/controllable-clock.js'
-import { type FakeAuthorityOptions, fakeAuthority } from '../../src/control/fake-authority.js'
 import type { Clock } from '../../src/domain/clock.js'
 import { seededRandom } from '../../src/domain/random.js'
+import { controllableClock } from '../../src/fake/controllable-clock.js'
+import { type FakeAuthorityOptions, fakeAuthority } from '../../src/fake/fake-authority.js'
+import { createFakeGitLab, type FakeGitLab } from '../../src/fake/fake-gitlab.js'
 import { memoryStore } from '../../src/memory/memory-store.js'
-import { createFakeGitLab, type FakeGitLab } from '../../src/testing/fake-gitlab.js'
 
 // The control API reads a body only up to its route's limit: 64 KiB, or the bulk limit (16 MiB by
 // default, `controlBodyLimit`) for PUT /state and POST /users. A body past it is 413 naming the limit,

@@ -1,7 +1,7 @@
 import { connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { CONTROL_OPENAPI } from '../../src/control/openapi.js'
-import { createFakeGitLab, type FakeGitLab, type FakeGitLabOptions } from '../../src/testing/fake-gitlab.js'
+import { CONTROL_OPENAPI } from '../../src/fake/control/openapi.js'
+import { createFakeGitLab, type FakeGitLab, type FakeGitLabOptions } from '../../src/fake/fake-gitlab.js'
 
 // Who can drive the control API: a web page the user visits must neither drive it (a "simple"
 // cross-origin request, CSRF) nor read it (DNS rebinding), on createFakeGitLab's socket as on patkit

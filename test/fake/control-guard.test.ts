@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { hostNameOf, isLoopbackHost, isWildcardHost } from '../../src/control/control-guard.js'
+import { hostNameOf, isLoopbackHost, isWildcardHost } from '../../src/fake/control/control-guard.js'
 
 // The host names the control API's guard and `patkit serve`'s start-up check compare.
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { controllableClock } from '../../src/control/controllable-clock.js'
-import { fakeAuthority } from '../../src/control/fake-authority.js'
 import { seededRandom } from '../../src/domain/random.js'
+import { controllableClock } from '../../src/fake/controllable-clock.js'
+import { fakeAuthority } from '../../src/fake/fake-authority.js'
 import { memoryStore } from '../../src/memory/memory-store.js'
 
 // What the control API refuses, and in which words: days that do not exist, fields no route has,

@@ -4,8 +4,8 @@ import type { AuthorityEvent } from '../../src/authority/events.js'
 import { expiryNotices } from '../../src/authority/expiry-notices.js'
 import { addCalendarDays } from '../../src/domain/calendar.js'
 import { manualClock } from '../../src/domain/clock.js'
+import { createFakeGitLab, type FakeGitLab } from '../../src/fake/fake-gitlab.js'
 import { memoryStore } from '../../src/memory/memory-store.js'
-import { createFakeGitLab, type FakeGitLab } from '../../src/testing/fake-gitlab.js'
 import { draftFactory } from '../../src/testing/fixtures.js'
 
 // Issue 20, item 2. GitLab's notifier (app/models/personal_access_token.rb NOTIFICATION_INTERVALS,

@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { AuthorityEvent } from '../../src/authority/events.js'
 import { expiryNotices } from '../../src/authority/expiry-notices.js'
 import { manualClock } from '../../src/domain/clock.js'
+import { createFakeGitLab, type FakeGitLab } from '../../src/fake/fake-gitlab.js'
 import { memoryStore } from '../../src/memory/memory-store.js'
-import { createFakeGitLab, type FakeGitLab } from '../../src/testing/fake-gitlab.js'
 import { draftFactory } from '../../src/testing/fixtures.js'
 
 const at = (iso: string) => new Date(`${iso}T12:00:00.000Z`)

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { MAX_FAULT_BODY_BYTES, MAX_FAULT_BODY_DEPTH } from '../../src/control/faults.js'
-import { createFakeGitLab, type FakeGitLab } from '../../src/testing/fake-gitlab.js'
+import { createFakeGitLab, type FakeGitLab } from '../../src/fake/fake-gitlab.js'
+import { MAX_FAULT_BODY_BYTES, MAX_FAULT_BODY_DEPTH } from '../../src/fake/faults.js'
 
 // Issue 20, item 3: a fault body nested 5,000 levels deep was stored and then answered 500, and so did
 // every GET /__patkit/faults until a reset; a status of 100-199 made the client wait for a final answer

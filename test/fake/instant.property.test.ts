@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { parseZonedInstant } from '../../src/control/instant.js'
-import { validateSeed } from '../../src/testing/seed-schema.js'
+import { parseZonedInstant } from '../../src/fake/control/instant.js'
+import { validateSeed } from '../../src/fake/seed/seed-schema.js'
 
 // One reading of an instant: `--clock`, `POST /__patkit/clock/set` (parseZonedInstant) and the seed's
 // `created_at` accept the same texts in the seed's syntax, so a day that does not exist is refused

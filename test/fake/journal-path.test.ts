@@ -1,8 +1,8 @@
 import { connect } from 'node:net'
 import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
-import { isSecretParameter, journalPath } from '../../src/control/journal-path.js'
-import { createFakeGitLab, type FakeGitLab } from '../../src/testing/fake-gitlab.js'
+import { createFakeGitLab, type FakeGitLab } from '../../src/fake/fake-gitlab.js'
+import { isSecretParameter, journalPath } from '../../src/fake/journal-path.js'
 
 // The journal never holds a credential: every credential-bearing query parameter (any case) is
 // filtered, shown as a literal [FILTERED], and a target that does not parse is never recorded raw.

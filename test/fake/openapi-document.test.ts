@@ -2,11 +2,11 @@ import { Validator } from '@seriousme/openapi-schema-validator'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import { afterEach, describe, expect, it } from 'vitest'
-import { CONTROL_OPENAPI } from '../../src/control/openapi.js'
 import { seededRandom } from '../../src/domain/random.js'
+import { CONTROL_OPENAPI } from '../../src/fake/control/openapi.js'
+import { createFakeGitLab, type FakeGitLab, type FakeGitLabOptions } from '../../src/fake/fake-gitlab.js'
+import { seedTokenSchema, seedUserSchema } from '../../src/fake/seed/seed-schema.js'
 import { memoryStore } from '../../src/memory/memory-store.js'
-import { createFakeGitLab, type FakeGitLab, type FakeGitLabOptions } from '../../src/testing/fake-gitlab.js'
-import { seedTokenSchema, seedUserSchema } from '../../src/testing/seed-schema.js'
 
 // The control API's OpenAPI document is a valid OpenAPI 3.1 document (checked by an OpenAPI validator,
 // and every schema in it compiled by ajv in strict mode), and it tells the truth: every documented

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { controllableClock } from '../../src/control/controllable-clock.js'
-import { fakeAuthority } from '../../src/control/fake-authority.js'
 import { manualClock } from '../../src/domain/clock.js'
 import { seededRandom } from '../../src/domain/random.js'
 import { createDigester } from '../../src/domain/secret.js'
+import { controllableClock } from '../../src/fake/controllable-clock.js'
+import { INSECURE_DEVELOPMENT_PEPPER } from '../../src/fake/demo-defaults.js'
+import { fakeAuthority } from '../../src/fake/fake-authority.js'
+import { createFakeGitLab, type FakeGitLab } from '../../src/fake/fake-gitlab.js'
+import { validateSeed } from '../../src/fake/seed/seed-schema.js'
 import { memoryStore } from '../../src/memory/index.js'
-import { INSECURE_DEVELOPMENT_PEPPER } from '../../src/testing/demo-defaults.js'
-import { createFakeGitLab, type FakeGitLab } from '../../src/testing/fake-gitlab.js'
-import { validateSeed } from '../../src/testing/seed-schema.js'
 import { control, snapshotOf } from './support/data-fake.js'
 
 // Issue 20, item 1: a reset loaded the start seed again, so a seed token without `created_at` or

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { type Seed, validateSeed } from '../../src/testing/seed-schema.js'
+import { type Seed, validateSeed } from '../../src/fake/seed/seed-schema.js'
 import {
   ALICE,
   ALICE_OLD,

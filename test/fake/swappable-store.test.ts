@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { swappableStore } from '../../src/control/swappable-store.js'
+import { swappableStore } from '../../src/fake/swappable-store.js'
 import { memoryStore } from '../../src/memory/index.js'
 import type { TokenStore } from '../../src/store/index.js'
 import { describeStoreConformance, draftFactory, userFixture } from '../../src/testing/index.js'

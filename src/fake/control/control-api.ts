@@ -1,4 +1,8 @@
 import { ok } from 'neverthrow'
+import type { ControllableClock } from '../controllable-clock.js'
+import type { FakeState } from '../fake-state.js'
+import type { Faults } from '../faults.js'
+import type { Journal } from '../journal.js'
 import { clockTarget, durationMs } from './clock-input.js'
 import {
   type BodyRefusal,
@@ -7,11 +11,7 @@ import {
   readControlBody,
 } from './control-body.js'
 import { controlGuard } from './control-guard.js'
-import type { ControllableClock } from './controllable-clock.js'
-import type { FakeState } from './fake-state.js'
-import type { Faults } from './faults.js'
 import { canMove } from './instant.js'
-import type { Journal } from './journal.js'
 import { journalQuery } from './journal-params.js'
 import { CONTROL_OPENAPI } from './openapi.js'
 
@@ -34,7 +34,7 @@ export const CONTROL_PREFIX = '/__patkit'
  * @example
  * ```ts
  * import type { ControllableClock, ControlParts, Faults, Journal } from 'patkit/fake'
- * import type { FakeState } from './fake-state.js'
+ * import type { FakeState } from '../fake-state.js'
  * declare const clock: ControllableClock
  * declare const state: FakeState
  * declare const journal: Journal
@@ -133,7 +133,7 @@ function notFound(method: string, path: string): Response {
  * @example
  * ```ts
  * import { type ControllableClock, controlHandler, type Faults, type Journal } from 'patkit/fake'
- * import type { FakeState } from './fake-state.js'
+ * import type { FakeState } from '../fake-state.js'
  * declare const clock: ControllableClock
  * declare const state: FakeState
  * declare const journal: Journal

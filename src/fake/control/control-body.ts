@@ -1,5 +1,5 @@
 import { err, ok, type Result } from 'neverthrow'
-import { readLimited } from '../http/read-limited.js'
+import { readLimited } from '../../http/read-limited.js'
 import { JSON_ONLY } from './control-guard.js'
 
 /** The largest body a control route reads, except the bulk ones (64 KiB, as GitLab's API). */

@@ -1,4 +1,4 @@
-import { parseCalendarDate } from '../domain/calendar.js'
+import { parseCalendarDate } from '../../domain/calendar.js'
 
 // An ISO 8601 instant that names its zone (`Z` or an offset), so it means one instant on every machine:
 // date, time (seconds optional), zone; each field is checked for range below.
@@ -14,15 +14,6 @@ const inRange = (field: string | undefined, max: number) => field === undefined 
  * does not exist (`2026-02-30`: checked by `parseCalendarDate`, the day check of the seed format), an
  * hour past 23, a minute or second past 59, an offset past ±23:59. `--clock` and
  * `POST /__patkit/clock/set` read instants with it, and accept what the seed's `created_at` accepts.
- *
- * @example
- * ```ts
- * import { parseZonedInstant } from './instant.js'
- *
- * parseZonedInstant('2026-01-01T00:00:00Z')?.toISOString() // '2026-01-01T00:00:00.000Z'
- * parseZonedInstant('2026-01-01T00:00:00') // null: which zone?
- * parseZonedInstant('2026-02-30T00:00:00Z') // null: no such day
- * ```
  */
 export function parseZonedInstant(text: string): Date | null {
   const match = ZONED_INSTANT.exec(text)
@@ -38,13 +29,6 @@ export function parseZonedInstant(text: string): Date | null {
 /**
  * Whether `ms` after `at` is still an instant a Date holds (a clock moved past it would answer
  * `Invalid Date` to everything that reads it).
- *
- * @example
- * ```ts
- * import { canMove } from './instant.js'
- *
- * canMove(new Date(0), 1e20) // false
- * ```
  */
 export function canMove(at: Date, ms: number): boolean {
   return Math.abs(at.getTime() + ms) <= LIMIT_MS

@@ -1,5 +1,5 @@
-import type { AuthorityEvent } from '../authority/events.js'
-import { DEFAULT_JOURNAL_LIMIT, type JournalQuery } from './journal.js'
+import type { AuthorityEvent } from '../../authority/events.js'
+import { DEFAULT_JOURNAL_LIMIT, type JournalQuery } from '../journal.js'
 
 // Every event type the journal records; a Record over the union, so a new event type fails to compile
 // here until it is listed (and with it the OpenAPI document's enum).

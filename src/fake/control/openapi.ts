@@ -1,4 +1,4 @@
-import { SCOPES } from '../domain/scopes.js'
+import { SCOPES } from '../../domain/scopes.js'
 import { CLOCK_UNITS } from './clock-input.js'
 import { CONTROL_BODY_LIMIT, DEFAULT_CONTROL_BULK_LIMIT } from './control-body.js'
 import { JOURNAL_EVENT_TYPES, JOURNAL_INTEGER_PARAMS } from './journal-params.js'
@@ -131,13 +131,6 @@ const journalParameters = [
 
 /**
  * The OpenAPI 3.1 document of the control API, served at `GET /__patkit/openapi.json`.
- *
- * @example
- * ```ts
- * import { CONTROL_OPENAPI } from './openapi.js'
- *
- * Object.keys(CONTROL_OPENAPI.paths) // ['/__patkit/openapi.json', '/__patkit/clock', ...]
- * ```
  */
 export const CONTROL_OPENAPI = Object.freeze({
   openapi: '3.1.0',

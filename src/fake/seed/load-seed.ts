@@ -1,12 +1,12 @@
 import { err, ok, type Result, ResultAsync } from 'neverthrow'
-import type { Authority } from '../authority/create-authority.js'
-import type { IssueTokenInput } from '../authority/issue-token.js'
-import type { IssuedToken } from '../authority/issued-token.js'
-import type { CalendarDate } from '../domain/calendar.js'
-import type { PatkitError } from '../domain/errors.js'
-import type { Digester } from '../domain/secret.js'
-import type { Token } from '../domain/token.js'
-import type { TokenStore } from '../store/token-store.js'
+import type { Authority } from '../../authority/create-authority.js'
+import type { IssueTokenInput } from '../../authority/issue-token.js'
+import type { IssuedToken } from '../../authority/issued-token.js'
+import type { CalendarDate } from '../../domain/calendar.js'
+import type { PatkitError } from '../../domain/errors.js'
+import type { Digester } from '../../domain/secret.js'
+import type { Token } from '../../domain/token.js'
+import type { TokenStore } from '../../store/token-store.js'
 import { checkSeed, type SeedPlan, seedDigest } from './seed-check.js'
 import type { SeedProblem, ValidSeed } from './seed-schema.js'
 
@@ -53,14 +53,6 @@ function describe(cause: unknown): string {
 /**
  * Explains why `issueToken` refused an input: the field at fault (GitLab's name; `null` for the token
  * as a whole) and a sentence.
- *
- * @example
- * ```ts
- * import { describeIssueFailure } from './load-seed.js'
- *
- * describeIssueFailure({ userId: 7, name: 'ci', scopes: ['api'] }, { type: 'not_found', entity: 'user' })
- * // { field: 'user_id', message: 'No user with id 7' }
- * ```
  */
 export function describeIssueFailure(
   input: IssueTokenInput,
@@ -169,17 +161,6 @@ async function storedMeanwhile(target: SeedTarget, token: ValidSeedToken): Promi
  * Writes a seed that {@link checkSeed} accepted, as `plan` says: users first (added or replaced), then
  * the tokens in order, each with its known secret (or its digest), id and dates; tokens already stored
  * are left alone. Only a store failure can stop it now, at the first one.
- *
- * @example
- * ```ts
- * import { createDigester } from 'patkit'
- * import { checkSeed } from './seed-check.js'
- * import { writeSeed } from './load-seed.js'
- *
- * const target = { authority, store, digest: createDigester(pepper) }
- * const plan = await checkSeed(store, target.digest, seed)
- * if (plan.isOk()) await writeSeed(target, seed, plan.value)
- * ```
  */
 export async function writeSeed(
   target: SeedTarget,
@@ -240,7 +221,7 @@ async function load(target: SeedTarget, seed: ValidSeed): Promise<Result<SeedRep
  * ```ts
  * import { createAuthority, createDigester } from 'patkit'
  * import { memoryStore } from 'patkit/memory'
- * import { loadSeed, seedSchema } from 'patkit/testing'
+ * import { loadSeed, seedSchema } from 'patkit/fake'
  *
  * const store = memoryStore()
  * const authority = createAuthority({ store, pepper: 'dev' })

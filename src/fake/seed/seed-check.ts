@@ -1,21 +1,14 @@
 import { err, ok, type Result, type ResultAsync } from 'neverthrow'
-import { predecessorProblem, secondSuccessorProblem } from '../authority/issue-token.js'
-import type { StoreFailure } from '../domain/errors.js'
-import type { Digester } from '../domain/secret.js'
-import type { TokenStore } from '../store/token-store.js'
+import { predecessorProblem, secondSuccessorProblem } from '../../authority/issue-token.js'
+import type { StoreFailure } from '../../domain/errors.js'
+import type { Digester } from '../../domain/secret.js'
+import type { TokenStore } from '../../store/token-store.js'
 import { seedFamilyProblems } from './seed-families.js'
 import type { SeedProblem, ValidSeed } from './seed-schema.js'
 
 /**
  * What {@link checkSeed} found a seed to need: the indices (in its `tokens`) of the tokens whose
  * secret is stored already under their id, which loading leaves as they are.
- *
- * @example
- * ```ts
- * import type { SeedPlan } from './seed-check.js'
- *
- * const plan: SeedPlan = { stored: new Set([0]) }
- * ```
  */
 export interface SeedPlan {
   readonly stored: ReadonlySet<number>
@@ -23,13 +16,6 @@ export interface SeedPlan {
 
 /**
  * At least one problem: what {@link checkSeed} refuses a seed with.
- *
- * @example
- * ```ts
- * import type { SeedProblems } from './seed-check.js'
- *
- * const problems: SeedProblems = [{ path: 'tokens[0].user_id', message: 'No user with id 7' }]
- * ```
  */
 export type SeedProblems = readonly [SeedProblem, ...SeedProblem[]]
 
@@ -37,14 +23,6 @@ type ValidSeedToken = NonNullable<ValidSeed['tokens']>[number]
 
 /**
  * The digest a seed token is stored under: its secret's, or the one it gives.
- *
- * @example
- * ```ts
- * import { createDigester } from 'patkit'
- * import { seedDigest } from './seed-check.js'
- *
- * seedDigest(createDigester(pepper), { user_id: 2, name: 'ci', scopes: ['api'], token: 'glpat-known-secret' })
- * ```
  */
 export function seedDigest(digest: Digester, token: ValidSeedToken): string {
   return token.token_digest ?? digest(token.token ?? '')
@@ -68,15 +46,6 @@ function nonEmpty(problems: readonly SeedProblem[]): SeedProblems | null {
  * usernames held by other stored users (as the users would be put, in order), secrets stored under
  * another id, ids taken, unknown owners, and a `previous_id` naming a stored token that is unknown,
  * still active, another user's, or rotated already. Every problem is listed, each naming its field.
- *
- * @example
- * ```ts
- * import { createDigester } from 'patkit'
- * import { checkSeed } from './seed-check.js'
- *
- * const checked = await checkSeed(store, createDigester(pepper), seed)
- * if (checked.isErr()) for (const problem of checked.error) console.error(problem.path, problem.message)
- * ```
  */
 export async function checkSeed(
   store: TokenStore,

@@ -1,14 +1,7 @@
-import { predecessorProblem, secondSuccessorProblem } from '../authority/issue-token.js'
+import { predecessorProblem, secondSuccessorProblem } from '../../authority/issue-token.js'
 
 /**
  * The fields of a seed token that place it in a family (the seed format's names).
- *
- * @example
- * ```ts
- * import type { FamilyMember } from './seed-families.js'
- *
- * const rotated: FamilyMember = { id: 11, user_id: 2, revoked: false, previous_id: 10 }
- * ```
  */
 export interface FamilyMember {
   readonly id?: number | undefined
@@ -19,13 +12,6 @@ export interface FamilyMember {
 
 /**
  * What is wrong with one token's `previous_id`: the token's index in the seed's `tokens`, and a sentence.
- *
- * @example
- * ```ts
- * import type { FamilyProblem } from './seed-families.js'
- *
- * const problem: FamilyProblem = { index: 1, message: "token 10 is still active; a token's predecessor must be revoked" }
- * ```
  */
 export interface FamilyProblem {
   readonly index: number
@@ -59,16 +45,6 @@ function seedPredecessorProblem(
  * user, and revoked (a rotation revokes the token it rotates); and no token is named by two
  * `previous_id`s (a token is rotated once). A `previous_id` naming no token of the seed is left to the
  * loader, which looks it up among the stored tokens under the same rules.
- *
- * @example
- * ```ts
- * import { seedFamilyProblems } from './seed-families.js'
- *
- * seedFamilyProblems([
- *   { id: 10, user_id: 2 },
- *   { id: 11, user_id: 2, previous_id: 10 },
- * ]) // [{ index: 1, message: "token 10 is still active; a token's predecessor must be revoked" }]
- * ```
  */
 export function seedFamilyProblems(tokens: readonly FamilyMember[]): FamilyProblem[] {
   const indexById = new Map<number, number>()

@@ -1,6 +1,6 @@
-import type { Digester } from '../domain/secret.js'
-import type { Token } from '../domain/token.js'
-import type { TokenStore } from '../store/token-store.js'
+import type { Digester } from '../../domain/secret.js'
+import type { Token } from '../../domain/token.js'
+import type { TokenStore } from '../../store/token-store.js'
 import type { SeedReport } from './load-seed.js'
 import { seedDigest } from './seed-check.js'
 import type { ValidSeed } from './seed-schema.js'
@@ -23,19 +23,6 @@ function resolved(token: ValidSeedToken, stored: Token | undefined): ValidSeedTo
  * maximum lifetime). Loading it again, on another day or into an empty store, gives the very same
  * tokens: what a fake's reset goes back to. Secrets need no resolving: a seed token always gives
  * `token` or `token_digest`.
- *
- * @example
- * ```ts
- * import { createDigester } from 'patkit'
- * import { checkSeed } from './seed-check.js'
- * import { writeSeed } from './load-seed.js'
- * import { resolveSeed } from './seed-resolved.js'
- *
- * const target = { authority, store, digest: createDigester(pepper) }
- * const plan = await checkSeed(store, target.digest, seed)
- * const report = plan.isOk() ? await writeSeed(target, seed, plan.value) : null
- * if (report?.isOk()) await resolveSeed(target, seed, report.value) // ids and dates as stored
- * ```
  */
 export async function resolveSeed(
   target: { readonly store: TokenStore; readonly digest: Digester },

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { parseCalendarDate } from '../domain/calendar.js'
-import { SCOPES } from '../domain/scopes.js'
+import { parseCalendarDate } from '../../domain/calendar.js'
+import { SCOPES } from '../../domain/scopes.js'
 import { seedFamilyProblems } from './seed-families.js'
 
 // One of GitLab's scopes; zod stays at this edge (the seed file), out of the domain.
@@ -13,7 +13,7 @@ const scopeSchema = z.enum(SCOPES)
  *
  * @example
  * ```ts
- * import { seedUserSchema } from 'patkit/testing'
+ * import { seedUserSchema } from 'patkit/fake'
  * seedUserSchema.parse({ id: 1, username: 'root', admin: true })
  * ```
  */
@@ -41,7 +41,7 @@ const calendarDate = z
  *
  * @example
  * ```ts
- * import { seedTokenSchema } from 'patkit/testing'
+ * import { seedTokenSchema } from 'patkit/fake'
  * seedTokenSchema.parse({ user_id: 2, name: 'ci', scopes: ['api'], token: 'glpat-known-secret' })
  * ```
  */
@@ -97,7 +97,7 @@ function duplicates<T>(values: readonly T[]): Map<T, number> {
  *
  * @example
  * ```ts
- * import { seedSchema } from 'patkit/testing'
+ * import { seedSchema } from 'patkit/fake'
  * const seed = seedSchema.parse({
  *   users: [{ id: 1, username: 'root', admin: true }, { id: 2, username: 'alice' }],
  *   tokens: [{ id: 10, user_id: 2, name: 'ci', scopes: ['api'], token: 'glpat-any-secret-string' }],
@@ -161,7 +161,7 @@ export const seedSchema = z
  *
  * @example
  * ```ts
- * import type { SeedUser } from 'patkit/testing'
+ * import type { SeedUser } from 'patkit/fake'
  * const alice: SeedUser = { id: 2, username: 'alice' }
  * ```
  */
@@ -172,7 +172,7 @@ export type SeedUser = z.input<typeof seedUserSchema>
  *
  * @example
  * ```ts
- * import type { SeedToken } from 'patkit/testing'
+ * import type { SeedToken } from 'patkit/fake'
  * const ci: SeedToken = { user_id: 2, name: 'ci', scopes: ['api'], token: 'glpat-known-secret' }
  * ```
  */
@@ -183,7 +183,7 @@ export type SeedToken = z.input<typeof seedTokenSchema>
  *
  * @example
  * ```ts
- * import type { Seed } from 'patkit/testing'
+ * import type { Seed } from 'patkit/fake'
  * const seed: Seed = { users: [{ id: 1, username: 'root', admin: true }], tokens: [] }
  * ```
  */
@@ -194,7 +194,7 @@ export type Seed = z.input<typeof seedSchema>
  *
  * @example
  * ```ts
- * import { seedSchema, type ValidSeed } from 'patkit/testing'
+ * import { seedSchema, type ValidSeed } from 'patkit/fake'
  * const seed: ValidSeed = seedSchema.parse({ users: [] })
  * ```
  */
@@ -202,13 +202,6 @@ export type ValidSeed = z.output<typeof seedSchema>
 
 /**
  * Writes a field path the way a reader finds it in the JSON: `tokens[0].scopes[1]`.
- *
- * @example
- * ```ts
- * import { formatSeedPath } from './seed-schema.js'
- * formatSeedPath(['tokens', 0, 'scopes', 1]) // 'tokens[0].scopes[1]'
- * formatSeedPath([]) // '(root)'
- * ```
  */
 export function formatSeedPath(path: readonly PropertyKey[]): string {
   const text = path
@@ -222,7 +215,7 @@ export function formatSeedPath(path: readonly PropertyKey[]): string {
  *
  * @example
  * ```ts
- * import type { SeedProblem } from 'patkit/testing'
+ * import type { SeedProblem } from 'patkit/fake'
  * const problem: SeedProblem = { path: 'tokens[0].user_id', message: 'No user with id 7' }
  * ```
  */
@@ -237,7 +230,7 @@ export interface SeedProblem {
  *
  * @example
  * ```ts
- * import { validateSeed } from 'patkit/testing'
+ * import { validateSeed } from 'patkit/fake'
  * const result = validateSeed({ users: [{ id: 1 }] })
  * result.success ? result.seed : result.problems // [{ path: 'users[0].username', message: '...' }]
  * ```

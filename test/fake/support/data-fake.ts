@@ -1,15 +1,15 @@
 import Database from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
-import { controllableClock } from '../../../src/control/controllable-clock.js'
-import { type FakeAuthority, fakeAuthority } from '../../../src/control/fake-authority.js'
-import type { StateSnapshot } from '../../../src/control/fake-state.js'
 import { manualClock } from '../../../src/domain/clock.js'
 import { seededRandom } from '../../../src/domain/random.js'
+import { controllableClock } from '../../../src/fake/controllable-clock.js'
+import { type FakeAuthority, fakeAuthority } from '../../../src/fake/fake-authority.js'
+import type { StateSnapshot } from '../../../src/fake/fake-state.js'
+import type { SeedProblem } from '../../../src/fake/seed/seed-schema.js'
+import { type Seed, validateSeed } from '../../../src/fake/seed/seed-schema.js'
 import { memoryStore } from '../../../src/memory/index.js'
 import { migrate, sqlStore } from '../../../src/sql/index.js'
 import type { TokenStore } from '../../../src/store/index.js'
-import type { SeedProblem } from '../../../src/testing/seed-schema.js'
-import { type Seed, validateSeed } from '../../../src/testing/seed-schema.js'
 
 // A fake authority driven as the control plane drives it, for the tests of its data writes: built
 // without a socket, its control API and GitLab's API called with Requests.
