@@ -20,13 +20,6 @@ import { stopRequests } from './stop-requests.js'
 
 /**
  * Where the CLI writes: one line at a time, to stdout or stderr.
- *
- * @example
- * ```ts
- * import type { CliOutput } from './serve.js'
- *
- * const io: CliOutput = { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) }
- * ```
  */
 export interface CliOutput {
   out(line: string): void
@@ -212,15 +205,6 @@ async function start(options: ServeOptions, io: CliOutput, opened: OpenedStore, 
  * Runs `patkit serve` with validated options until SIGINT or SIGTERM; resolves with the exit code:
  * 0 after a clean shutdown, 1 when it could not start. Nothing is listening before the seed (or the
  * demo data) is in place, so a bad seed never leaves a half-ready server.
- *
- * @example
- * ```ts
- * import { parseServeArgs } from './serve-options.js'
- * import { serve } from './serve.js'
- *
- * const options = parseServeArgs(['--port', '0'], process.env)
- * if (options.isOk()) process.exitCode = await serve(options.value, { out: console.log, err: console.error })
- * ```
  */
 export async function serve(options: ServeOptions, io: CliOutput): Promise<number> {
   let seed: ValidSeed | undefined
