@@ -21,7 +21,7 @@ const requirable = {
   store: 'src/store/index.ts',
   cache: 'src/cache/index.ts',
   // The fake authority without the conformance suite: no vitest, so ESM and CJS.
-  fake: 'src/control/index.ts',
+  fake: 'src/fake/index.ts',
 }
 
 // The library's two imports of src/domain/node-crypto.ts become the package import `#node-crypto`,

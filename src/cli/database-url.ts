@@ -3,14 +3,6 @@ import { maskSecrets } from './mask-secrets.js'
 
 /**
  * A parsed `--database` URL: the SQL dialect and what its driver needs.
- *
- * @example
- * ```ts
- * import type { DatabaseUrl } from './database-url.js'
- *
- * const sqlite: DatabaseUrl = { dialect: 'sqlite', file: './patkit.db' }
- * const postgres: DatabaseUrl = { dialect: 'postgres', url: 'postgres://patkit@localhost/patkit' }
- * ```
  */
 export type DatabaseUrl =
   | { readonly dialect: 'sqlite'; readonly file: string }
@@ -28,14 +20,6 @@ const SERVER_SCHEMES: Readonly<Record<string, 'postgres' | 'mysql'>> = {
  * Parses a `--database` value: `sqlite:./file.db`, `sqlite:///absolute/file.db`, `sqlite::memory:`,
  * `postgres://user:password@host:5432/db` (or `postgresql://`), `mysql://user:password@host:3306/db`
  * (or `mariadb://`). The error is a sentence for the user.
- *
- * @example
- * ```ts
- * import { parseDatabaseUrl } from './database-url.js'
- *
- * parseDatabaseUrl('sqlite:./patkit.db') // ok({ dialect: 'sqlite', file: './patkit.db' })
- * parseDatabaseUrl('redis://localhost').isErr() // true
- * ```
  */
 export function parseDatabaseUrl(value: string): Result<DatabaseUrl, string> {
   if (value.startsWith('sqlite:')) {
@@ -70,13 +54,6 @@ export function parseDatabaseUrl(value: string): Result<DatabaseUrl, string> {
 
 /**
  * A database URL fit for a message: the password replaced by `***`.
- *
- * @example
- * ```ts
- * import { describeDatabase } from './database-url.js'
- *
- * describeDatabase({ dialect: 'postgres', url: 'postgres://u:secret@h/db' }) // 'postgres://u:***@h/db'
- * ```
  */
 export function describeDatabase(database: DatabaseUrl): string {
   if (database.dialect === 'sqlite') return `sqlite:${database.file}`

@@ -30,13 +30,6 @@ const io: CliOutput = {
 /**
  * Runs the CLI with `argv` (without node and script); resolves with the exit code. `patkit serve`
  * resolves only after it has shut down.
- *
- * @example
- * ```ts
- * import { main } from './main.js'
- *
- * process.exitCode = await main(['--version'])
- * ```
  */
 export async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv

@@ -8,13 +8,6 @@ const PASSWORD_PARAMETER = /(\b(?:password|passwd|pwd|pass|sslpassword)\s*=\s*)(
  * Replaces every database password in a line with `***`: the userinfo password of any URL and every
  * `password=`-style parameter (URL query or conninfo). What the CLI prints to stderr goes through it,
  * driver messages included, so no form of `--database` can leak its password to a log.
- *
- * @example
- * ```ts
- * import { maskSecrets } from './mask-secrets.js'
- *
- * maskSecrets('cannot open postgres://u:secret@h/db?sslpassword=x') // 'cannot open postgres://u:***@h/db?sslpassword=***'
- * ```
  */
 export function maskSecrets(line: string): string {
   return line.replace(USERINFO_PASSWORD, '$1***@').replace(PASSWORD_PARAMETER, '$1***')

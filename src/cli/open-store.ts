@@ -7,14 +7,6 @@ import { type DatabaseUrl, describeDatabase } from './database-url.js'
 
 /**
  * The store `patkit serve` runs on, and how to release it at shutdown.
- *
- * @example
- * ```ts
- * import { memoryStore } from 'patkit/memory'
- * import type { OpenedStore } from './open-store.js'
- *
- * const opened: OpenedStore = { store: memoryStore(), description: 'memory', replaceable: true, close: async () => {} }
- * ```
  */
 export interface OpenedStore {
   readonly store: TokenStore
@@ -160,13 +152,6 @@ async function withCache(
 /**
  * Opens the store of `patkit serve`: a fresh in-memory store without `--database`, else the SQL store
  * of the URL, migrated. The error is a sentence for the user.
- *
- * @example
- * ```ts
- * import { openStore } from './open-store.js'
- *
- * const opened = await openStore(undefined, pepper) // the in-memory store
- * ```
  */
 export async function openStore(
   database: DatabaseUrl | undefined,

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { err, ok, type Result } from 'neverthrow'
-import { type ValidSeed, validateSeed } from '../testing/seed-schema.js'
+import { type ValidSeed, validateSeed } from '../fake/seed/seed-schema.js'
 
 function reason(cause: unknown): string {
   if (cause instanceof Error && 'code' in cause && cause.code === 'ENOENT') return 'no such file'
@@ -10,14 +10,6 @@ function reason(cause: unknown): string {
 /**
  * Reads and validates a seed file. Each error line names the file and, for a bad field, its path:
  * `seed file ./seed.json: tokens[0].scopes[1]: Invalid option: expected one of "api"|...`.
- *
- * @example
- * ```ts
- * import { readSeedFile } from './seed-file.js'
- *
- * const seed = await readSeedFile('./seed.json')
- * if (seed.isErr()) for (const line of seed.error) console.error(line)
- * ```
  */
 export async function readSeedFile(path: string): Promise<Result<ValidSeed, readonly string[]>> {
   const prefix = `seed file ${path}`

@@ -2,25 +2,14 @@ import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { err, ok, type Result } from 'neverthrow'
 import { parseRelease, type Release } from '../authority/release.js'
-import { hostNameOf, isLoopbackHost } from '../control/control-guard.js'
-import { parseZonedInstant } from '../control/instant.js'
+import { hostNameOf, isLoopbackHost } from '../fake/control/control-guard.js'
+import { parseZonedInstant } from '../fake/control/instant.js'
+import { INSECURE_DEVELOPMENT_PEPPER } from '../fake/demo-defaults.js'
 import { tablePrefixProblem } from '../sql/table-prefix-rule.js'
-import { INSECURE_DEVELOPMENT_PEPPER } from '../testing/demo-defaults.js'
 import { type DatabaseUrl, parseDatabaseUrl } from './database-url.js'
 
 /**
  * The validated command line of `patkit serve`.
- *
- * @example
- * ```ts
- * import type { ServeOptions } from './serve-options.js'
- *
- * const options: ServeOptions = {
- *   help: false, host: '127.0.0.1', port: 0, shutdownGrace: 5, daemon: false, frozen: false,
- *   adminMode: false, requireExpiry: true, pepper: 'dev', pepperSource: 'flag', control: true,
- *   allowedHosts: [],
- * }
- * ```
  */
 export interface ServeOptions {
   readonly help: boolean
@@ -93,13 +82,6 @@ const OPTIONS = {
 
 /**
  * The default `--shutdown-grace`, in seconds.
- *
- * @example
- * ```ts
- * import { DEFAULT_SHUTDOWN_GRACE } from './serve-options.js'
- *
- * DEFAULT_SHUTDOWN_GRACE // 5 (seconds)
- * ```
  */
 export const DEFAULT_SHUTDOWN_GRACE = 5
 
@@ -182,14 +164,6 @@ function required(name: string, value: string | undefined): Result<string | unde
 
 /**
  * Reads a whole file as UTF-8 text; throws what `fs` throws.
- *
- * @example
- * ```ts
- * import { readFileSync } from 'node:fs'
- * import type { ReadTextFile } from './serve-options.js'
- *
- * const readFile: ReadTextFile = (path) => readFileSync(path, 'utf8')
- * ```
  */
 export type ReadTextFile = (path: string) => string
 
@@ -283,14 +257,6 @@ function controlTokenNeed(host: string, database: DatabaseUrl | undefined, allow
  * `PATKIT_CONTROL_TOKEN`; `readFile` reads `--pepper-file` and `--control-token-file`. A command line
  * that would leave the control API without a token where one is needed (a `--host` other machines
  * reach, a `--database`, `--allow-host *`) is an error too.
- *
- * @example
- * ```ts
- * import { parseServeArgs } from './serve-options.js'
- *
- * parseServeArgs(['--port', '0'], {}) // ok({ host: '127.0.0.1', port: 0, pepperSource: 'default', ... })
- * parseServeArgs(['--port', 'x'], {}) // err('--port must be an integer from 0 to 65535, got "x"')
- * ```
  */
 export function parseServeArgs(
   argv: readonly string[],

@@ -1,32 +1,25 @@
 import { ResultAsync } from 'neverthrow'
 import { defaultTokenFormat, LATEST_RELEASE } from '../authority/release.js'
-import { isLoopbackHost, isWildcardHost } from '../control/control-guard.js'
-import { controllableClock } from '../control/controllable-clock.js'
-import { fakeAuthority } from '../control/fake-authority.js'
 import { systemClock } from '../domain/clock.js'
 import type { StoreFailure } from '../domain/errors.js'
 import { mintSecret } from '../domain/mint-secret.js'
 import { cryptoRandom, type RandomSource, seededRandom } from '../domain/random.js'
 import { DEFAULT_TOKEN_PREFIX } from '../domain/secret.js'
+import { isLoopbackHost, isWildcardHost } from '../fake/control/control-guard.js'
+import { controllableClock } from '../fake/controllable-clock.js'
+import { DEMO_USERS, INSECURE_DEVELOPMENT_PEPPER } from '../fake/demo-defaults.js'
+import { fakeAuthority } from '../fake/fake-authority.js'
+import { type ListeningServer, listenNode } from '../fake/listen.js'
+import type { SeedReport } from '../fake/seed/load-seed.js'
+import type { ValidSeed } from '../fake/seed/seed-schema.js'
 import { memoryStore } from '../memory/memory-store.js'
 import type { TokenStore } from '../store/token-store.js'
-import { DEMO_USERS, INSECURE_DEVELOPMENT_PEPPER } from '../testing/demo-defaults.js'
-import { type ListeningServer, listenNode } from '../testing/listen.js'
-import type { SeedReport } from '../testing/load-seed.js'
-import type { ValidSeed } from '../testing/seed-schema.js'
 import { type OpenedStore, openStore } from './open-store.js'
 import type { ServeOptions } from './serve-options.js'
 import { stopRequests } from './stop-requests.js'
 
 /**
  * Where the CLI writes: one line at a time, to stdout or stderr.
- *
- * @example
- * ```ts
- * import type { CliOutput } from './serve.js'
- *
- * const io: CliOutput = { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) }
- * ```
  */
 export interface CliOutput {
   out(line: string): void
@@ -212,15 +205,6 @@ async function start(options: ServeOptions, io: CliOutput, opened: OpenedStore, 
  * Runs `patkit serve` with validated options until SIGINT or SIGTERM; resolves with the exit code:
  * 0 after a clean shutdown, 1 when it could not start. Nothing is listening before the seed (or the
  * demo data) is in place, so a bad seed never leaves a half-ready server.
- *
- * @example
- * ```ts
- * import { parseServeArgs } from './serve-options.js'
- * import { serve } from './serve.js'
- *
- * const options = parseServeArgs(['--port', '0'], process.env)
- * if (options.isOk()) process.exitCode = await serve(options.value, { out: console.log, err: console.error })
- * ```
  */
 export async function serve(options: ServeOptions, io: CliOutput): Promise<number> {
   let seed: ValidSeed | undefined

@@ -3,27 +3,11 @@ import { fstatSync } from 'node:fs'
 /**
  * Why `patkit serve` stops: a signal, or its parent went away (stdin closed, or the process was
  * re-parented because its parent died).
- *
- * @example
- * ```ts
- * import type { StopReason } from './stop-requests.js'
- *
- * const why: StopReason = 'stdin closed'
- * ```
  */
 export type StopReason = NodeJS.Signals | 'stdin closed' | 'parent exited'
 
 /**
  * A pending stop request and how to stop listening for one.
- *
- * @example
- * ```ts
- * import { stopRequests } from './stop-requests.js'
- *
- * const stop = stopRequests({ watchParent: true })
- * console.log(`${await stop.reason} received`)
- * stop.dispose()
- * ```
  */
 export interface StopRequests {
   readonly reason: Promise<StopReason>
@@ -52,14 +36,6 @@ function stdinIsPipe(): boolean {
  * a piped stdin (a test harness in any language that exits or is killed closes its end of the pipe)
  * or a change of parent process id (the parent died, even by SIGKILL, and the process was re-parented),
  * so a fake authority never outlives the harness that started it.
- *
- * @example
- * ```ts
- * import { stopRequests } from './stop-requests.js'
- *
- * const stop = stopRequests({ watchParent: true })
- * await stop.reason
- * ```
  */
 export function stopRequests(options: { readonly watchParent: boolean }): StopRequests {
   let finish: (reason: StopReason) => void = () => {}

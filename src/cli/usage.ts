@@ -1,12 +1,5 @@
 /**
  * `patkit --help`.
- *
- * @example
- * ```ts
- * import { USAGE } from './usage.js'
- *
- * process.stdout.write(USAGE)
- * ```
  */
 export const USAGE = `Usage: patkit <command> [options]
 
@@ -22,13 +15,6 @@ Options:
 
 /**
  * `patkit serve --help`.
- *
- * @example
- * ```ts
- * import { SERVE_USAGE } from './usage.js'
- *
- * process.stdout.write(SERVE_USAGE)
- * ```
  */
 export const SERVE_USAGE = `Usage: patkit serve [options]
 

@@ -1,6 +1,7 @@
 /**
  * patkit/testing: the store conformance suite every `TokenStore` runs, and fixture builders. Needs
- * vitest (an optional peer dependency) for `describeStoreConformance`.
+ * vitest (an optional peer dependency) for `describeStoreConformance`. The fake GitLab, its seed format
+ * and the test clocks are in `patkit/fake`.
  *
  * @example
  * ```ts
@@ -11,9 +12,6 @@
  * @packageDocumentation
  */
 
-// Everything of patkit/fake (the fake authority, its control plane, the seed format, deterministic
-// time and randomness), listed once there.
-export * from '../control/index.js'
 export { type DraftBuilder, draftFactory, tokenFixture, userFixture } from './fixtures.js'
 export {
   type ConformanceSkip,

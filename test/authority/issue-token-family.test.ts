@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { createFakeGitLab, type FakeGitLab } from '../../src/testing/fake-gitlab.js'
+import { createFakeGitLab, type FakeGitLab } from '../../src/fake/fake-gitlab.js'
 import { ALICE, BOB, world } from '../support/authority-fixtures.js'
 
 // Issue 19, item 7 (leftover): issueToken took any `previousId`, so a token put in place after a

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { cachedStore } from '../../src/cache/index.js'
-import { swappableStore } from '../../src/control/swappable-store.js'
+import { swappableStore } from '../../src/fake/swappable-store.js'
 import { AuthorityConfigError, createAuthority, type UserIdType } from '../../src/index.js'
 import { memoryStore } from '../../src/memory/index.js'
 import { sqlStore } from '../../src/sql/index.js'

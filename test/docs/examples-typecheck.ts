@@ -47,7 +47,7 @@ import type { Kysely } from 'kysely'
 import type { Authority, Clock, Principal, RandomSource, Token, User } from 'patkit'
 import type { Handler } from 'patkit/http'
 import type { TokenStore } from 'patkit/store'
-import type { FakeGitLab, ValidSeed } from 'patkit/testing'
+import type { FakeGitLab, ValidSeed } from 'patkit/fake'
 
 declare global {
   /** An authority over some store. */

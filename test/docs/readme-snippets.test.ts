@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createFakeGitLab } from '../../src/testing/index.js'
+import { createFakeGitLab } from '../../src/fake/index.js'
 
 describe('README snippets', () => {
   it('the fake GitLab snippet: a token issued for 2026-01-08 is expired after advancing the clock 7 days', async () => {

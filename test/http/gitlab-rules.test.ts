@@ -336,7 +336,7 @@ describe('GET /personal_access_tokens/self/associations', () => {
 
 describe('seeds set a user state', () => {
   it('state blocked in a seed blocks the user; state and blocked must agree', async () => {
-    const { createFakeGitLab } = await import('../../src/testing/index.js')
+    const { createFakeGitLab } = await import('../../src/fake/index.js')
     const gitlab = await createFakeGitLab({
       users: [{ id: 5, username: 'eve', state: 'blocked' }],
       tokens: [{ user_id: 5, name: 'x', scopes: ['api'], token: 'glpat-eve-known-secret' }],

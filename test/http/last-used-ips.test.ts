@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { listenNode } from '../../src/fake/listen.js'
+import { seedTokenSchema } from '../../src/fake/seed/seed-schema.js'
 import { createNodeListener } from '../../src/node/index.js'
-import { listenNode } from '../../src/testing/listen.js'
-import { seedTokenSchema } from '../../src/testing/seed-schema.js'
 import { ADMIN, ALICE } from '../support/authority-fixtures.js'
 import { httpWorld } from '../support/http-fixtures.js'
 

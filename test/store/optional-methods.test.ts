@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { cachedStore } from '../../src/cache/index.js'
-import { swappableStore } from '../../src/control/swappable-store.js'
+import { swappableStore } from '../../src/fake/swappable-store.js'
 import { memoryStore } from '../../src/memory/index.js'
 import type { TokenStore } from '../../src/store/index.js'
 import {

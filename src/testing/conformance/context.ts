@@ -7,29 +7,11 @@ import { okValue } from './results.js'
 
 /**
  * The instant most conformance tests run at: 2026-06-15T12:00:00.000Z.
- *
- * @example
- * ```ts
- * import { NOW, query } from './context.js'
- *
- * await store.list(query({}, { now: NOW }))
- * ```
  */
 export const NOW = new Date('2026-06-15T12:00:00.000Z')
 
 /**
  * What a group of conformance tests registers its tests with.
- *
- * @example
- * ```ts
- * import type { ConformanceContext } from './context.js'
- * declare const ctx: ConformanceContext
- *
- * ctx.test('findById returns null for an unknown id', async (store) => {
- *   const found = await store.findById(404)
- *   if (found.isErr() || found.value !== null) throw new Error('expected ok(null)')
- * })
- * ```
  */
 export interface ConformanceContext {
   /** Groups the tests `register` registers under `name` (vitest's `describe` in the suite). */
@@ -50,13 +32,6 @@ export interface ConformanceContext {
 /**
  * The optional members of {@link TokenStore}, by capability: a capability is present when the store
  * has every one of them (its methods, or the `userIdType` it declares).
- *
- * @example
- * ```ts
- * import { CAPABILITY_METHODS } from './context.js'
- *
- * CAPABILITY_METHODS.rotationReceipts // ['rotateWithReceipt', 'consumeRotationReceipt']
- * ```
  */
 export const CAPABILITY_METHODS = {
   findByDigestWithUser: ['findByDigestWithUser'],
@@ -68,40 +43,17 @@ export const CAPABILITY_METHODS = {
 
 /**
  * The optional capabilities of {@link TokenStore}, which the conformance suite tests only where present.
- *
- * @example
- * ```ts
- * import type { OptionalCapability } from './context.js'
- *
- * const capability: OptionalCapability = 'rotationReceipts'
- * ```
  */
 export type OptionalCapability = keyof typeof CAPABILITY_METHODS
 
 /**
  * A store known to implement a capability's methods.
- *
- * @example
- * ```ts
- * import type { WithCapability } from './context.js'
- * declare const keyDigest: string
- *
- * declare const store: WithCapability<'rotationReceipts'>
- * await store.consumeRotationReceipt(7, keyDigest, now)
- * ```
  */
 export type WithCapability<K extends OptionalCapability> = TokenStore &
   Required<Pick<TokenStore, (typeof CAPABILITY_METHODS)[K][number]>>
 
 /**
  * Whether a store implements an optional capability (has every one of its members).
- *
- * @example
- * ```ts
- * import { hasCapability } from './context.js'
- *
- * if (hasCapability(store, 'findByDigestWithUser')) await store.findByDigestWithUser(token.digest)
- * ```
  */
 export function hasCapability<K extends OptionalCapability>(
   store: TokenStore,
@@ -116,14 +68,6 @@ export function hasCapability<K extends OptionalCapability>(
 /**
  * Builds a store's contents through its public methods only, creating each token's user first (a
  * SQL store may hold tokens to a foreign key on users).
- *
- * @example
- * ```ts
- * import { seeder } from './context.js'
- *
- * const seed = seeder(store)
- * const [a, b] = await seed.insertAll([{ name: 'a' }, { name: 'b', userId: 2 }])
- * ```
  */
 export interface Seeder {
   readonly draft: DraftBuilder
@@ -136,13 +80,6 @@ export interface Seeder {
 
 /**
  * A {@link Seeder} for one store.
- *
- * @example
- * ```ts
- * import { seeder } from './context.js'
- *
- * const seed = seeder(store)
- * ```
  */
 export function seeder(store: TokenStore): Seeder {
   const draft = draftFactory()
@@ -175,13 +112,6 @@ export function seeder(store: TokenStore): Seeder {
 
 /**
  * A list query: the filter, sorted by id, first page of 100, evaluated at {@link NOW} unless told.
- *
- * @example
- * ```ts
- * import { query } from './context.js'
- *
- * await store.list(query({ userId: 2 }, { sort: 'name_asc' }))
- * ```
  */
 export function query(
   filter: TokenFilter,
@@ -197,14 +127,6 @@ export function query(
 
 /**
  * The names of the tokens a list returns, in order: the easiest way to state an expected answer.
- *
- * @example
- * ```ts
- * import { expect } from 'vitest'
- * import { listNames } from './context.js'
- *
- * expect(await listNames(store, { revoked: true })).toEqual(['b'])
- * ```
  */
 export async function listNames(
   store: TokenStore,

@@ -9,15 +9,6 @@ const USERS = [1, 2, 3] as const
 /**
  * Conformance tests that one user's tokens never leak into another user's list, nor change with
  * another user's writes.
- *
- * @example
- * ```ts
- * import { describeIsolation } from './isolation.js'
- * import type { ConformanceContext } from './context.js'
- * declare const ctx: ConformanceContext
- *
- * describeIsolation(ctx)
- * ```
  */
 export function describeIsolation(ctx: ConformanceContext): void {
   ctx.group('isolation between users', () => {

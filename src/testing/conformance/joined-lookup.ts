@@ -8,15 +8,6 @@ import { okValue } from './results.js'
  * Conformance tests of the optional `findByDigestWithUser`: the same answer as `findByDigest`
  * followed by `findUser(token.userId)`, in every case the authority tells apart. Skipped, with the
  * reason, for a store without it.
- *
- * @example
- * ```ts
- * import { describeJoinedLookup } from './joined-lookup.js'
- * import type { ConformanceContext } from './context.js'
- * declare const ctx: ConformanceContext
- *
- * describeJoinedLookup(ctx)
- * ```
  */
 export function describeJoinedLookup(ctx: ConformanceContext): void {
   ctx.group('findByDigestWithUser (optional)', () => {

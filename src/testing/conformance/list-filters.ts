@@ -9,15 +9,6 @@ const day = (value: string): CalendarDate => value as CalendarDate
 
 /**
  * Conformance tests of every list filter and its boundaries.
- *
- * @example
- * ```ts
- * import { describeListFilters } from './list-filters.js'
- * import type { ConformanceContext } from './context.js'
- * declare const ctx: ConformanceContext
- *
- * describeListFilters(ctx)
- * ```
  */
 export function describeListFilters(ctx: ConformanceContext): void {
   ctx.group('list filters', () => {

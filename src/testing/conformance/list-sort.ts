@@ -23,15 +23,6 @@ async function insert(store: TokenStore, drafts: readonly Partial<TokenDraft>[])
 /**
  * Conformance tests of every sort key, with ties (broken by id in the key's direction) and nulls (last
  * ascending, first descending, as in PostgreSQL).
- *
- * @example
- * ```ts
- * import { describeListSort } from './list-sort.js'
- * import type { ConformanceContext } from './context.js'
- * declare const ctx: ConformanceContext
- *
- * describeListSort(ctx)
- * ```
  */
 export function describeListSort(ctx: ConformanceContext): void {
   ctx.group('list sort', () => {

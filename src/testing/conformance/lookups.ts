@@ -7,15 +7,6 @@ import { errValue, okValue } from './results.js'
 
 /**
  * Conformance tests of `findByDigest`, `findById`, `insert` and `importToken`.
- *
- * @example
- * ```ts
- * import { describeLookups } from './lookups.js'
- * import type { ConformanceContext } from './context.js'
- * declare const ctx: ConformanceContext
- *
- * describeLookups(ctx)
- * ```
  */
 export function describeLookups(ctx: ConformanceContext): void {
   ctx.group('lookups', () => {

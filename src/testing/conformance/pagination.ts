@@ -8,15 +8,6 @@ const seven = Array.from({ length: 7 }, (_, i) => ({ name: `t${i + 1}` }))
 
 /**
  * Conformance tests of list pagination: total, full pages, the last partial page, pages out of range.
- *
- * @example
- * ```ts
- * import { describePagination } from './pagination.js'
- * import type { ConformanceContext } from './context.js'
- * declare const ctx: ConformanceContext
- *
- * describePagination(ctx)
- * ```
  */
 export function describePagination(ctx: ConformanceContext): void {
   ctx.group('list pagination', () => {

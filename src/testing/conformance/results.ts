@@ -14,15 +14,6 @@ function callNamed(outcome: object, note: string | undefined): string {
  * The value of a store call that must succeed; a failure fails the test naming the call (its
  * operation and arguments, when the store came from the suite) and the error, and the contract the
  * call is about when one is given.
- *
- * @example
- * ```ts
- * import { draftFactory } from 'patkit/testing'
- * import { okValue } from './results.js'
- *
- * const draft = draftFactory()
- * const token = await okValue(store.insert(draft()))
- * ```
  */
 export async function okValue<T, E>(outcome: Outcome<T, E>, about?: ContractId, note?: string): Promise<T> {
   const result = await outcome
@@ -37,16 +28,6 @@ export async function okValue<T, E>(outcome: Outcome<T, E>, about?: ContractId, 
  * The error of a store call that must fail; a success fails the test naming the call (its operation
  * and arguments, when the store came from the suite, and the call site's `note`), the contract it
  * breaks, and the value the store answered.
- *
- * @example
- * ```ts
- * import { draftFactory } from 'patkit/testing'
- * import { errValue } from './results.js'
- *
- * const draft = draftFactory()
- * const error = await errValue(store.rotate(404, draft()), 'failed-rotation-stores-nothing', 'no token 404')
- * error.type // 'not_found'
- * ```
  */
 export async function errValue<T, E>(outcome: Outcome<T, E>, about?: ContractId, note?: string): Promise<E> {
   const result = await outcome

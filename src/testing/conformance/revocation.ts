@@ -19,15 +19,6 @@ const byId = (tokens: readonly Token[]): Token[] => [...tokens].sort((a, b) => a
 
 /**
  * Conformance tests of `revoke` (with its race contract) and `revokeDescendants` (reuse detection).
- *
- * @example
- * ```ts
- * import { describeRevocation } from './revocation.js'
- * import type { ConformanceContext } from './context.js'
- * declare const ctx: ConformanceContext
- *
- * describeRevocation(ctx)
- * ```
  */
 export function describeRevocation(ctx: ConformanceContext): void {
   ctx.group('revoke', () => {

@@ -50,15 +50,6 @@ async function rotatedWithReceipt(
  * written atomically with the rotation, found only by its token and key digest, redeemable only in
  * its window while the successor is active and unused, and handed out at most once, also to
  * concurrent callers. Skipped, with the reason, for a store without it.
- *
- * @example
- * ```ts
- * import { describeRotationReceipts } from './rotation-receipts.js'
- * import type { ConformanceContext } from './context.js'
- * declare const ctx: ConformanceContext
- *
- * describeRotationReceipts(ctx)
- * ```
  */
 export function describeRotationReceipts(ctx: ConformanceContext): void {
   ctx.group('rotation receipts (optional)', () => {

@@ -34,15 +34,6 @@ async function familyOf(store: TokenStore, token: Token): Promise<Token[]> {
 /**
  * Conformance tests of `rotate`, including its race contract: of N concurrent rotations of one token
  * exactly one succeeds, and a token never has two successors.
- *
- * @example
- * ```ts
- * import { describeRotation } from './rotation.js'
- * import type { ConformanceContext } from './context.js'
- * declare const ctx: ConformanceContext
- *
- * describeRotation(ctx)
- * ```
  */
 export function describeRotation(ctx: ConformanceContext): void {
   ctx.group('rotate', () => {

@@ -9,15 +9,6 @@ const UUID = '0b8f6c9e-5d2a-4f8e-9c1e-2f4a6b8d0e13'
 /**
  * Conformance tests of `findUserById` on the store as configured (integer ids, GitLab's default),
  * with the `userIdLookup` capability.
- *
- * @example
- * ```ts
- * import { describeUserIdLookup } from './string-user-ids.js'
- * import type { ConformanceContext } from './context.js'
- * declare const ctx: ConformanceContext
- *
- * describeUserIdLookup(ctx)
- * ```
  */
 export function describeUserIdLookup(ctx: ConformanceContext): void {
   ctx.group('user id lookup', () => {
@@ -59,15 +50,6 @@ export function describeUserIdLookup(ctx: ConformanceContext): void {
 /**
  * Conformance tests of a store holding string user ids (`userIdType: 'string'`): run on the store
  * that `describeStoreConformance`'s `stringIds` option creates.
- *
- * @example
- * ```ts
- * import { describeStringUserIds } from './string-user-ids.js'
- * import type { ConformanceContext } from './context.js'
- * declare const ctx: ConformanceContext
- *
- * describeStringUserIds(ctx)
- * ```
  */
 export function describeStringUserIds(ctx: ConformanceContext): void {
   ctx.group('string user ids', () => {

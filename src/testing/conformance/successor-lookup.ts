@@ -8,15 +8,6 @@ const ROTATED_AT = new Date('2026-06-15T12:00:00.000Z')
 /**
  * Conformance tests of the optional `successorLookup` capability (`findSuccessor`), which the rotation
  * grace window reads: the one token rotated from a token, as stored now, or `null`.
- *
- * @example
- * ```ts
- * import { describeSuccessorLookup } from './successor-lookup.js'
- * import type { ConformanceContext } from './context.js'
- * declare const ctx: ConformanceContext
- *
- * describeSuccessorLookup(ctx)
- * ```
  */
 export function describeSuccessorLookup(ctx: ConformanceContext): void {
   ctx.group('findSuccessor', () => {

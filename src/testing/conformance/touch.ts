@@ -16,15 +16,6 @@ const plus = (ms: number): Date => new Date(T.getTime() + ms)
  * Conformance tests of `touchLastUsed`: a write when never used or when `at` is at least `throttleMs`
  * after the stored `lastUsedAt` (exactly `throttleMs` later writes), none inside the window, and one
  * write for concurrent touches in one window.
- *
- * @example
- * ```ts
- * import { describeTouch } from './touch.js'
- * import type { ConformanceContext } from './context.js'
- * declare const ctx: ConformanceContext
- *
- * describeTouch(ctx)
- * ```
  */
 export function describeTouch(ctx: ConformanceContext): void {
   ctx.group('touchLastUsed', () => {

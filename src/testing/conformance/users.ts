@@ -6,15 +6,6 @@ import { okValue } from './results.js'
 
 /**
  * Conformance tests of `putUser` and `findUser`.
- *
- * @example
- * ```ts
- * import { describeUsers } from './users.js'
- * import type { ConformanceContext } from './context.js'
- * declare const ctx: ConformanceContext
- *
- * describeUsers(ctx)
- * ```
  */
 export function describeUsers(ctx: ConformanceContext): void {
   ctx.group('users', () => {

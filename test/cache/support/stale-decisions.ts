@@ -2,6 +2,7 @@ import { okAsync, ResultAsync } from 'neverthrow'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type CachedStore, cachedStore, localInvalidation } from '../../../src/cache/index.js'
 import { manualClock } from '../../../src/domain/index.js'
+import { loadSeed, seedSchema } from '../../../src/fake/index.js'
 import { createHandler, type Handler } from '../../../src/http/index.js'
 import {
   type Authority,
@@ -12,7 +13,7 @@ import {
 } from '../../../src/index.js'
 import type { TokenStore } from '../../../src/store/index.js'
 import { okValue } from '../../../src/testing/conformance/results.js'
-import { draftFactory, loadSeed, seedSchema } from '../../../src/testing/index.js'
+import { draftFactory } from '../../../src/testing/index.js'
 import { ALICE, T0 } from '../../support/authority-fixtures.js'
 
 // Issue 19, item 4: two instances (each its own cache) on one store. Instance A rotates a token that

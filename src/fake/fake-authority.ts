@@ -1,0 +1,228 @@
+import { err, ok, type Result } from 'neverthrow'
+import { type Authority, authorityOver, resolveAuthorityDeps } from '../authority/create-authority.js'
+import type { AuthorityEvent } from '../authority/events.js'
+import type { Release } from '../authority/release.js'
+import { mintSecret } from '../domain/mint-secret.js'
+import type { RandomSource } from '../domain/random.js'
+import { createHandler, type Handler } from '../http/create-handler.js'
+import { createNodeListener } from '../node/create-node-listener.js'
+import { type NodeListener, toNodeListener } from '../node/node-listener.js'
+import type { TokenStore } from '../store/token-store.js'
+import { controlHandler } from './control/control-api.js'
+import type { ControllableClock } from './controllable-clock.js'
+import { fakeListener } from './fake-listener.js'
+import { fakeNotices } from './fake-notices.js'
+import { type FakeState, fakeState } from './fake-state.js'
+import { createFaults, type Faults } from './faults.js'
+import { createJournal, type Journal } from './journal.js'
+import type { SeedReport } from './seed/load-seed.js'
+import type { SeedProblem, ValidSeed } from './seed/seed-schema.js'
+import { type SwappableStore, swappableStore } from './swappable-store.js'
+
+/**
+ * How to build a fake authority with its control plane.
+ *
+ * @example
+ * ```ts
+ * import { cryptoRandom, systemClock } from 'patkit'
+ * import { controllableClock, type FakeAuthorityOptions } from 'patkit/fake'
+ * import { memoryStore } from 'patkit/memory'
+ *
+ * const options: FakeAuthorityOptions = {
+ *   store: memoryStore(),
+ *   freshStore: () => memoryStore(),
+ *   pepper,
+ *   clock: controllableClock(systemClock),
+ *   random: cryptoRandom,
+ *   seed,
+ * }
+ * ```
+ */
+export interface FakeAuthorityOptions {
+  /** Where the data starts; the seed is added to it. */
+  readonly store: TokenStore
+  /** A new empty store for reset and restore; absent when the data must never be replaced (a database). */
+  readonly freshStore?: () => TokenStore
+  readonly pepper: string
+  readonly clock: ControllableClock
+  /**
+   * Randomness for secrets and fault probabilities. A factory (`() => seededRandom(7)`) is called
+   * again on every reset and restore, so a test after a reset sees the same secrets as the first one.
+   */
+  readonly random: RandomSource | (() => RandomSource)
+  readonly seed: ValidSeed
+  readonly release?: Release
+  /** GitLab's Admin Mode setting (see `AuthorityConfig.adminMode`); default off, as GitLab's. */
+  readonly adminMode?: boolean
+  /** GitLab's `require_personal_access_token_expiry` (see `AuthorityConfig.requireExpiry`); default true. */
+  readonly requireExpiry?: boolean
+  /** The origin clients see; its host is also one the control API answers for (see `allowedHosts`). */
+  readonly publicUrl?: string
+  /** When set, every control request needs it in `X-Patkit-Control-Token`. */
+  readonly controlToken?: string
+  /** Hosts the control API answers for beside the loopback ones (see `ControlParts.allowedHosts`). */
+  readonly allowedHosts?: readonly string[]
+  /** The body limit of the control API's bulk routes (see `ControlParts.controlBodyLimit`); default 16 MiB. */
+  readonly controlBodyLimit?: number
+  /** Whether the listener serves the control API under `/__patkit/`; default true. */
+  readonly controlPlane?: boolean
+  /** Also receives every authority event (after the journal). */
+  readonly onEvent?: (event: AuthorityEvent) => void
+}
+
+/**
+ * A fake authority's parts: the authority over a swappable store, the GitLab handler, the control
+ * plane (clock, state, journal, faults) and the `node:http` listener serving both.
+ *
+ * @example
+ * ```ts
+ * import { type FakeAuthorityOptions, fakeAuthority } from 'patkit/fake'
+ * import { listenNode } from './listen.js'
+ * declare const options: FakeAuthorityOptions
+ *
+ * const fake = await fakeAuthority(options)
+ * if (fake.isOk()) await listenNode(fake.value.listener, { host: '127.0.0.1', port: 0 })
+ * ```
+ */
+export interface FakeAuthority {
+  readonly authority: Authority
+  readonly store: SwappableStore
+  readonly clock: ControllableClock
+  readonly journal: Journal
+  readonly faults: Faults
+  readonly state: FakeState
+  /** GitLab's API alone, as a web-standard handler (no control plane, no faults). */
+  readonly handler: Handler
+  /** The control API as a web-standard handler. */
+  readonly control: Handler
+  readonly listener: NodeListener
+  /** What loading the start seed did. */
+  readonly seeded: SeedReport
+  /**
+   * Runs GitLab's daily expiry notifier (`token_expiring` events) if it is due: the data was loaded
+   * since its last run, or the clock is on a day not checked yet. The listener runs it before each
+   * GitLab API request, the control API before and after each request; call it after changing the
+   * data or the clock in process to see the notices at once.
+   */
+  checkExpiring(): Promise<void>
+}
+
+// A random source that starts over from its factory's first value on `rewind` (a plain source never does).
+function rewindable(source: RandomSource | (() => RandomSource)): RandomSource & { rewind(): void } {
+  if (typeof source !== 'function') return { bytes: (length) => source.bytes(length), rewind: () => {} }
+  let current = source()
+  return {
+    bytes: (length) => current.bytes(length),
+    rewind: () => {
+      current = source()
+    },
+  }
+}
+
+/**
+ * Builds a {@link FakeAuthority} and loads its start seed (the data a reset goes back to).
+ *
+ * @example
+ * ```ts
+ * import { systemClock } from 'patkit'
+ * import { controllableClock, fakeAuthority } from 'patkit/fake'
+ * import { memoryStore } from 'patkit/memory'
+ *
+ * const clock = controllableClock(systemClock)
+ * const fake = await fakeAuthority({ store, freshStore: () => memoryStore(), pepper, clock, random, seed })
+ * ```
+ */
+export async function fakeAuthority(
+  options: FakeAuthorityOptions,
+): Promise<Result<FakeAuthority, readonly SeedProblem[]>> {
+  const store = swappableStore(options.store)
+  const random = rewindable(options.random)
+  const journal = createJournal()
+  const faults = createFaults(random)
+  const { clock } = options
+  const onEvent = (event: AuthorityEvent) => {
+    journal.recordEvent(event)
+    options.onEvent?.(event)
+  }
+  const deps = resolveAuthorityDeps({
+    store,
+    pepper: options.pepper,
+    clock,
+    random,
+    ...(options.release === undefined ? {} : { release: options.release }),
+    ...(options.adminMode === undefined ? {} : { adminMode: options.adminMode }),
+    ...(options.requireExpiry === undefined ? {} : { requireExpiry: options.requireExpiry }),
+    onEvent,
+  })
+  const authority = authorityOver(deps)
+  // The seed path (recognizing seeded secrets), the control API's minting and the listener's fault
+  // matching use the authority's own digester, prefix and format: one derivation from the options.
+  const { digest } = deps
+  // GitLab's daily expiry notifier, run when the data is loaded and on each new clock day (see
+  // fake-notices.ts), before any request that could read the journal is answered.
+  const notices = fakeNotices({ store, clock, onEvent })
+  const state = fakeState({
+    authority,
+    store,
+    digest,
+    seed: options.seed,
+    ...(options.freshStore === undefined ? {} : { freshStore: options.freshStore }),
+    onReplace: () => {
+      random.rewind()
+      notices.replaced()
+    },
+    onReset: () => clock.reset(),
+  })
+  // The seed is a ValidSeed already (validated by its reader, as a reset trusts it): checking it again
+  // would load the seed schema (zod) into every start (docs/benchmarks.md, target 9b).
+  const seeded = await state.start()
+  if (seeded.isErr()) return err(seeded.error)
+  await notices.due()
+  const handlerOptions = options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }
+  const handler = createHandler(authority, handlerOptions)
+  const controlApi = controlHandler({
+    clock,
+    state,
+    journal,
+    faults,
+    mint: (userId) => mintSecret(deps, userId),
+    controlToken: options.controlToken,
+    controlBodyLimit: options.controlBodyLimit,
+    allowedHosts: [
+      ...(options.allowedHosts ?? []),
+      ...(options.publicUrl === undefined ? [] : [new URL(options.publicUrl).host]),
+    ],
+    onClockChange: notices.due,
+  })
+  // Also after the answer is made: a reset's or restore's notices land after its journal clear.
+  const control: Handler = async (request) => {
+    await notices.due()
+    const response = await controlApi(request)
+    await notices.due()
+    return response
+  }
+  const listener = fakeListener({
+    // The same API as `handler`, served without a Request and a Response per call.
+    gitlab: createNodeListener(authority, handlerOptions),
+    ...(options.controlPlane === false ? {} : { control: toNodeListener(control) }),
+    journal,
+    faults,
+    clock,
+    store,
+    digest,
+    beforeRequest: notices.due,
+  })
+  return ok({
+    authority,
+    store,
+    clock,
+    journal,
+    faults,
+    state,
+    handler,
+    control,
+    listener,
+    seeded: seeded.value,
+    checkExpiring: notices.due,
+  })
+}

@@ -1,0 +1,253 @@
+import { err, ok, type Result } from 'neverthrow'
+import type { Authority } from '../authority/create-authority.js'
+import type { StoreFailure } from '../domain/errors.js'
+import { isScope } from '../domain/scopes.js'
+import type { Digester } from '../domain/secret.js'
+import type { Token } from '../domain/token.js'
+import type { TokenStore } from '../store/token-store.js'
+import type { User } from '../store/user.js'
+import { type SeedReport, writeSeed } from './seed/load-seed.js'
+import { checkSeed } from './seed/seed-check.js'
+import { resolveSeed } from './seed/seed-resolved.js'
+import type { SeedProblem, SeedToken, SeedUser, ValidSeed } from './seed/seed-schema.js'
+import type { SwappableStore } from './swappable-store.js'
+
+/**
+ * A snapshot of a fake authority's data in the seed format: every user and token, a token with its
+ * plaintext `token` when the secret is known (it came from the seed or the control API), otherwise with
+ * its `token_digest` (a secret the API minted and showed once). `PUT /__patkit/state` and
+ * `patkit serve --seed` take it back, under the same pepper.
+ *
+ * @example
+ * ```ts
+ * import type { StateSnapshot } from 'patkit/fake'
+ *
+ * const snapshot: StateSnapshot = { users: [{ id: 1, username: 'root', admin: true, blocked: false }], tokens: [] }
+ * ```
+ */
+export interface StateSnapshot {
+  readonly users: readonly SeedUser[]
+  readonly tokens: readonly SeedToken[]
+}
+
+/**
+ * The data side of the control plane: reset to the start seed, snapshot, restore, and adding users and
+ * tokens with known secrets. Reset and restore swap in a fresh store, so they are as fast as loading
+ * the seed. A reset writes the start data exactly as the start wrote it: the ids, `created_at` and
+ * `expires_at` the seed left to the store and the clock are the ones the first load gave. Every write is checked whole before it changes anything: a refused one leaves the data
+ * (users, tokens, ids, families, known secrets) exactly as it was.
+ */
+export interface FakeState {
+  /** Whether reset and restore can replace the data (the in-memory store; not a user's database). */
+  readonly replaceable: boolean
+  reset(): Promise<Result<SeedReport, readonly SeedProblem[]>>
+  /** Adds the options' seed (already a ValidSeed, as a reset takes it) to the data in place. */
+  start(): Promise<Result<SeedReport, readonly SeedProblem[]>>
+  restore(input: unknown): Promise<Result<SeedReport, readonly SeedProblem[]>>
+  /** Adds (or replaces, by id) users and adds tokens, in the seed format, to the data in place. */
+  add(input: unknown): Promise<Result<SeedReport, readonly SeedProblem[]>>
+  snapshot(): Promise<Result<StateSnapshot, StoreFailure>>
+}
+
+/**
+ * What {@link fakeState} works on.
+ */
+export interface FakeStateOptions {
+  readonly authority: Authority
+  readonly store: SwappableStore
+  readonly digest: Digester
+  /** The data a reset goes back to. */
+  readonly seed: ValidSeed
+  /** A new empty store for reset and restore; absent when the data must never be replaced. */
+  readonly freshStore?: () => TokenStore
+  /** Called once the data was replaced and the new data loaded (never for a refused reset or restore). */
+  readonly onReplace?: () => void
+  /**
+   * Called as a reset, its start data checked, is about to write it: the fake sets its clock back to
+   * its start there, so the start data is written at the start instant.
+   */
+  readonly onReset?: () => void
+}
+
+const PAGE = 100
+
+function isoOrNull(at: Date | null): string | null {
+  return at === null ? null : at.toISOString()
+}
+
+// The fake holds GitLab's integer user ids only (its store is created without `userIdType`), so a
+// token or user with any other id has no seed form and is left out of a snapshot.
+function seedToken(token: Token, secret: string | undefined): SeedToken | null {
+  if (typeof token.userId !== 'number') return null
+  return {
+    id: token.id,
+    user_id: token.userId,
+    name: token.name,
+    // The fake speaks GitLab's vocabulary: its tokens carry no other scope.
+    scopes: token.scopes.filter(isScope),
+    ...(secret === undefined ? { token_digest: token.digest } : { token: secret }),
+    description: token.description,
+    created_at: token.createdAt.toISOString(),
+    last_used_at: isoOrNull(token.lastUsedAt),
+    ...(token.lastUsedIps === undefined ? {} : { last_used_ips: [...token.lastUsedIps] }),
+    expires_at: token.expiresAt,
+    revoked: token.revoked,
+    impersonation: token.impersonation,
+    previous_id: token.previousId,
+  }
+}
+
+function seedUser(user: User): SeedUser | null {
+  if (typeof user.id !== 'number') return null
+  return { id: user.id, username: user.username, admin: user.admin, blocked: user.blocked }
+}
+
+// A token's predecessor comes before it, as a seed requires (a token imported with a lower id than
+// the token it was rotated from would otherwise come first); apart from that, in id order.
+function predecessorsFirst(tokens: readonly Token[]): Token[] {
+  const byId = new Map(tokens.map((token) => [token.id, token]))
+  const placed = new Set<number>()
+  const ordered: Token[] = []
+  for (const token of tokens) {
+    const chain: Token[] = []
+    const seen = new Set<number>()
+    for (
+      let at: Token | undefined = token;
+      at !== undefined && !placed.has(at.id) && !seen.has(at.id);
+      at = at.previousId === null ? undefined : byId.get(at.previousId)
+    ) {
+      chain.push(at)
+      seen.add(at.id)
+    }
+    for (const member of chain.reverse()) {
+      placed.add(member.id)
+      ordered.push(member)
+    }
+  }
+  return ordered
+}
+
+/**
+ * Creates the {@link FakeState} of a fake authority. Every write checks the whole input against the
+ * data before it changes anything, so a refused one leaves the data as it was; writes (and snapshots)
+ * run one at a time.
+ */
+export function fakeState(options: FakeStateOptions): FakeState {
+  const { authority, store, digest, freshStore } = options
+  // Secrets the test author gave in plain text (seed, control API), by digest: a snapshot carries them
+  // back. Secrets the API minted are never kept: a snapshot has their digest instead.
+  const secrets = new Map<string, string>()
+  const userIds = new Set<number>()
+  const remember = (seed: ValidSeed, report: SeedReport) => {
+    for (const user of seed.users ?? []) userIds.add(user.id)
+    for (const token of seed.tokens ?? []) {
+      if (token.token !== undefined) secrets.set(digest(token.token), token.token)
+      userIds.add(token.user_id)
+    }
+    for (const { token } of report.issued) if (typeof token.userId === 'number') userIds.add(token.userId)
+  }
+  // One control write at a time: a restore swaps the store the next write goes to, and a write checks
+  // the data before it writes it.
+  let queue: Promise<unknown> = Promise.resolve()
+  const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = queue.then(work)
+    queue = run.catch(() => undefined)
+    return run
+  }
+
+  // Into the data in place: checked whole against it, then written.
+  const load = async (seed: ValidSeed): Promise<Result<SeedReport, readonly SeedProblem[]>> => {
+    const plan = await checkSeed(store, digest, seed)
+    if (plan.isErr()) return err(plan.error)
+    const loaded = await writeSeed({ authority, store, digest }, seed, plan.value)
+    if (loaded.isErr()) return err([loaded.error])
+    remember(seed, loaded.value)
+    return ok(loaded.value)
+  }
+  // The seed schema (zod) loads on the first restore or add, not at start-up: `patkit serve`'s cold
+  // start (docs/benchmarks.md, target 9b).
+  const validated = async (input: unknown): Promise<Result<ValidSeed, readonly SeedProblem[]>> => {
+    const { validateSeed } = await import('./seed/seed-schema.js')
+    const result = validateSeed(input)
+    return result.success ? ok(result.seed) : err(result.problems)
+  }
+  // Checked whole against an empty store before the data is touched; only then swapped in and
+  // written. A store failing halfway (never the memory store) puts the old data back.
+  const replace = async (
+    seed: ValidSeed,
+    beforeWrite?: () => void,
+  ): Promise<Result<SeedReport, readonly SeedProblem[]>> => {
+    if (freshStore === undefined) {
+      return err([{ path: '(root)', message: 'the data is in a database of its own: it is never replaced' }])
+    }
+    const next = freshStore()
+    const plan = await checkSeed(next, digest, seed)
+    if (plan.isErr()) return err(plan.error)
+    beforeWrite?.()
+    const previous = store.current
+    store.replace(next)
+    const loaded = await writeSeed({ authority, store, digest }, seed, plan.value)
+    if (loaded.isErr()) {
+      store.replace(previous)
+      return err([loaded.error])
+    }
+    secrets.clear()
+    userIds.clear()
+    remember(seed, loaded.value)
+    options.onReplace?.()
+    return ok(loaded.value)
+  }
+
+  // The start seed as its first load resolved it (ids, created_at, expires_at the store and the clock
+  // gave), so that a reset, on any later day, writes exactly the data the start wrote.
+  let startData: ValidSeed | null = null
+  const fromStart = async (
+    loaded: Result<SeedReport, readonly SeedProblem[]>,
+  ): Promise<Result<SeedReport, readonly SeedProblem[]>> => {
+    if (startData === null && loaded.isOk())
+      startData = await resolveSeed({ store, digest }, options.seed, loaded.value)
+    return loaded
+  }
+
+  return {
+    replaceable: freshStore !== undefined,
+    reset: () => exclusive(async () => fromStart(await replace(startData ?? options.seed, options.onReset))),
+    start: () => exclusive(async () => fromStart(await load(options.seed))),
+    restore: (input) =>
+      exclusive(async () => {
+        const seed = await validated(input)
+        return seed.isErr() ? err(seed.error) : replace(seed.value)
+      }),
+    add: (input) =>
+      exclusive(async () => {
+        const seed = await validated(input)
+        return seed.isErr() ? err(seed.error) : load(seed.value)
+      }),
+    snapshot: () =>
+      exclusive(async (): Promise<Result<StateSnapshot, StoreFailure>> => {
+        const listed: Token[] = []
+        const now = authority.now()
+        for (let page = 1; ; page++) {
+          const found = await store.list({ filter: {}, sort: 'id_asc', page: { page, perPage: PAGE }, now })
+          if (found.isErr()) return err(found.error)
+          listed.push(...found.value.items)
+          if (page * PAGE >= found.value.total) break
+        }
+        const tokens: SeedToken[] = []
+        for (const token of predecessorsFirst(listed)) {
+          const seeded = seedToken(token, secrets.get(token.digest))
+          if (seeded === null) continue
+          tokens.push(seeded)
+          userIds.add(seeded.user_id)
+        }
+        const users: SeedUser[] = []
+        for (const id of [...userIds].sort((a, b) => a - b)) {
+          const found = await store.findUser(id)
+          if (found.isErr()) return err(found.error)
+          const seeded = found.value === null ? null : seedUser(found.value)
+          if (seeded !== null) users.push(seeded)
+        }
+        return ok({ users, tokens })
+      }),
+  }
+}

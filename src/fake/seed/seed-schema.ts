@@ -1,0 +1,249 @@
+import { z } from 'zod'
+import { parseCalendarDate } from '../../domain/calendar.js'
+import { SCOPES } from '../../domain/scopes.js'
+import { seedFamilyProblems } from './seed-families.js'
+
+// One of GitLab's scopes; zod stays at this edge (the seed file), out of the domain.
+const scopeSchema = z.enum(SCOPES)
+
+/**
+ * One user of a seed: `id` and `username` are required; `admin` and `blocked` default to false.
+ * `state` is the same choice in the word of GitLab's user entity, `active` or `blocked` (patkit's
+ * users have no other state); given with `blocked`, the two must agree.
+ *
+ * @example
+ * ```ts
+ * import { seedUserSchema } from 'patkit/fake'
+ * seedUserSchema.parse({ id: 1, username: 'root', admin: true })
+ * ```
+ */
+export const seedUserSchema = z.strictObject({
+  id: z.number().int().positive(),
+  username: z.string().trim().min(1).max(255),
+  admin: z.boolean().optional(),
+  blocked: z.boolean().optional(),
+  state: z.enum(['active', 'blocked']).optional(),
+})
+
+// Instants must carry their offset (`Z` or `+02:00`): a local time would mean a different instant on
+// every machine that reads the seed.
+const instant = z.iso.datetime({ offset: true })
+
+const calendarDate = z
+  .string()
+  .refine((value) => parseCalendarDate(value).isOk(), 'Invalid date: expected an existing day as YYYY-MM-DD')
+
+/**
+ * One token of a seed, in GitLab's JSON field names. Only `user_id`, `name`, `scopes` and `token` (the
+ * plaintext secret, at least 8 characters; or `token_digest` with `id`, as a snapshot writes a token
+ * whose secret is unknown) are required; `id` defaults to the next free one,
+ * `created_at` to the authority's now, `expires_at` to now + the maximum lifetime (`null`: never).
+ *
+ * @example
+ * ```ts
+ * import { seedTokenSchema } from 'patkit/fake'
+ * seedTokenSchema.parse({ user_id: 2, name: 'ci', scopes: ['api'], token: 'glpat-known-secret' })
+ * ```
+ */
+export const seedTokenSchema = z.strictObject({
+  id: z.number().int().positive().optional(),
+  user_id: z.number().int().positive(),
+  name: z.string().trim().min(1).max(255),
+  scopes: z.array(scopeSchema).min(1),
+  token: z.string().min(8).optional(),
+  /**
+   * Instead of `token`: the stored digest of a secret nobody knows any more (a snapshot of tokens the
+   * API minted). Valid only under the pepper that computed it; needs `id`.
+   */
+  token_digest: z.string().min(16).max(128).optional(),
+  description: z.string().max(255).nullable().optional(),
+  created_at: instant.optional(),
+  last_used_at: instant.nullable().optional(),
+  /** The last client IPs that used the token, oldest first (GitLab's `last_used_ips`, at most five). */
+  last_used_ips: z
+    .array(
+      z
+        .string()
+        .trim()
+        .min(1)
+        .max(45)
+        .regex(/^[0-9A-Fa-f:.]+$/),
+    )
+    .max(5)
+    .optional(),
+  expires_at: calendarDate.nullable().optional(),
+  revoked: z.boolean().optional(),
+  impersonation: z.boolean().optional(),
+  previous_id: z.number().int().positive().nullable().optional(),
+})
+
+function duplicates<T>(values: readonly T[]): Map<T, number> {
+  // Maps each repeated value to the index of its second occurrence, the one a fix has to touch.
+  const seen = new Set<T>()
+  const repeated = new Map<T, number>()
+  values.forEach((value, index) => {
+    if (seen.has(value) && !repeated.has(value)) repeated.set(value, index)
+    seen.add(value)
+  })
+  return repeated
+}
+
+/**
+ * A whole seed: users and their tokens, the format of `patkit serve --seed FILE` and of
+ * `createFakeGitLab({ users, tokens })`. Both lists are optional; unknown keys are errors, and so are
+ * two users with one id or username, two tokens with one id or secret, and a `previous_id` that would
+ * fork a family: one naming a token of the seed must name a revoked token of the same user listed
+ * before it, and no two tokens may name the same predecessor.
+ *
+ * @example
+ * ```ts
+ * import { seedSchema } from 'patkit/fake'
+ * const seed = seedSchema.parse({
+ *   users: [{ id: 1, username: 'root', admin: true }, { id: 2, username: 'alice' }],
+ *   tokens: [{ id: 10, user_id: 2, name: 'ci', scopes: ['api'], token: 'glpat-any-secret-string' }],
+ * })
+ * ```
+ */
+export const seedSchema = z
+  .strictObject({
+    users: z.array(seedUserSchema).optional(),
+    tokens: z.array(seedTokenSchema).optional(),
+  })
+  .superRefine((seed, context) => {
+    const users = seed.users ?? []
+    const tokens = seed.tokens ?? []
+    const report = (path: (string | number)[], message: string) =>
+      context.addIssue({ code: 'custom', path, message })
+    for (const [index, user] of users.entries()) {
+      if (
+        user.state !== undefined &&
+        user.blocked !== undefined &&
+        (user.state === 'blocked') !== user.blocked
+      ) {
+        report(
+          ['users', index, 'state'],
+          `state ${JSON.stringify(user.state)} contradicts blocked: ${user.blocked}`,
+        )
+      }
+    }
+    for (const [id, index] of duplicates(users.map((u) => u.id))) {
+      report(['users', index, 'id'], `Duplicate user id ${id}`)
+    }
+    for (const [name, index] of duplicates(users.map((u) => u.username.toLowerCase()))) {
+      report(
+        ['users', index, 'username'],
+        `Duplicate username ${JSON.stringify(name)} (usernames ignore case)`,
+      )
+    }
+    for (const [id, index] of duplicates(tokens.map((t) => t.id))) {
+      if (id !== undefined) report(['tokens', index, 'id'], `Duplicate token id ${id}`)
+    }
+    for (const [secret, index] of duplicates(tokens.map((t) => t.token))) {
+      if (secret !== undefined) report(['tokens', index, 'token'], 'Duplicate token secret')
+    }
+    for (const [digest, index] of duplicates(tokens.map((t) => t.token_digest))) {
+      if (digest !== undefined) report(['tokens', index, 'token_digest'], 'Duplicate token digest')
+    }
+    for (const [index, token] of tokens.entries()) {
+      if ((token.token === undefined) === (token.token_digest === undefined)) {
+        report(['tokens', index, 'token'], 'Give exactly one of token and token_digest')
+      } else if (token.token_digest !== undefined && token.id === undefined) {
+        report(['tokens', index, 'id'], 'A token given by token_digest needs its id')
+      }
+    }
+    for (const { index, message } of seedFamilyProblems(tokens)) {
+      report(['tokens', index, 'previous_id'], message)
+    }
+  })
+
+/**
+ * A user as a seed gives it (the input of {@link seedUserSchema}).
+ *
+ * @example
+ * ```ts
+ * import type { SeedUser } from 'patkit/fake'
+ * const alice: SeedUser = { id: 2, username: 'alice' }
+ * ```
+ */
+export type SeedUser = z.input<typeof seedUserSchema>
+
+/**
+ * A token as a seed gives it (the input of {@link seedTokenSchema}), GitLab's field names.
+ *
+ * @example
+ * ```ts
+ * import type { SeedToken } from 'patkit/fake'
+ * const ci: SeedToken = { user_id: 2, name: 'ci', scopes: ['api'], token: 'glpat-known-secret' }
+ * ```
+ */
+export type SeedToken = z.input<typeof seedTokenSchema>
+
+/**
+ * A whole seed (the input of {@link seedSchema}).
+ *
+ * @example
+ * ```ts
+ * import type { Seed } from 'patkit/fake'
+ * const seed: Seed = { users: [{ id: 1, username: 'root', admin: true }], tokens: [] }
+ * ```
+ */
+export type Seed = z.input<typeof seedSchema>
+
+/**
+ * A seed after validation.
+ *
+ * @example
+ * ```ts
+ * import { seedSchema, type ValidSeed } from 'patkit/fake'
+ * const seed: ValidSeed = seedSchema.parse({ users: [] })
+ * ```
+ */
+export type ValidSeed = z.output<typeof seedSchema>
+
+/**
+ * Writes a field path the way a reader finds it in the JSON: `tokens[0].scopes[1]`.
+ */
+export function formatSeedPath(path: readonly PropertyKey[]): string {
+  const text = path
+    .map((key, index) => (typeof key === 'number' ? `[${key}]` : `${index === 0 ? '' : '.'}${String(key)}`))
+    .join('')
+  return text === '' ? '(root)' : text
+}
+
+/**
+ * One problem of a seed: where (`tokens[0].scopes[1]`) and what.
+ *
+ * @example
+ * ```ts
+ * import type { SeedProblem } from 'patkit/fake'
+ * const problem: SeedProblem = { path: 'tokens[0].user_id', message: 'No user with id 7' }
+ * ```
+ */
+export interface SeedProblem {
+  readonly path: string
+  readonly message: string
+}
+
+/**
+ * Validates a seed and lists its problems, each naming the field; unknown keys are reported one by
+ * one at their own path.
+ *
+ * @example
+ * ```ts
+ * import { validateSeed } from 'patkit/fake'
+ * const result = validateSeed({ users: [{ id: 1 }] })
+ * result.success ? result.seed : result.problems // [{ path: 'users[0].username', message: '...' }]
+ * ```
+ */
+export function validateSeed(
+  input: unknown,
+): { success: true; seed: ValidSeed } | { success: false; problems: readonly SeedProblem[] } {
+  const parsed = seedSchema.safeParse(input)
+  if (parsed.success) return { success: true, seed: parsed.data }
+  const problems = parsed.error.issues.flatMap((issue): SeedProblem[] =>
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => ({ path: formatSeedPath([...issue.path, key]), message: 'Unknown field' }))
+      : [{ path: formatSeedPath(issue.path), message: issue.message }],
+  )
+  return { success: false, problems }
+}
