@@ -14,7 +14,7 @@ import { journalPath } from './journal-path.js'
  *
  * @example
  * ```ts
- * import type { Digester } from 'patkit'
+ * import type { Digester } from 'patkit/store'
  * import { type ControllableClock, controlHandler, type Faults, type Journal } from 'patkit/fake'
  * import { createNodeListener, toNodeListener } from 'patkit/node'
  * import type { FakeListenerParts } from './fake-listener.js'

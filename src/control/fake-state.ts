@@ -40,7 +40,7 @@ export interface StateSnapshot {
  * @example
  * ```ts
  * import { memoryStore } from 'patkit/memory'
- * import type { Digester } from 'patkit'
+ * import type { Digester } from 'patkit/store'
  * import { fakeState } from './fake-state.js'
  * import { swappableStore } from './swappable-store.js'
  * declare const digest: Digester
@@ -67,7 +67,7 @@ export interface FakeState {
  * @example
  * ```ts
  * import { memoryStore } from 'patkit/memory'
- * import type { Digester } from 'patkit'
+ * import type { Digester } from 'patkit/store'
  * import type { FakeStateOptions } from './fake-state.js'
  * import { swappableStore } from './swappable-store.js'
  * declare const digest: Digester
@@ -164,7 +164,7 @@ function predecessorsFirst(tokens: readonly Token[]): Token[] {
  * @example
  * ```ts
  * import { memoryStore } from 'patkit/memory'
- * import type { Digester } from 'patkit'
+ * import type { Digester } from 'patkit/store'
  * import { fakeState } from './fake-state.js'
  * import { swappableStore } from './swappable-store.js'
  * declare const digest: Digester

@@ -40,7 +40,7 @@ type ValidSeedToken = NonNullable<ValidSeed['tokens']>[number]
  *
  * @example
  * ```ts
- * import { createDigester } from 'patkit'
+ * import { createDigester } from 'patkit/store'
  * import { seedDigest } from './seed-check.js'
  *
  * seedDigest(createDigester(pepper), { user_id: 2, name: 'ci', scopes: ['api'], token: 'glpat-known-secret' })
@@ -71,7 +71,7 @@ function nonEmpty(problems: readonly SeedProblem[]): SeedProblems | null {
  *
  * @example
  * ```ts
- * import { createDigester } from 'patkit'
+ * import { createDigester } from 'patkit/store'
  * import { checkSeed } from './seed-check.js'
  *
  * const checked = await checkSeed(store, createDigester(pepper), seed)

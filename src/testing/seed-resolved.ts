@@ -26,7 +26,7 @@ function resolved(token: ValidSeedToken, stored: Token | undefined): ValidSeedTo
  *
  * @example
  * ```ts
- * import { createDigester } from 'patkit'
+ * import { createDigester } from 'patkit/store'
  * import { checkSeed } from './seed-check.js'
  * import { writeSeed } from './load-seed.js'
  * import { resolveSeed } from './seed-resolved.js'

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net'
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest'
-import type { ManualClock } from '../../src/domain/index.js'
-import { type Clock, systemClock } from '../../src/index.js'
+import { type ManualClock, systemClock } from '../../src/domain/clock.js'
+import type { Clock } from '../../src/index.js'
 import { createFakeGitLab, type FakeGitLab, type FakeGitLabOptions } from '../../src/testing/index.js'
 
 const EXPIRED = {

@@ -1,5 +1,6 @@
 import { afterEach } from 'vitest'
-import type { Clock, IssueTokenInput } from '../../../src/index.js'
+import type { IssueTokenInput } from '../../../src/authority/issue-token.js'
+import type { Clock } from '../../../src/index.js'
 import { createFakeGitLab, type FakeGitLab, type FakeGitLabOptions } from '../../../src/testing/index.js'
 
 // The parts of GitLab's request spec helpers the ported specs need, over real HTTP against a fake
