@@ -9,6 +9,9 @@ const dts = { compilerOptions: { ignoreDeprecations: '6.0' } }
 // Entries mirror the `exports` map in package.json: one entry per public subpath.
 const requirable = {
   index: 'src/index.ts',
+  // The authority's option and request types, defaults and expiry notices; releases and deprecations.
+  authority: 'src/authority/index.ts',
+  releases: 'src/releases/index.ts',
   memory: 'src/memory/index.ts',
   sql: 'src/sql/index.ts',
   http: 'src/http/index.ts',

@@ -8,7 +8,8 @@
  */
 
 import { Kysely, PostgresDialect } from 'kysely'
-import { createAuthority, systemClock } from 'patkit'
+import { createAuthority } from 'patkit'
+import { systemClock } from 'patkit/authority'
 import { cachedStore } from 'patkit/cache'
 import { postgresInvalidation, sqlStore } from 'patkit/sql'
 import pg from 'pg'

@@ -3,7 +3,7 @@
  * of the same secret plus one Map lookup over the same N digests.
  */
 import { okAsync } from 'neverthrow'
-import { createDigester } from 'patkit'
+import { createDigester } from 'patkit/store'
 import { alternateMany } from '../lib/compare.mjs'
 import { benchDigester, PEPPER, sampleIndexes, secretOf } from '../lib/dataset.mjs'
 import { memoryPopulation } from '../lib/memory-population.mjs'

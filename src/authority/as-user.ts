@@ -11,7 +11,7 @@ import type { SessionPrincipal } from './principal.js'
  *
  * @example
  * ```ts
- * import type { AsUserError } from 'patkit'
+ * import type { AsUserError } from './as-user.js'
  *
  * const e: AsUserError = { type: 'not_found', entity: 'user' }
  * ```
@@ -24,7 +24,7 @@ export type AsUserError = ErrorOf<'not_found' | 'forbidden' | 'store_failure'>
  *
  * @example
  * ```ts
- * import { USER_BLOCKED } from 'patkit'
+ * import { USER_BLOCKED } from 'patkit/authority'
  *
  * const session = await authority.asUser(2)
  * if (session.isErr() && session.error.type === 'forbidden' && session.error.reason === USER_BLOCKED) {

@@ -38,7 +38,7 @@ export interface AuthenticateOptions {
  *
  * @example
  * ```ts
- * import type { AuthenticateError } from 'patkit'
+ * import type { AuthenticateError } from './authenticate.js'
  *
  * const e: AuthenticateError = { type: 'token_expired', tokenId: 7 }
  * ```

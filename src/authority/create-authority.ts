@@ -48,7 +48,7 @@ import { type Verification, type VerifyCode, type VerifyOptions, verify } from '
  *
  * @example
  * ```ts
- * import { DEFAULT_LAST_USED_THROTTLE_MS } from 'patkit'
+ * import { DEFAULT_LAST_USED_THROTTLE_MS } from 'patkit/authority'
  *
  * DEFAULT_LAST_USED_THROTTLE_MS // 600000
  * ```

@@ -18,7 +18,7 @@ import { requireScope, WRITE_SCOPES } from './scope-policy.js'
  *
  * @example
  * ```ts
- * import type { CreateRequest } from 'patkit'
+ * import type { CreateRequest } from 'patkit/authority'
  * const request: CreateRequest = { name: 'ci', scopes: ['read_api'], expiresAt: '2030-01-01' }
  * ```
  */
@@ -35,7 +35,7 @@ export interface CreateRequest {
  *
  * @example
  * ```ts
- * import type { CreateError } from 'patkit'
+ * import type { CreateError } from './create.js'
  * declare const e: CreateError
  * e.type
  * ```

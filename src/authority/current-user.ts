@@ -9,7 +9,7 @@ import { requireScope, USER_READ_SCOPES } from './scope-policy.js'
  *
  * @example
  * ```ts
- * import type { CurrentUserError } from 'patkit'
+ * import type { CurrentUserError } from './current-user.js'
  * const e: CurrentUserError = { type: 'insufficient_scope', required: ['api', 'read_api', 'read_user'] }
  * ```
  */

@@ -8,7 +8,7 @@ import { compareReleases, type Release } from './release.js'
  *
  * @example
  * ```ts
- * import type { Deprecation } from 'patkit'
+ * import type { Deprecation } from 'patkit/releases'
  * const d: Deprecation = { id: 'jwks_alias', item: 'Instance path /-/jwks', change: '...', removedIn: '17.0',
  *   announcedFor: ['17.0'], surface: 'rest' }
  * ```
@@ -27,7 +27,7 @@ export interface Deprecation {
  *
  * @example
  * ```ts
- * import { DEPRECATIONS } from 'patkit'
+ * import { DEPRECATIONS } from 'patkit/releases'
  * DEPRECATIONS.filter((d) => d.removedIn === '17.0').length
  * ```
  */
@@ -219,7 +219,7 @@ export const DEPRECATIONS = [
  *
  * @example
  * ```ts
- * import type { DeprecationId } from 'patkit'
+ * import type { DeprecationId } from 'patkit/releases'
  * const id: DeprecationId = 'jwks_alias'
  * ```
  */
@@ -231,7 +231,7 @@ export type DeprecationId = (typeof DEPRECATIONS)[number]['id']
  *
  * @example
  * ```ts
- * import { isRemoved } from 'patkit'
+ * import { isRemoved } from 'patkit/releases'
  * isRemoved('jwks_alias', '16.11') // false
  * isRemoved('jwks_alias', '17.0') // true
  * ```
@@ -246,7 +246,7 @@ export function isRemoved(id: DeprecationId, release: Release): boolean {
  *
  * @example
  * ```ts
- * import { removedBy } from 'patkit'
+ * import { removedBy } from 'patkit/releases'
  * removedBy('16.0').map((d) => d.id) // ['deployments_updated_at_filter', 'merge_request_approvals', 'conan_project_search']
  * ```
  */

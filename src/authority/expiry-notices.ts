@@ -13,7 +13,8 @@ import { type AuthorityEvent, toTokenInfo } from './events.js'
  *
  * @example
  * ```ts
- * import type { AuthorityEvent, ExpiryNoticesOptions } from 'patkit'
+ * import type { AuthorityEvent } from 'patkit'
+ * import type { ExpiryNoticesOptions } from 'patkit/authority'
  *
  * declare const mailer: { send(event: AuthorityEvent): void }
  *
@@ -38,7 +39,7 @@ export interface ExpiryNoticesOptions {
  *
  * @example
  * ```ts
- * import { expiryNotices } from 'patkit'
+ * import { expiryNotices } from 'patkit/authority'
  *
  * const notices = expiryNotices({ store, clock, onEvent: (event) => console.log(event.type) })
  * setInterval(() => void notices.check(), 60_000) // GitLab's ExpiringWorker runs daily
@@ -89,7 +90,7 @@ const earlier = (a: CalendarDate, b: CalendarDate): CalendarDate => (calendarDay
  *
  * @example
  * ```ts
- * import { expiryNotices, systemClock } from 'patkit'
+ * import { expiryNotices, systemClock } from 'patkit/authority'
  *
  * const notices = expiryNotices({ store, clock: systemClock, onEvent: console.log })
  * await notices.check()

@@ -12,7 +12,7 @@ import { requireScope, USER_READ_SCOPES } from './scope-policy.js'
  *
  * @example
  * ```ts
- * import type { FindUserError } from 'patkit'
+ * import type { FindUserError } from './find-user.js'
  * const e: FindUserError = { type: 'not_found', entity: 'user' }
  * ```
  */

@@ -35,7 +35,7 @@ export const USERS_FILTER_FLAGS = [
  *
  * @example
  * ```ts
- * import type { UsersFilterFlag } from 'patkit'
+ * import type { UsersFilterFlag } from 'patkit/authority'
  * const flag: UsersFilterFlag = 'active'
  * ```
  */
@@ -47,7 +47,7 @@ export type UsersFilterFlag = (typeof USERS_FILTER_FLAGS)[number]
  *
  * @example
  * ```ts
- * import type { UsersQuery } from 'patkit'
+ * import type { UsersQuery } from 'patkit/authority'
  * const query: UsersQuery = { username: 'alice', flags: ['active'] }
  * ```
  */
@@ -65,7 +65,7 @@ export interface UsersQuery {
  *
  * @example
  * ```ts
- * import type { FindUsersError } from 'patkit'
+ * import type { FindUsersError } from './find-users.js'
  * const e: FindUsersError = { type: 'forbidden', reason: 'Not authorized to access /api/v4/users' }
  * ```
  */

@@ -12,7 +12,7 @@ import { findAccessibleToken } from './token-access.js'
  *
  * @example
  * ```ts
- * import type { GetError } from 'patkit'
+ * import type { GetError } from './get-token.js'
  * declare const e: GetError
  * e.type
  * ```

@@ -20,7 +20,7 @@ import { requireScope, USER_READ_SCOPES, WRITE_SCOPES } from './scope-policy.js'
  *
  * @example
  * ```ts
- * import type { ImpersonationState } from 'patkit'
+ * import type { ImpersonationState } from 'patkit/authority'
  * const state: ImpersonationState = 'active'
  * ```
  */
@@ -31,7 +31,7 @@ export type ImpersonationState = 'all' | 'active' | 'inactive'
  *
  * @example
  * ```ts
- * import type { ImpersonationListRequest } from 'patkit'
+ * import type { ImpersonationListRequest } from 'patkit/authority'
  * const request: ImpersonationListRequest = { state: 'inactive', page: { page: 2, perPage: 50 } }
  * ```
  */
@@ -46,7 +46,7 @@ export interface ImpersonationListRequest {
  *
  * @example
  * ```ts
- * import type { ImpersonationCreateRequest } from 'patkit'
+ * import type { ImpersonationCreateRequest } from 'patkit/authority'
  * const request: ImpersonationCreateRequest = { name: 'support', scopes: ['api'], expiresAt: '2030-01-01' }
  * ```
  */
@@ -63,7 +63,7 @@ export interface ImpersonationCreateRequest {
  *
  * @example
  * ```ts
- * import type { ImpersonationError } from 'patkit'
+ * import type { ImpersonationError } from './impersonation-tokens.js'
  * declare const e: ImpersonationError
  * e.type
  * ```

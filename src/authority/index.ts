@@ -1,61 +1,36 @@
-// The authority barrel: internal (patkit's own tests import it). The package's entry points (src/index.ts,
-// src/store/index.ts, ...) each export a chosen few of these names.
-export { type AsUserError, USER_BLOCKED } from './as-user.js'
-export type { AuthenticateError, AuthenticateOptions } from './authenticate.js'
-export type { AuthorityConfig } from './config.js'
-export type { CreateError, CreateRequest } from './create.js'
-export {
-  type Authority,
-  AuthorityConfigError,
-  createAuthority,
-  DEFAULT_LAST_USED_THROTTLE_MS,
-} from './create-authority.js'
-export type { CurrentUserError } from './current-user.js'
-export {
-  DEPRECATIONS,
-  type Deprecation,
-  type DeprecationId,
-  isRemoved,
-  removedBy,
-} from './deprecations.js'
-export { type AuthorityEvent, type TokenInfo, toTokenInfo } from './events.js'
+/**
+ * patkit/authority: the authority's vocabulary beyond the root entry `patkit`. The option and request
+ * types of its methods (`ListRequest`, `CreateRequest`, `RotateOptions`, ...), the codes inside its
+ * answers (`USER_BLOCKED`, `UnauthenticatedReason`, `VerifyFailureCode`), the defaults of its options
+ * with the production clock and random source, and `expiryNotices`, GitLab's expiry mails as events.
+ * Each method's errors are `AuthorityError<'method'>` from `patkit`.
+ *
+ * @example
+ * ```ts
+ * import type { ListRequest } from 'patkit/authority'
+ * const request: ListRequest = { filter: { state: 'active' }, sort: 'created_desc' }
+ * const page = await authority.list(principal, request)
+ * ```
+ * @packageDocumentation
+ */
+
+export { systemClock } from '../domain/clock.js'
+export type { UnauthenticatedReason } from '../domain/errors.js'
+export type { TokenFormat } from '../domain/mint-secret.js'
+export { cryptoRandom } from '../domain/random.js'
+export { USER_BLOCKED } from './as-user.js'
+export type { AuthenticateOptions } from './authenticate.js'
+export type { CreateRequest } from './create.js'
+export { DEFAULT_LAST_USED_THROTTLE_MS } from './create-authority.js'
 export { type ExpiryNotices, type ExpiryNoticesOptions, expiryNotices } from './expiry-notices.js'
-export type { FindUserError } from './find-user.js'
-export {
-  type FindUsersError,
-  USERS_FILTER_FLAGS,
-  type UsersFilterFlag,
-  type UsersQuery,
-} from './find-users.js'
-export type { GetError } from './get-token.js'
+export type { UsersFilterFlag, UsersQuery } from './find-users.js'
 export type {
   ImpersonationCreateRequest,
-  ImpersonationError,
   ImpersonationListRequest,
   ImpersonationState,
 } from './impersonation-tokens.js'
-export { type InstanceMetadata, instanceMetadata, PATKIT_REVISION } from './instance-metadata.js'
-export type { IssueError, IssueTokenInput } from './issue-token.js'
-export type { IssuedToken } from './issued-token.js'
-export type { ListError, ListRequest, TokenPage } from './list-tokens.js'
-export type { Actor, Principal, SessionPrincipal, TokenRef } from './principal.js'
-export {
-  compareReleases,
-  FEATURES,
-  type Feature,
-  hasFeature,
-  LATEST_RELEASE,
-  parseRelease,
-  type Release,
-} from './release.js'
-export type { ReplayError } from './replay-rotation.js'
+export type { IssueTokenInput } from './issue-token.js'
+export type { ListRequest } from './list-tokens.js'
 export { DEFAULT_ROTATION_REPLAY_WINDOW_MS } from './replay-window.js'
-export type { RevokeError } from './revoke.js'
-export type { RotateError, RotateOptions, RotationIdempotency } from './rotate.js'
-export type { SudoError } from './sudo.js'
-export {
-  type Verification,
-  VerifyCode,
-  type VerifyFailureCode,
-  type VerifyOptions,
-} from './verify.js'
+export type { RotateOptions, RotationIdempotency } from './rotate.js'
+export type { VerifyFailureCode, VerifyOptions } from './verify.js'

@@ -12,7 +12,7 @@ import { METADATA_SCOPES, requireScope } from './scope-policy.js'
  *
  * @example
  * ```ts
- * import type { InstanceMetadata } from 'patkit'
+ * import type { InstanceMetadata } from 'patkit/releases'
  * const m: InstanceMetadata = { version: '18.6.0', revision: 'patkit', kas: { enabled: false, externalUrl: null, version: null } }
  * ```
  */
@@ -48,7 +48,7 @@ export const PATKIT_REVISION = 'patkit'
  *
  * @example
  * ```ts
- * import { instanceMetadata } from 'patkit'
+ * import { instanceMetadata } from 'patkit/releases'
  * instanceMetadata('18.6').version // '18.6.0'
  * instanceMetadata('15.5').enterprise // undefined: the field came in 15.6
  * ```

@@ -19,7 +19,7 @@ import type { IssuedToken } from './issued-token.js'
  *
  * @example
  * ```ts
- * import type { IssueTokenInput } from 'patkit'
+ * import type { IssueTokenInput } from 'patkit/authority'
  * const input: IssueTokenInput = { userId: 2, name: 'ci', scopes: ['api'], secret: 'glpat-known-in-tests' }
  * ```
  */
@@ -51,7 +51,7 @@ export interface IssueTokenInput {
  *
  * @example
  * ```ts
- * import type { IssueError } from 'patkit'
+ * import type { IssueError } from './issue-token.js'
  * declare const e: IssueError
  * e.type
  * ```

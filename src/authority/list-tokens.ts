@@ -16,7 +16,7 @@ import { READ_SCOPES, requireScope } from './scope-policy.js'
  *
  * @example
  * ```ts
- * import type { ListRequest } from 'patkit'
+ * import type { ListRequest } from 'patkit/authority'
  * const request: ListRequest = { filter: { state: 'active' }, sort: 'created_desc', page: { page: 2 } }
  * ```
  */
@@ -58,7 +58,7 @@ const DATED_FILTERS = [
  *
  * @example
  * ```ts
- * import type { ListError } from 'patkit'
+ * import type { ListError } from './list-tokens.js'
  * declare const e: ListError
  * e.type
  * ```

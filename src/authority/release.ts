@@ -6,7 +6,7 @@ import type { TokenFormat } from '../domain/mint-secret.js'
  *
  * @example
  * ```ts
- * import type { Release } from 'patkit'
+ * import type { Release } from 'patkit/releases'
  * const release: Release = '16.10'
  * ```
  */
@@ -17,7 +17,7 @@ export type Release = `${number}.${number}`
  *
  * @example
  * ```ts
- * import { LATEST_RELEASE } from 'patkit'
+ * import { LATEST_RELEASE } from 'patkit/releases'
  *
  * LATEST_RELEASE // '18.6'
  * ```
@@ -74,7 +74,7 @@ function rankOf(release: Release): number {
  *
  * @example
  * ```ts
- * import { FEATURES } from 'patkit'
+ * import { FEATURES } from 'patkit/releases'
  * FEATURES.self_rotate.since // '16.10'
  * ```
  */
@@ -136,7 +136,7 @@ export const FEATURES = {
  *
  * @example
  * ```ts
- * import type { Feature } from 'patkit'
+ * import type { Feature } from 'patkit/releases'
  * const f: Feature = 'reuse_detection'
  * ```
  */
@@ -147,7 +147,7 @@ export type Feature = keyof typeof FEATURES
  *
  * @example
  * ```ts
- * import { hasFeature } from 'patkit'
+ * import { hasFeature } from 'patkit/releases'
  * hasFeature('self_rotate', '16.9') // false
  * hasFeature('self_rotate', '16.10') // true
  * ```

@@ -18,7 +18,7 @@ import { requireScope, SELF_ROTATE_SCOPES, WRITE_SCOPES } from './scope-policy.j
  *
  * @example
  * ```ts
- * import type { ReplayError } from 'patkit'
+ * import type { ReplayError } from './replay-rotation.js'
  * declare const e: ReplayError
  * e.type // 'store_failure'
  * ```

@@ -11,7 +11,7 @@ import type { ReplayDeps } from './deps.js'
  *
  * @example
  * ```ts
- * import { DEFAULT_ROTATION_REPLAY_WINDOW_MS } from 'patkit'
+ * import { DEFAULT_ROTATION_REPLAY_WINDOW_MS } from 'patkit/authority'
  * DEFAULT_ROTATION_REPLAY_WINDOW_MS // 600000
  * ```
  */

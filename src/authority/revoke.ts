@@ -15,7 +15,7 @@ import { findRevocableToken, mayRevoke } from './token-access.js'
  *
  * @example
  * ```ts
- * import type { RevokeError } from 'patkit'
+ * import type { RevokeError } from './revoke.js'
  * declare const e: RevokeError
  * e.type
  * ```

@@ -22,7 +22,7 @@ import { findAccessibleToken } from './token-access.js'
  *
  * @example
  * ```ts
- * import type { RotationIdempotency } from 'patkit'
+ * import type { RotationIdempotency } from 'patkit/authority'
  * const idempotency: RotationIdempotency = { key: crypto.randomUUID(), presentedSecret: secret }
  * ```
  */
@@ -38,7 +38,7 @@ export interface RotationIdempotency {
  *
  * @example
  * ```ts
- * import type { RotateOptions } from 'patkit'
+ * import type { RotateOptions } from 'patkit/authority'
  * const options: RotateOptions = {
  *   expiresAt: '2030-01-31',
  *   idempotency: { key: 'b7f3c1e0-rotation-1', presentedSecret: secret },
@@ -62,7 +62,7 @@ export interface RotateOptions {
  *
  * @example
  * ```ts
- * import type { RotateError } from 'patkit'
+ * import type { RotateError } from './rotate.js'
  * declare const e: RotateError
  * e.type
  * ```

@@ -11,7 +11,7 @@ import type { Principal } from './principal.js'
  *
  * @example
  * ```ts
- * import type { SudoError } from 'patkit'
+ * import type { SudoError } from './sudo.js'
  * const e: SudoError = { type: 'forbidden', reason: 'Must be admin to use sudo' }
  * ```
  */

@@ -38,7 +38,7 @@ export const VerifyCode = {
  *
  * @example
  * ```ts
- * import type { VerifyFailureCode } from 'patkit'
+ * import type { VerifyFailureCode } from 'patkit/authority'
  * const code: VerifyFailureCode = 'revoked'
  * ```
  */
@@ -68,7 +68,7 @@ export type Verification =
  *
  * @example
  * ```ts
- * import type { VerifyOptions } from 'patkit'
+ * import type { VerifyOptions } from 'patkit/authority'
  * const options: VerifyOptions = { scopes: ['api', 'read_api'] }
  * ```
  */

@@ -10,7 +10,7 @@ const MS_PER_DAY = 86_400_000
  *
  * @example
  * ```ts
- * import type { CalendarDate } from 'patkit'
+ * import type { CalendarDate } from 'patkit/store'
  * const day: CalendarDate = '2030-01-01'
  * ```
  */

@@ -18,7 +18,8 @@ export interface Clock {
  *
  * @example
  * ```ts
- * import { createAuthority, systemClock } from 'patkit'
+ * import { createAuthority } from 'patkit'
+ * import { systemClock } from 'patkit/authority'
  * createAuthority({ store, pepper, clock: systemClock })
  * ```
  */

@@ -10,7 +10,7 @@ import type { Digester } from './secret.js'
  *
  * @example
  * ```ts
- * import { createDigester } from 'patkit'
+ * import { createDigester } from 'patkit/store'
  * import { seededRandom } from 'patkit/fake'
  * import type { MintContext } from './context.js'
  * const ctx: MintContext = {

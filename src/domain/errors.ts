@@ -120,7 +120,7 @@ export type PatkitError =
  *
  * @example
  * ```ts
- * import type { UnauthenticatedReason } from 'patkit'
+ * import type { UnauthenticatedReason } from 'patkit/authority'
  * const reason: UnauthenticatedReason = 'malformed'
  * ```
  */
@@ -144,7 +144,7 @@ export type ErrorOf<T extends ErrorCode> = Extract<PatkitError, { type: T }>
  *
  * @example
  * ```ts
- * import type { StoreFailure } from 'patkit'
+ * import type { StoreFailure } from 'patkit/store'
  * const e: StoreFailure = { type: 'store_failure', operation: 'insert', cause: new Error('ECONNRESET') }
  * ```
  */

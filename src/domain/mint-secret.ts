@@ -11,7 +11,7 @@ import type { UserId } from './user-id.js'
  *
  * @example
  * ```ts
- * import type { TokenFormat } from 'patkit'
+ * import type { TokenFormat } from 'patkit/authority'
  * const format: TokenFormat = 'routable'
  * ```
  */

@@ -30,7 +30,7 @@ function randomBytes(length: number): Uint8Array {
  *
  * @example
  * ```ts
- * import { cryptoRandom } from 'patkit'
+ * import { cryptoRandom } from 'patkit/authority'
  * cryptoRandom.bytes(20).length // 20
  * ```
  */

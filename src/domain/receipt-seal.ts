@@ -107,7 +107,7 @@ async function aesKey(raw: Uint8Array, usage: 'encrypt' | 'decrypt'): Promise<Cr
  *
  * @example
  * ```ts
- * import { cryptoRandom } from 'patkit'
+ * import { cryptoRandom } from 'patkit/authority'
  * import { createReceiptSealer } from './receipt-seal.js'
  * declare const presentedSecret: string
  * declare const idempotencyKey: string

@@ -10,7 +10,7 @@ export const DEFAULT_TOKEN_PREFIX = 'glpat-'
  *
  * @example
  * ```ts
- * import type { Digester } from 'patkit'
+ * import type { Digester } from 'patkit/store'
  * declare const digest: Digester
  * digest('glpat-abc') // base64url HMAC-SHA-256
  * ```
@@ -26,7 +26,7 @@ export type Digester = (secret: string) => string
  *
  * @example
  * ```ts
- * import { createDigester } from 'patkit'
+ * import { createDigester } from 'patkit/store'
  * const digest = createDigester('a long random pepper from your secret store')
  * digest('glpat-abc') === digest('glpat-abc') // true
  * ```

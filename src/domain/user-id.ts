@@ -18,7 +18,7 @@ export type UserId = number | string
  *
  * @example
  * ```ts
- * import type { UserIdType } from 'patkit'
+ * import type { UserIdType } from 'patkit/store'
  * const kind: UserIdType = 'string'
  * ```
  */
@@ -31,7 +31,7 @@ export type UserIdType = 'integer' | 'string'
  *
  * @example
  * ```ts
- * import { isUserIdOf } from 'patkit'
+ * import { isUserIdOf } from 'patkit/store'
  * isUserIdOf('integer', 2) // true
  * isUserIdOf('integer', '2') // false
  * isUserIdOf('string', '0b8f6c9e-5d2a-4f8e-9c1e-2f4a6b8d0e13') // true
@@ -51,7 +51,7 @@ export function isUserIdOf(kind: UserIdType, value: unknown): value is UserId {
  *
  * @example
  * ```ts
- * import { MAX_STRING_USER_ID_LENGTH } from 'patkit'
+ * import { MAX_STRING_USER_ID_LENGTH } from 'patkit/store'
  * MAX_STRING_USER_ID_LENGTH // 255
  * ```
  */

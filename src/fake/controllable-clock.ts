@@ -7,7 +7,7 @@ import type { Clock } from '../domain/clock.js'
  *
  * @example
  * ```ts
- * import { systemClock } from 'patkit'
+ * import { systemClock } from 'patkit/authority'
  * import { controllableClock } from 'patkit/fake'
  *
  * const clock = controllableClock(systemClock)
@@ -58,7 +58,7 @@ export interface ClockStart {
  * @example
  * ```ts
  * import { controllableClock } from 'patkit/fake'
- * import { systemClock } from 'patkit'
+ * import { systemClock } from 'patkit/authority'
  * const clock = controllableClock(systemClock, { at: new Date('2026-01-01T00:00:00.000Z'), frozen: true })
  * ```
  */

@@ -24,7 +24,7 @@ import { type SwappableStore, swappableStore } from './swappable-store.js'
  *
  * @example
  * ```ts
- * import { cryptoRandom, systemClock } from 'patkit'
+ * import { cryptoRandom, systemClock } from 'patkit/authority'
  * import { controllableClock, type FakeAuthorityOptions } from 'patkit/fake'
  * import { memoryStore } from 'patkit/memory'
  *
@@ -124,7 +124,7 @@ function rewindable(source: RandomSource | (() => RandomSource)): RandomSource &
  *
  * @example
  * ```ts
- * import { systemClock } from 'patkit'
+ * import { systemClock } from 'patkit/authority'
  * import { controllableClock, fakeAuthority } from 'patkit/fake'
  * import { memoryStore } from 'patkit/memory'
  *

@@ -90,7 +90,7 @@ export interface FaultProbe {
  *
  * @example
  * ```ts
- * import { cryptoRandom } from 'patkit'
+ * import { cryptoRandom } from 'patkit/authority'
  * import { createFaults } from './faults.js'
  *
  * const faults = createFaults(cryptoRandom)

@@ -6,19 +6,8 @@ import type { Token } from '../domain/token.js'
  * has at most one). Synchronous, like the token table: the memory store calls it inside the same
  * uninterrupted step as the token writes, which is what makes `rotateWithReceipt` and
  * `consumeRotationReceipt` atomic.
- *
- * @example
- * ```ts
- * import { receiptTable } from './receipt-table.js'
- * declare const keyDigest: string
- * declare const sealedSecret: string
- * declare const expiresAt: Date
- *
- * const receipts = receiptTable()
- * receipts.put({ tokenId: 1, successorId: 2, keyDigest, sealedSecret, expiresAt })
- * ```
  */
-export interface ReceiptTable {
+interface ReceiptTable {
   put(receipt: RotationReceipt): void
   /** Removes and returns the receipt when its digest matches and it is redeemable at `now`. */
   take(

@@ -168,7 +168,7 @@ function ipList(ips: readonly string[] | undefined): readonly string[] {
  *
  * @example
  * ```ts
- * import type { TokenFilter } from 'patkit'
+ * import type { TokenFilter } from 'patkit/store'
  * import { predicateOver } from '../query/predicate.js'
  * import { ROW_INSTANTS } from './stored-row.js'
  * declare const filter: TokenFilter

@@ -23,18 +23,8 @@ const RECENT_TOKENS = 10_000
  * Cost: `byDigest`, `byId`, `revoke`, `touchLastUsed`, `insert` and `rotate` are O(1); `list` is
  * O(tokens of the user) with a `userId` filter and O(all tokens) without; `revokeDescendants` is
  * O(family size).
- *
- * @example
- * ```ts
- * import type { TokenDraft } from 'patkit/store'
- * import { tokenTable } from './token-table.js'
- * declare const draft: TokenDraft
- *
- * const table = tokenTable()
- * table.insert(draft) // ok(token with id 1)
- * ```
  */
-export interface TokenTable {
+interface TokenTable {
   /** The stored token with this digest; while it is unchanged, reads hand out the same frozen object. */
   byDigest(digest: string): Token | null
   /** The stored row with this digest: a row is replaced, never changed, when its token changes. */

@@ -6,17 +6,8 @@ import type { User } from '../store/user.js'
 
 /**
  * The memory store's users: by id, and by lower-cased username for the case-insensitive lookup.
- *
- * @example
- * ```ts
- * import { userTable } from './user-table.js'
- *
- * const users = userTable()
- * users.put({ id: 1, username: 'Root', admin: true, blocked: false })
- * users.find('root') // the user
- * ```
  */
-export interface UserTable {
+interface UserTable {
   /** Adds or replaces the user with this id; fails when another user already has the username. */
   put(user: User): Result<User, StoreFailure>
   /**

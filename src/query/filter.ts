@@ -9,7 +9,7 @@ import type { UserId } from '../domain/user-id.js'
  *
  * @example
  * ```ts
- * import type { TokenFilter } from 'patkit'
+ * import type { TokenFilter } from 'patkit/store'
  * const filter: TokenFilter = { userId: 2, state: 'active', search: 'deploy' }
  * ```
  */
@@ -62,7 +62,7 @@ export const SORT_KEYS = [
  *
  * @example
  * ```ts
- * import type { SortKey } from 'patkit'
+ * import type { SortKey } from 'patkit/store'
  * const sort: SortKey = 'name_asc'
  * ```
  */
@@ -73,7 +73,7 @@ export type SortKey = (typeof SORT_KEYS)[number]
  *
  * @example
  * ```ts
- * import type { PageRequest } from 'patkit'
+ * import type { PageRequest } from 'patkit/store'
  * const page: PageRequest = { page: 2, perPage: 20 }
  * ```
  */

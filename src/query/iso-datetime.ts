@@ -3,15 +3,8 @@ import { type CalendarDate, parseCalendarDate, startOfUtcDay } from '../domain/c
 
 /**
  * An ISO 8601 date or date-time as the list filters read it.
- *
- * @example
- * ```ts
- * import { parseIsoDateTime } from './iso-datetime.js'
- * parseIsoDateTime('2022-01-01T01:00:00.1234+02:00')
- * // ok({ day: '2022-01-01', instant: new Date('2021-12-31T23:00:00.123Z'), truncated: true })
- * ```
  */
-export interface IsoDateTime {
+interface IsoDateTime {
   /** The calendar day as written, before any zone shift: what GitLab's `Date` coercion keeps. */
   readonly day: CalendarDate
   /** The instant in UTC, truncated to the millisecond. */

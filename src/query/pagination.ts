@@ -28,7 +28,7 @@ export const MAX_PER_PAGE = 100
  *
  * @example
  * ```ts
- * import type { Pagination } from 'patkit'
+ * import type { Pagination } from 'patkit/store'
  * const last: Pagination = { total: 45, totalPages: 3, page: 3, perPage: 20, offset: 40, nextPage: null, prevPage: 2 }
  * ```
  */

@@ -16,14 +16,8 @@ export type SearchPlan =
 
 /**
  * Shortest term GitLab matches as a substring (`MIN_CHARS_FOR_PARTIAL_MATCHING`), in characters.
- *
- * @example
- * ```ts
- * import { MIN_SEARCH_TERM_LENGTH } from './search.js'
- * MIN_SEARCH_TERM_LENGTH // 3
- * ```
  */
-export const MIN_SEARCH_TERM_LENGTH = 3
+const MIN_SEARCH_TERM_LENGTH = 3
 
 // GitLab's REGEX_QUOTED_TERM: a quoted phrase only counts when it stands alone between spaces.
 const QUOTED_TERM = /(?<=^| )"[^"]+"(?= |$)/g

@@ -31,17 +31,8 @@ export interface MigrationReport {
 
 /**
  * The store's migrations by version name; names sort in the order they apply. Append only.
- *
- * @example
- * ```ts
- * import { postgresDialect } from './dialect/postgres.js'
- * import { schemaMigrations } from './migrate.js'
- *
- * Object.keys(schemaMigrations(postgresDialect, 'patkit_'))
- * // ['0001_tokens_and_users', '0002_settings', '0003_rotation_receipts', '0004_cache_changes', '0005_last_used_ips', '0006_user_id_type']
- * ```
  */
-export function schemaMigrations(
+function schemaMigrations(
   dialect: SqlDialect,
   prefix: string,
   userIdType: UserIdType = 'integer',

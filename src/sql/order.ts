@@ -15,16 +15,8 @@ const COLUMNS: Readonly<Record<SortField, string>> = {
 
 /**
  * One `ORDER BY` key: an expression, its direction, and where NULLs go when the dialect says so itself.
- *
- * @example
- * ```ts
- * import { sql } from 'kysely'
- * import type { OrderKey } from './order.js'
- *
- * const key: OrderKey = { expression: sql`"id"`, direction: 'asc', nulls: null }
- * ```
  */
-export interface OrderKey {
+interface OrderKey {
   readonly expression: RawBuilder<unknown>
   readonly direction: SortDirection
   readonly nulls: 'first' | 'last' | null

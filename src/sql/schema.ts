@@ -40,13 +40,8 @@ export interface TokensTable {
 /**
  * The users table: `username_lower` carries the case-insensitive unique key, folded in JavaScript so
  * every dialect agrees on what "the same name" is.
- *
- * @example
- * ```ts
- * db.selectFrom('users').selectAll()
- * ```
  */
-export interface UsersTable {
+interface UsersTable {
   id: Column<UserIdColumn>
   username: Column<string>
   username_lower: Column<string>
@@ -56,13 +51,8 @@ export interface UsersTable {
 
 /**
  * Named values stored with the data (schema version 0002), such as the pepper fingerprint.
- *
- * @example
- * ```ts
- * db.selectFrom('settings').select('settings.value').where('settings.name', '=', 'pepper_fingerprint')
- * ```
  */
-export interface SettingsTable {
+interface SettingsTable {
   name: Column<string>
   value: Column<string>
 }
@@ -70,13 +60,8 @@ export interface SettingsTable {
 /**
  * Rotation receipts (schema version 0003): one per token rotated with an `Idempotency-Key`, keyed by
  * the rotated token. The successor's secret is kept only sealed, and the key only as a digest.
- *
- * @example
- * ```ts
- * db.selectFrom('rotation_receipts').select('rotation_receipts.successor_id').where('rotation_receipts.token_id', '=', 7)
- * ```
  */
-export interface RotationReceiptsTable {
+interface RotationReceiptsTable {
   token_id: Column<Id>
   successor_id: Column<Id>
   key_digest: Column<string>
@@ -86,13 +71,8 @@ export interface RotationReceiptsTable {
 
 /**
  * The change log of `pollingInvalidation` (schema version 0004): one row per cache invalidation.
- *
- * @example
- * ```ts
- * db.selectFrom('cache_changes').select(['cache_changes.seq', 'cache_changes.message'])
- * ```
  */
-export interface CacheChangesTable {
+interface CacheChangesTable {
   seq: ColumnType<unknown, never, never>
   message: Column<string>
   created_at: Column<string>

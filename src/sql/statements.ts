@@ -9,20 +9,8 @@ import { type encodeToken, type TokenRow, tokenColumns } from './token-row.js'
 
 /**
  * A token row joined with its owner's columns (all null when the user is missing).
- *
- * @example
- * ```ts
- * import type { TokenUserRow } from './statements.js'
- * import { decodeUser } from './users.js'
- * declare const row: TokenUserRow
- *
- * const owner =
- *   row.owner_id === null
- *     ? null
- *     : decodeUser({ id: row.owner_id, username: row.owner_username, admin: row.owner_admin, blocked: row.owner_blocked }, 'integer')
- * ```
  */
-export interface TokenUserRow extends TokenRow {
+interface TokenUserRow extends TokenRow {
   readonly owner_id: unknown
   readonly owner_username: unknown
   readonly owner_admin: unknown
@@ -36,7 +24,7 @@ export interface TokenUserRow extends TokenRow {
  *
  * @example
  * ```ts
- * import type { Digester } from 'patkit'
+ * import type { Digester } from 'patkit/store'
  * import type { SqlContext } from './options.js'
  * import type { Statements } from './statements.js'
  * declare const statements: Statements

@@ -20,18 +20,8 @@ export function toStoreFailure(operation: string): (cause: unknown) => StoreFail
 
 /**
  * Attempts of a transaction that lost a race (deadlock, serialization failure) before giving up.
- *
- * @example
- * ```ts
- * import { retrying, TRANSACTION_ATTEMPTS } from './store-failure.js'
- * import type { SqlDialect } from './dialect/sql-dialect.js'
- * declare const dialect: SqlDialect
- *
- * const run = () => db.transaction().execute((trx) => trx.selectFrom('tokens').selectAll().execute())
- * await retrying(run, dialect.isRetryable, TRANSACTION_ATTEMPTS)
- * ```
  */
-export const TRANSACTION_ATTEMPTS = 16
+const TRANSACTION_ATTEMPTS = 16
 
 /**
  * Runs a transaction again when it failed with an error the dialect calls retryable: the database

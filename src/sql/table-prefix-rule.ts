@@ -1,15 +1,7 @@
 /**
  * What a table prefix must be, in words, for the messages of every edge that checks one.
- *
- * @example
- * ```ts
- * import { TABLE_PREFIX_RULE } from './table-prefix-rule.js'
- *
- * `tablePrefix must be ${TABLE_PREFIX_RULE}`
- * ```
  */
-export const TABLE_PREFIX_RULE =
-  'lower-case letters, digits and _, starting with a letter, at most 32 characters'
+const TABLE_PREFIX_RULE = 'lower-case letters, digits and _, starting with a letter, at most 32 characters'
 
 // Lower case only: PostgreSQL folds unquoted names, and pg_get_serial_sequence takes an unquoted one.
 // At most 32 characters, so the longest index name stays under MySQL's 64.

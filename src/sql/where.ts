@@ -18,15 +18,8 @@ function nameLike(pattern: string): Expression<SqlBool> {
 /**
  * The name conditions of GitLab's search: every term as a case-insensitive substring, or the whole
  * query as a case-insensitive equality; `%` and `_` are literal.
- *
- * @example
- * ```ts
- * import { searchConditions } from './where.js'
- *
- * searchConditions('deploy prod') // [lower(name) like '%deploy%', lower(name) like '%prod%']
- * ```
  */
-export function searchConditions(search: string): Expression<SqlBool>[] {
+function searchConditions(search: string): Expression<SqlBool>[] {
   const plan = parseSearch(search)
   switch (plan.kind) {
     case 'none':
@@ -41,17 +34,8 @@ export function searchConditions(search: string): Expression<SqlBool>[] {
 /**
  * `active` at `now`: not revoked, and no `expires_at` or one after the UTC day of `now` (a token is
  * expired from 00:00 UTC of its `expires_at` day).
- *
- * @example
- * ```ts
- * import { activeAt } from './where.js'
- * import type { SqlDialect } from './dialect/sql-dialect.js'
- * declare const dialect: SqlDialect
- *
- * db.selectFrom('tokens').where((eb) => activeAt(eb, dialect, now))
- * ```
  */
-export function activeAt(eb: TokensBuilder, dialect: SqlDialect, now: Date): Expression<SqlBool> {
+function activeAt(eb: TokensBuilder, dialect: SqlDialect, now: Date): Expression<SqlBool> {
   return eb.and([
     eb('tokens.revoked', '=', dialect.bool(false)),
     eb.or([eb('tokens.expires_at', 'is', null), eb('tokens.expires_at', '>', utcDay(now))]),

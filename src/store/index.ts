@@ -1,8 +1,10 @@
 /**
  * patkit/store: for authors of a `TokenStore`. The port itself (tokens, users, the optional rotation
- * receipts), and the one evaluator of the list query (filter, search, order, pages) that every store
- * must agree with: use it as is in memory, or compile the same semantics to your database's query
- * language (see docs/storage.md). Prove a store with `describeStoreConformance` from `patkit/testing`.
+ * receipts); the one evaluator of the list query (filter, search, order, pages) that every store must
+ * agree with (use it as is in memory, or compile the same semantics to your database's query language,
+ * see docs/storage.md); the digest a store keeps of a secret (`createDigester`, e.g. for a seed); and
+ * the user id rules (`UserIdType`, `userIdProblem`). Prove a store with `describeStoreConformance`
+ * from `patkit/testing`.
  *
  * @example
  * ```ts
@@ -16,7 +18,7 @@
  */
 
 // A store that compiles `state: 'inactive'` compares `expires_at` with today's UTC day.
-export { utcDay } from '../domain/calendar.js'
+export { type CalendarDate, utcDay } from '../domain/calendar.js'
 export type { StoreFailure } from '../domain/errors.js'
 export {
   LAST_USED_IP_WINDOW_MS,
@@ -32,8 +34,15 @@ export {
   type RotationReceipt,
   type RotationReceiptDraft,
 } from '../domain/rotation-receipt.js'
+// What a store keeps of a secret: its digest under the pepper (a seed or an import computes it).
+export { createDigester, type Digester } from '../domain/secret.js'
 export type { TokenDraft } from '../domain/token.js'
-export { userIdProblem } from '../domain/user-id.js'
+export {
+  isUserIdOf,
+  MAX_STRING_USER_ID_LENGTH,
+  type UserIdType,
+  userIdProblem,
+} from '../domain/user-id.js'
 export { applyListQuery } from '../query/apply.js'
 export {
   type ListQuery,

@@ -22,6 +22,8 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   query: ['domain'],
   store: ['domain', 'query'],
   authority: ['domain', 'query', 'store'],
+  // The entry patkit/releases: the release table and the deprecation schedule, which live in authority.
+  releases: ['domain', 'authority'],
   memory: ['domain', 'query', 'store'],
   // cache/invalidation.ts is the invalidation port; sql's PostgreSQL and polling notifiers implement it.
   sql: ['domain', 'query', 'store', 'cache'],

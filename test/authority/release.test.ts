@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { compareReleases, parseRelease } from '../../src/authority/index.js'
-import { DEPRECATIONS, FEATURES, hasFeature, isRemoved, LATEST_RELEASE, removedBy } from '../../src/index.js'
+import { DEPRECATIONS, isRemoved, removedBy } from '../../src/authority/deprecations.js'
+import {
+  compareReleases,
+  FEATURES,
+  hasFeature,
+  LATEST_RELEASE,
+  parseRelease,
+} from '../../src/authority/release.js'
 
 describe('release emulation', () => {
   it('releases order numerically, so 16.9 comes before 16.10', () => {

@@ -1,11 +1,7 @@
 import { errAsync } from 'neverthrow'
 import { describe, expect, it } from 'vitest'
-import {
-  AuthorityConfigError,
-  createAuthority,
-  DEFAULT_ROTATION_REPLAY_WINDOW_MS,
-  type Principal,
-} from '../../src/index.js'
+import { DEFAULT_ROTATION_REPLAY_WINDOW_MS } from '../../src/authority/replay-window.js'
+import { AuthorityConfigError, createAuthority, type Principal } from '../../src/index.js'
 import { memoryStore } from '../../src/memory/index.js'
 import type { TokenStore } from '../../src/store/index.js'
 import { ALICE, BLOCKED, BOB, DAY, T0, world } from '../support/authority-fixtures.js'

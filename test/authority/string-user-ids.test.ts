@@ -1,14 +1,10 @@
 import { okAsync } from 'neverthrow'
 import { describe, expect, it } from 'vitest'
-import { manualClock, seededRandom } from '../../src/domain/index.js'
+import { manualClock } from '../../src/domain/clock.js'
+import { seededRandom } from '../../src/domain/random.js'
 import { checkRoutableSecret } from '../../src/domain/routable-token.js'
-import {
-  AuthorityConfigError,
-  type AuthorityEvent,
-  createAuthority,
-  type User,
-  type UserIdType,
-} from '../../src/index.js'
+import type { UserIdType } from '../../src/domain/user-id.js'
+import { AuthorityConfigError, type AuthorityEvent, createAuthority, type User } from '../../src/index.js'
 import { memoryStore } from '../../src/memory/index.js'
 import { migrate, sqlStore } from '../../src/sql/index.js'
 import type { TokenStore } from '../../src/store/index.js'

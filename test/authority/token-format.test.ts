@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import type { TokenFormat } from '../../src/domain/mint-secret.js'
 import { checkRoutableSecret } from '../../src/domain/routable-token.js'
-import { AuthorityConfigError, createAuthority, type TokenFormat } from '../../src/index.js'
+import { AuthorityConfigError, createAuthority } from '../../src/index.js'
 import { memoryStore } from '../../src/memory/index.js'
 import type { TokenStore } from '../../src/store/token-store.js'
 import { ALICE, world } from '../support/authority-fixtures.js'

@@ -1,6 +1,6 @@
 import { okAsync } from 'neverthrow'
 import { describe, expect, it } from 'vitest'
-import { manualClock } from '../../src/domain/index.js'
+import { manualClock } from '../../src/domain/clock.js'
 import { createAuthority, type User } from '../../src/index.js'
 import { memoryStore } from '../../src/memory/index.js'
 import type { TokenStore } from '../../src/store/index.js'

@@ -5,7 +5,7 @@ import {
   parseCalendarDate,
   startOfUtcDay,
   utcDay,
-} from '../../src/domain/index.js'
+} from '../../src/domain/calendar.js'
 
 describe('calendar dates (UTC)', () => {
   it('parses a strict YYYY-MM-DD day that exists, including a leap day', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createToken } from '../../src/domain/index.js'
+import { createToken } from '../../src/domain/create-token.js'
 import { mintContext } from '../support/domain-fixtures.js'
 
 describe('create', () => {

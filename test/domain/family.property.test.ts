@@ -1,12 +1,9 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import {
-  createToken,
-  isActive,
-  rotateToken,
-  type Token,
-  tokensToRevokeOnReuse,
-} from '../../src/domain/index.js'
+import { createToken } from '../../src/domain/create-token.js'
+import { tokensToRevokeOnReuse } from '../../src/domain/reuse-detection.js'
+import { rotateToken } from '../../src/domain/rotate-token.js'
+import { isActive, type Token } from '../../src/domain/token.js'
 import { mintContext, stored } from '../support/domain-fixtures.js'
 
 type Command =

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { tokensToRevokeOnReuse } from '../../src/domain/index.js'
+import { tokensToRevokeOnReuse } from '../../src/domain/reuse-detection.js'
 import { token } from '../support/domain-fixtures.js'
 
 const now = new Date('2026-06-01T00:00:00.000Z')

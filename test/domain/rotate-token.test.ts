@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { rotateToken } from '../../src/domain/index.js'
+import { rotateToken } from '../../src/domain/rotate-token.js'
 import { mintContext, token } from '../support/domain-fixtures.js'
 
 describe('rotate', () => {

@@ -1,13 +1,9 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import {
-  createReceiptSealer,
-  IDEMPOTENCY_KEY_MAX_LENGTH,
-  isRedeemable,
-  parseIdempotencyKey,
-  receiptExpiry,
-  seededRandom,
-} from '../../src/domain/index.js'
+import { IDEMPOTENCY_KEY_MAX_LENGTH, parseIdempotencyKey } from '../../src/domain/idempotency-key.js'
+import { seededRandom } from '../../src/domain/random.js'
+import { createReceiptSealer } from '../../src/domain/receipt-seal.js'
+import { isRedeemable, receiptExpiry } from '../../src/domain/rotation-receipt.js'
 import { token } from '../support/domain-fixtures.js'
 
 const NOW = new Date('2026-06-15T12:00:00.000Z')

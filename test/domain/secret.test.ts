@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createDigester } from '../../src/domain/index.js'
+import { createDigester } from '../../src/domain/secret.js'
 
 describe('secrets', () => {
   it('digests are deterministic for one pepper and differ across peppers', () => {

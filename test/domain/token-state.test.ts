@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isActive, isExpired } from '../../src/domain/index.js'
+import { isActive, isExpired } from '../../src/domain/token.js'
 import { token } from '../support/domain-fixtures.js'
 
 describe('token state', () => {

@@ -1,8 +1,8 @@
 import { createServer } from 'node:net'
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest'
-import type { ManualClock } from '../../src/domain/index.js'
+import { type ManualClock, systemClock } from '../../src/domain/clock.js'
 import { createFakeGitLab, type FakeGitLab, type FakeGitLabOptions } from '../../src/fake/index.js'
-import { type Clock, systemClock } from '../../src/index.js'
+import type { Clock } from '../../src/index.js'
 
 const EXPIRED = {
   error: 'invalid_token',

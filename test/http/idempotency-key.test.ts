@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { DEFAULT_ROTATION_REPLAY_WINDOW_MS } from '../../src/authority/replay-window.js'
 import { createHandler } from '../../src/http/index.js'
-import { createAuthority, DEFAULT_ROTATION_REPLAY_WINDOW_MS } from '../../src/index.js'
+import { createAuthority } from '../../src/index.js'
 import { memoryStore } from '../../src/memory/index.js'
 import type { TokenStore } from '../../src/store/index.js'
 import { ALICE } from '../support/authority-fixtures.js'

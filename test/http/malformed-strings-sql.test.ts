@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { manualClock, seededRandom } from '../../src/domain/index.js'
+import { manualClock } from '../../src/domain/clock.js'
+import { seededRandom } from '../../src/domain/random.js'
 import { createHandler, type Handler } from '../../src/http/index.js'
 import { createAuthority } from '../../src/index.js'
 import { migratedStore } from '../sql/support/conformance.js'

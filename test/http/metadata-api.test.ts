@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { IssueTokenInput, Release } from '../../src/index.js'
+import type { IssueTokenInput } from '../../src/authority/issue-token.js'
+import type { Release } from '../../src/authority/release.js'
 import { ALICE } from '../support/authority-fixtures.js'
 import { httpWorld } from '../support/http-fixtures.js'
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { CalendarDate, TokenDraft } from '../../src/domain/index.js'
+import type { CalendarDate } from '../../src/domain/calendar.js'
+import type { TokenDraft } from '../../src/domain/token.js'
 import type { UserId } from '../../src/domain/user-id.js'
 import { memoryStore } from '../../src/memory/index.js'
 import type { ListQuery, SortKey, TokenFilter } from '../../src/query/filter.js'

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { CalendarDate, Token } from '../../src/domain/index.js'
+import type { CalendarDate } from '../../src/domain/calendar.js'
+import type { Token } from '../../src/domain/token.js'
 import { memoryStore } from '../../src/memory/index.js'
 import type { ListQuery } from '../../src/query/filter.js'
 import { supportsRotationReceipts } from '../../src/store/index.js'

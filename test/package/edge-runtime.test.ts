@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path'
 import { EdgeVM } from '@edge-runtime/vm'
 import { build } from 'esbuild'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { createDigester } from '../../src/index.js'
+import { createDigester } from '../../src/domain/secret.js'
 import { EDGE_CONDITIONS, importTarget } from './import-target.js'
 
 // Runs the BUILT package (dist/, which `npm test` builds first) where edge code runs: Vercel's edge

@@ -45,11 +45,11 @@ describe('built package', () => {
     const esm = node([
       '--input-type=module',
       '-e',
-      "const m = await import('patkit'); console.log(JSON.stringify([Object.keys(m).sort(), m.createDigester('p')('s'), m.SCOPES.length]))",
+      "const m = await import('patkit'); const s = await import('patkit/store'); console.log(JSON.stringify([Object.keys(m).sort(), s.createDigester('p')('s'), m.SCOPES.length]))",
     ])
     const cjs = node([
       '-e',
-      "const m = require('patkit'); console.log(JSON.stringify([Object.keys(m).sort(), m.createDigester('p')('s'), m.SCOPES.length]))",
+      "const m = require('patkit'); const s = require('patkit/store'); console.log(JSON.stringify([Object.keys(m).sort(), s.createDigester('p')('s'), m.SCOPES.length]))",
     ])
     expect(cjs).toBe(esm)
     expect(JSON.parse(esm)[2]).toBe(19)

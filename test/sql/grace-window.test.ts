@@ -1,5 +1,6 @@
 import { beforeAll, expect, it } from 'vitest'
-import { manualClock, seededRandom } from '../../src/domain/index.js'
+import { manualClock } from '../../src/domain/clock.js'
+import { seededRandom } from '../../src/domain/random.js'
 import { type Authority, createAuthority } from '../../src/index.js'
 import { migratedStore } from './support/conformance.js'
 import {

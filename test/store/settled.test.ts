@@ -1,6 +1,6 @@
 import { err, ok, okAsync, ResultAsync } from 'neverthrow'
 import { describe, expect, it } from 'vitest'
-import { createAuthority } from '../../src/authority/index.js'
+import { createAuthority } from '../../src/authority/create-authority.js'
 import { memoryStore } from '../../src/memory/index.js'
 import { settledResult, settledResultAsync, type TokenStore } from '../../src/store/index.js'
 import { userFixture } from '../../src/testing/index.js'

@@ -1,9 +1,10 @@
-import { manualClock, seededRandom } from '../../src/domain/index.js'
+import type { IssueTokenInput } from '../../src/authority/issue-token.js'
+import { manualClock } from '../../src/domain/clock.js'
+import { seededRandom } from '../../src/domain/random.js'
 import {
   type AuthorityConfig,
   type AuthorityEvent,
   createAuthority,
-  type IssueTokenInput,
   type Principal,
 } from '../../src/index.js'
 import { memoryStore } from '../../src/memory/index.js'

@@ -1,10 +1,7 @@
-import {
-  createDigester,
-  type MintContext,
-  seededRandom,
-  type Token,
-  type TokenDraft,
-} from '../../src/domain/index.js'
+import type { MintContext } from '../../src/domain/context.js'
+import { seededRandom } from '../../src/domain/random.js'
+import { createDigester } from '../../src/domain/secret.js'
+import type { Token, TokenDraft } from '../../src/domain/token.js'
 import { tokenFixture } from '../../src/testing/fixtures.js'
 
 /** A mint context at a fixed instant with a seeded random source; each test builds its own. */

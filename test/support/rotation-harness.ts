@@ -1,4 +1,5 @@
-import { type ManualClock, manualClock, seededRandom } from '../../src/domain/index.js'
+import { type ManualClock, manualClock } from '../../src/domain/clock.js'
+import { seededRandom } from '../../src/domain/random.js'
 import { createHandler, type Handler } from '../../src/http/index.js'
 import { type AuthorityConfig, createAuthority } from '../../src/index.js'
 import type { TokenStore } from '../../src/store/index.js'

@@ -17,7 +17,7 @@ import type { SeedProblem, ValidSeed } from './seed-schema.js'
  * @example
  * ```ts
  * import type { SeedTarget } from 'patkit/fake'
- * import { createDigester } from 'patkit'
+ * import { createDigester } from 'patkit/store'
  * const target: SeedTarget = { authority, store, digest: createDigester(pepper) }
  * ```
  */
@@ -219,7 +219,8 @@ async function load(target: SeedTarget, seed: ValidSeed): Promise<Result<SeedRep
  *
  * @example
  * ```ts
- * import { createAuthority, createDigester } from 'patkit'
+ * import { createAuthority } from 'patkit'
+ * import { createDigester } from 'patkit/store'
  * import { memoryStore } from 'patkit/memory'
  * import { loadSeed, seedSchema } from 'patkit/fake'
  *

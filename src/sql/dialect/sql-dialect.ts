@@ -13,16 +13,8 @@ export type SqlDialectName = 'postgres' | 'mysql' | 'sqlite'
 
 /**
  * A SQL type for a column, written as the dialect spells it in `CREATE TABLE`.
- *
- * @example
- * ```ts
- * import { sql } from 'kysely'
- * import type { ColumnSql } from './sql-dialect.js'
- *
- * const instant: ColumnSql = sql`timestamptz(3)`
- * ```
  */
-export type ColumnSql = RawBuilder<unknown>
+type ColumnSql = RawBuilder<unknown>
 
 /**
  * Everything the SQL store does differently per dialect, in one place: capability flags, how values

@@ -1,7 +1,8 @@
 import { okAsync, ResultAsync } from 'neverthrow'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type CachedStore, cachedStore, localInvalidation } from '../../../src/cache/index.js'
-import { manualClock } from '../../../src/domain/index.js'
+import { manualClock } from '../../../src/domain/clock.js'
+import { createDigester } from '../../../src/domain/secret.js'
 import { loadSeed, seedSchema } from '../../../src/fake/index.js'
 import { createHandler, type Handler } from '../../../src/http/index.js'
 import {
@@ -9,7 +10,6 @@ import {
   type AuthorityConfig,
   type AuthorityEvent,
   createAuthority,
-  createDigester,
 } from '../../../src/index.js'
 import type { TokenStore } from '../../../src/store/index.js'
 import { okValue } from '../../../src/testing/conformance/results.js'

@@ -1,6 +1,7 @@
 import { afterEach } from 'vitest'
+import type { IssueTokenInput } from '../../../src/authority/issue-token.js'
 import { createFakeGitLab, type FakeGitLab, type FakeGitLabOptions } from '../../../src/fake/index.js'
-import type { Clock, IssueTokenInput } from '../../../src/index.js'
+import type { Clock } from '../../../src/index.js'
 
 // The parts of GitLab's request spec helpers the ported specs need, over real HTTP against a fake
 // GitLab (createFakeGitLab on an ephemeral port). GitLab's `api(path, user)` mints a fresh token for

@@ -1,0 +1,24 @@
+/**
+ * patkit/releases: the GitLab releases patkit emulates, as typed data. The feature table (`FEATURES`,
+ * `hasFeature`: what appeared in which release), the `GET /metadata` of a release, and the
+ * deprecation schedule of the programmable interface (`DEPRECATIONS`, `isRemoved`, `removedBy`: the
+ * specification's section 9), for tools that emulate or check a release. See docs/releases.md.
+ *
+ * @example
+ * ```ts
+ * import { hasFeature, isRemoved, LATEST_RELEASE } from 'patkit/releases'
+ * hasFeature('self_rotate', LATEST_RELEASE) // true
+ * isRemoved('jwks_alias', '16.11') // false
+ * ```
+ * @packageDocumentation
+ */
+
+export {
+  DEPRECATIONS,
+  type Deprecation,
+  type DeprecationId,
+  isRemoved,
+  removedBy,
+} from '../authority/deprecations.js'
+export { type InstanceMetadata, instanceMetadata } from '../authority/instance-metadata.js'
+export { FEATURES, type Feature, hasFeature, LATEST_RELEASE, type Release } from '../authority/release.js'
