@@ -1,9 +1,9 @@
 import { err, type Result } from 'neverthrow'
 import type { CalendarDate } from './calendar.js'
 import type { MintContext } from './context.js'
+import { mintToken } from './create-token.js'
 import type { ErrorOf } from './errors.js'
-import { ROTATION_DEFAULT_DAYS, resolveExpiry } from './expiry.js'
-import { mintSecret } from './mint-secret.js'
+import { ROTATION_EXPIRY, resolveExpiry } from './expiry.js'
 import type { Token, TokenDraft } from './token.js'
 
 /**
@@ -45,10 +45,8 @@ export function rotateToken(
   ctx: MintContext,
 ): Result<Rotation, ErrorOf<'already_revoked' | 'invalid_expiry'>> {
   if (token.revoked) return err({ type: 'already_revoked', tokenId: token.id })
-  const defaultDays = ctx.expiry.rotationDefaultDays ?? ROTATION_DEFAULT_DAYS
-  return resolveExpiry(request.expiresAt, ctx.now, ctx.expiry, defaultDays).map((expiresAt) => {
-    const secret = mintSecret(ctx, token.userId)
-    const successor: TokenDraft = {
+  return resolveExpiry(request.expiresAt, ctx.now, ctx.expiry, ROTATION_EXPIRY).map((expiresAt) => {
+    const draft = {
       userId: token.userId,
       name: token.name,
       description: token.description,
@@ -60,8 +58,8 @@ export function rotateToken(
       impersonation: token.impersonation,
       previousId: token.id,
       familyId: token.familyId,
-      digest: ctx.digest(secret),
     }
+    const { draft: successor, secret } = mintToken({ draft, secret: undefined }, ctx)
     return { revoked: { ...token, revoked: true }, successor, secret }
   })
 }
