@@ -112,10 +112,14 @@ export function nextLastUsed(
 }
 
 /**
- * A token with a use recorded as {@link nextLastUsed} said, keeping the store's `no-empty-ips` contract
- * (`lastUsedIps` absent, never `[]`, when no address is recorded).
+ * The token as a use at `at` from `ip` leaves it (what a store's `touchLastUsed` writes), or `null`
+ * when the use changes nothing: {@link nextLastUsed} applied to a token, keeping the store's
+ * `no-empty-ips` contract (`lastUsedIps` absent, never `[]`, when no address is recorded). For the
+ * holders of a token (the authority after a write, a cache's view) to follow the store without a read.
  */
-export function withLastUsed(token: Token, next: LastUsed): Token {
+export function usedToken(token: Token, at: Date, throttleMs: number, ip: string | null): Token | null {
+  const next = nextLastUsed(token, at, throttleMs, ip)
+  if (next === null) return null
   const { lastUsedIps: _previous, ...rest } = token
   return next.lastUsedIps.length === 0
     ? { ...rest, lastUsedAt: next.lastUsedAt }
