@@ -97,15 +97,6 @@ function adminAndUser(
 /**
  * One user's impersonation tokens (administrators only), in id order, filtered by `state`
  * (`active` = neither revoked nor expired, `inactive` = revoked or expired, `all`).
- *
- * @example
- * ```ts
- * import { listImpersonationTokens } from './impersonation-tokens.js'
- * import type { AuthorityDeps } from './deps.js'
- * declare const deps: AuthorityDeps
- *
- * const page = await listImpersonationTokens(deps, principal, 2, { state: 'active' })
- * ```
  */
 export function listImpersonationTokens(
   deps: AuthorityDeps,
@@ -160,15 +151,6 @@ export function createImpersonationToken(
 /**
  * One impersonation token of a user (administrators only); a token of another user, or one that is
  * not an impersonation token, is not found.
- *
- * @example
- * ```ts
- * import { getImpersonationToken } from './impersonation-tokens.js'
- * import type { AuthorityDeps } from './deps.js'
- * declare const deps: AuthorityDeps
- *
- * const token = await getImpersonationToken(deps, principal, 2, 41)
- * ```
  */
 export function getImpersonationToken(
   deps: AuthorityDeps,
@@ -198,15 +180,6 @@ async function findFor(
 /**
  * Revokes one impersonation token of a user (administrators only). Revoking a revoked token succeeds,
  * as GitLab's `revoke!` does.
- *
- * @example
- * ```ts
- * import { revokeImpersonationToken } from './impersonation-tokens.js'
- * import type { AuthorityDeps } from './deps.js'
- * declare const deps: AuthorityDeps
- *
- * await revokeImpersonationToken(deps, principal, 2, 41) // ok(undefined): 204
- * ```
  */
 export function revokeImpersonationToken(
   deps: AuthorityDeps,

@@ -9,13 +9,6 @@ import type { Token, TokenDraft } from './token.js'
 /**
  * The outcome of a rotation: the old token revoked, its successor to insert, and the successor's
  * one-time secret. The store applies both writes atomically.
- *
- * @example
- * ```ts
- * import type { Rotation } from './rotate-token.js'
- * declare const r: Rotation
- * r.successor.previousId === r.revoked.id // true
- * ```
  */
 export interface Rotation {
   readonly revoked: Token
@@ -28,16 +21,6 @@ export interface Rotation {
  * `previousId` and `familyId`, and expires on the requested day or by default one week from today (the
  * policy's `rotationDefaultDays`)
  * (never, when expiry is not required). A revoked token cannot be rotated.
- *
- * @example
- * ```ts
- * import { rotateToken } from './rotate-token.js'
- * import type { MintContext } from './context.js'
- * declare const ctx: MintContext
- *
- * const result = rotateToken(token, { expiresAt: '2030-02-01' }, ctx)
- * if (result.isErr() && result.error.type === 'already_revoked') console.log('rotated already')
- * ```
  */
 export function rotateToken(
   token: Token,
