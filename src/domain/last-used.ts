@@ -53,14 +53,20 @@ export interface UsageRecord {
 
 const NO_IPS: readonly string[] = Object.freeze([])
 
+// The latest stored use, in ms, that a use at `at` still moves; NaN for an invalid `at`. A number, not
+// a Date: nextLastUsed runs on every authenticated request.
+function cutoffTime(at: Date, throttleMs: number): number {
+  return at.getTime() - throttleMs
+}
+
 /**
  * The latest stored `lastUsedAt` a use at `at` still moves: a use writes when the token was never
  * used or was last used at or before this instant. `null` for an invalid `at`, which writes nothing.
  * A store that writes with one conditional statement builds its condition from this (the SQL store).
  */
 export function lastUsedCutoff(at: Date, throttleMs: number): Date | null {
-  const instant = at.getTime()
-  return Number.isNaN(instant) ? null : new Date(instant - throttleMs)
+  const cutoff = cutoffTime(at, throttleMs)
+  return Number.isNaN(cutoff) ? null : new Date(cutoff)
 }
 
 /** The newest {@link MAX_LAST_USED_IPS} of a list of IPs, oldest first: what a token keeps. */
@@ -97,10 +103,10 @@ export function nextLastUsed(
   throttleMs: number,
   ip: string | null,
 ): LastUsed | null {
-  const cutoff = lastUsedCutoff(at, throttleMs)
-  if (cutoff === null) return null
+  const cutoff = cutoffTime(at, throttleMs)
+  if (Number.isNaN(cutoff)) return null
   const last = current.lastUsedAt === null ? null : current.lastUsedAt.getTime()
-  const timestamp = last === null || last <= cutoff.getTime()
+  const timestamp = last === null || last <= cutoff
   const ips = current.lastUsedIps ?? NO_IPS
   const known = ip !== null && ips.includes(ip)
   const address = ip !== null && !known && (last === null || last <= at.getTime() - LAST_USED_IP_WINDOW_MS)
