@@ -102,13 +102,6 @@ export interface AuthorityConfig {
  * (every one is optional). Written out rather than a zod schema so that `import('patkit')` does not
  * load zod (about 80 ms of a cold start; see docs/benchmarks.md); the reasons are worded as the zod
  * schema this replaces worded them, which test/authority/config-options.property.test.ts holds it to.
- *
- * @example
- * ```ts
- * import { authorityOptionProblem } from './config.js'
- *
- * authorityOptionProblem({ maxLifetimeDays: 0 }) // 'maxLifetimeDays: Too small: expected number to be >=1'
- * ```
  */
 export function authorityOptionProblem(options: AuthorityOptions): string | null {
   for (const [name, check] of OPTION_CHECKS) {
@@ -123,12 +116,6 @@ export function authorityOptionProblem(options: AuthorityOptions): string | null
 /**
  * The options {@link authorityOptionProblem} checks, as a caller may pass them (of any type: a
  * JavaScript caller or a cast can pass anything).
- *
- * @example
- * ```ts
- * import type { AuthorityOptions } from './config.js'
- * const options: AuthorityOptions = { release: '16.10', maxLifetimeDays: 365 }
- * ```
  */
 export type AuthorityOptions = { readonly [K in (typeof OPTION_CHECKS)[number][0]]?: unknown }
 

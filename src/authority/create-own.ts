@@ -1,9 +1,10 @@
-import { err, type Result, ResultAsync } from 'neverthrow'
-import { type CreateError, type CreateRequest, mintFor } from './create.js'
+import { ResultAsync } from 'neverthrow'
+import type { CreateError, CreateRequest } from './create.js'
 import type { AuthorityDeps } from './deps.js'
 import type { IssuedToken } from './issued-token.js'
+import { mint } from './mint.js'
 import type { Actor } from './principal.js'
-import { requireScope, WRITE_SCOPES } from './scope-policy.js'
+import { OWN_TOKEN } from './token-kinds.js'
 
 /**
  * Creates a token for the caller's own account with every check of an administrator's creation, and
@@ -13,30 +14,12 @@ import { requireScope, WRITE_SCOPES } from './scope-policy.js'
  * own path (a settings page, usually for a session principal from `asUser`); the HTTP binding keeps
  * GitLab's `POST /user/personal_access_tokens` rule (`create(principal, 'self', …)`: only `k8s_proxy`
  * and `self_rotate`). A token principal needs the `api` scope; a session principal needs none.
- *
- * @example
- * ```ts
- * import { createOwn } from './create-own.js'
- * import type { AuthorityDeps } from './deps.js'
- * declare const deps: AuthorityDeps
- *
- * const created = await createOwn(deps, principal, { name: 'laptop', scopes: ['read_api'], expiresAt: '2030-01-01' })
- * ```
+ * The kind `OWN_TOKEN` through the one mint path.
  */
 export function createOwn(
   deps: AuthorityDeps,
   principal: Actor,
   request: CreateRequest,
 ): ResultAsync<IssuedToken, CreateError> {
-  return new ResultAsync(createOwnFor(deps, principal, request))
-}
-
-async function createOwnFor(
-  deps: AuthorityDeps,
-  principal: Actor,
-  request: CreateRequest,
-): Promise<Result<IssuedToken, CreateError>> {
-  const scoped = requireScope(principal, WRITE_SCOPES)
-  if (scoped.isErr()) return err(scoped.error)
-  return mintFor(deps, principal, principal.user, request, true)
+  return new ResultAsync(mint(deps, OWN_TOKEN, principal, null, request))
 }

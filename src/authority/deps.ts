@@ -19,14 +19,6 @@ import type { Release } from './release.js'
  * The `Idempotency-Key` support of an authority whose replay window is above 0: the window, the
  * sealer of its pepper, and the store's receipt methods (`null` when the store has none, and the
  * header is refused).
- *
- * @example
- * ```ts
- * import { createReceiptSealer } from '../domain/receipt-seal.js'
- * import type { ReplayDeps } from './deps.js'
- *
- * const replay: ReplayDeps = { windowMs: 600_000, sealer: createReceiptSealer(pepper), store: null }
- * ```
  */
 export interface ReplayDeps {
   readonly windowMs: number
@@ -36,14 +28,6 @@ export interface ReplayDeps {
 
 /**
  * What every use case receives: the resolved configuration, frozen at construction.
- *
- * @example
- * ```ts
- * import { resolveAuthorityDeps } from './create-authority.js'
- * import type { AuthorityDeps } from './deps.js'
- *
- * const deps: AuthorityDeps = resolveAuthorityDeps({ store, pepper })
- * ```
  */
 export interface AuthorityDeps {
   readonly store: TokenStore
@@ -78,17 +62,6 @@ export interface AuthorityDeps {
 
 /**
  * The context the pure transitions need at one instant.
- *
- * @example
- * ```ts
- * import type { Token } from 'patkit'
- * import { rotateToken } from '../domain/rotate-token.js'
- * import { type AuthorityDeps, mintContext } from './deps.js'
- * declare const deps: AuthorityDeps
- * declare const target: Token
- *
- * rotateToken(target, {}, mintContext(deps, deps.clock.now()))
- * ```
  */
 export function mintContext(deps: AuthorityDeps, now: Date): MintContext {
   return {

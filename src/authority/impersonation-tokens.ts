@@ -1,19 +1,19 @@
 import { err, ok, type Result, ResultAsync } from 'neverthrow'
-import { createToken } from '../domain/create-token.js'
-import { forbidden, notFound, validationFailed } from '../domain/error-constructors.js'
+import { notFound } from '../domain/error-constructors.js'
 import type { ErrorOf } from '../domain/errors.js'
-import { ADMIN_ONLY_SCOPES } from '../domain/scopes.js'
 import type { Token } from '../domain/token.js'
 import type { PageRequest } from '../query/filter.js'
 import { paginate } from '../query/pagination.js'
 import type { User } from '../store/user.js'
-import { parseDateParameter } from './date-parameter.js'
-import { type AuthorityDeps, mintContext } from './deps.js'
+import { administratorOver, userFromDirectory } from './admission.js'
+import type { AuthorityDeps } from './deps.js'
 import { toTokenInfo } from './events.js'
 import type { IssuedToken } from './issued-token.js'
 import type { TokenPage } from './list-tokens.js'
+import { mint } from './mint.js'
 import type { Principal } from './principal.js'
-import { requireScope, USER_READ_SCOPES, WRITE_SCOPES } from './scope-policy.js'
+import { USER_READ_SCOPES, WRITE_SCOPES } from './scope-policy.js'
+import { IMPERSONATION_TOKEN } from './token-kinds.js'
 
 /**
  * The `state` filter of GitLab's impersonation token list (`all` is the default).
@@ -78,36 +78,25 @@ export type ImpersonationError = ErrorOf<
   | 'store_failure'
 >
 
-/**
- * GitLab's `authenticated_as_admin!` then `find_user_by_id`: the token's scope first, then 403 for
- * anyone but an administrator (before the user is looked up), then 404 for an unknown user.
- */
-async function adminAndUser(
+// Every impersonation route: an administrator, a token with the route's scope, a known user.
+function adminAndUser(
   deps: AuthorityDeps,
   principal: Principal,
   userId: number,
   write: boolean,
 ): Promise<Result<User, ImpersonationError>> {
-  const scoped = requireScope(principal, write ? WRITE_SCOPES : USER_READ_SCOPES)
-  if (scoped.isErr()) return err(scoped.error)
-  if (!principal.user.admin) return err(forbidden())
-  const found = await deps.users.findUser(userId)
-  if (found.isErr()) return err(found.error)
-  return found.value === null ? err(notFound('user')) : ok(found.value)
+  return administratorOver(
+    deps,
+    principal,
+    write ? WRITE_SCOPES : USER_READ_SCOPES,
+    userFromDirectory,
+    userId,
+  )
 }
 
 /**
  * One user's impersonation tokens (administrators only), in id order, filtered by `state`
  * (`active` = neither revoked nor expired, `inactive` = revoked or expired, `all`).
- *
- * @example
- * ```ts
- * import { listImpersonationTokens } from './impersonation-tokens.js'
- * import type { AuthorityDeps } from './deps.js'
- * declare const deps: AuthorityDeps
- *
- * const page = await listImpersonationTokens(deps, principal, 2, { state: 'active' })
- * ```
  */
 export function listImpersonationTokens(
   deps: AuthorityDeps,
@@ -145,15 +134,7 @@ async function listFor(
  * Creates an impersonation token for a user (administrators only): GitLab's model rules, its expiry
  * window, and `impersonation: true`. Unknown scopes, and admin-only scopes for a non-admin owner,
  * fail validation ("Scopes can only contain available scopes"), as the route has no list of values.
- *
- * @example
- * ```ts
- * import { createImpersonationToken } from './impersonation-tokens.js'
- * import type { AuthorityDeps } from './deps.js'
- * declare const deps: AuthorityDeps
- *
- * const issued = await createImpersonationToken(deps, principal, 2, { name: 'support', scopes: ['api'] })
- * ```
+ * The kind `IMPERSONATION_TOKEN` through the one mint path.
  */
 export function createImpersonationToken(
   deps: AuthorityDeps,
@@ -161,63 +142,15 @@ export function createImpersonationToken(
   userId: number,
   request: ImpersonationCreateRequest,
 ): ResultAsync<IssuedToken, ImpersonationError> {
-  return new ResultAsync(createFor(deps, principal, userId, request))
-}
-
-const UNAVAILABLE_SCOPES = 'Scopes can only contain available scopes'
-
-async function createFor(
-  deps: AuthorityDeps,
-  principal: Principal,
-  userId: number,
-  request: ImpersonationCreateRequest,
-): Promise<Result<IssuedToken, ImpersonationError>> {
-  const user = await adminAndUser(deps, principal, userId, true)
-  if (user.isErr()) return err(user.error)
-  const owner = user.value
-  const scopes = request.scopes ?? []
-  if (!owner.admin && scopes.some((s) => (ADMIN_ONLY_SCOPES as readonly string[]).includes(s))) {
-    return err(validationFailed(UNAVAILABLE_SCOPES))
-  }
-  const expiresAt = parseDateParameter(request.expiresAt, 'expires_at')
-  if (expiresAt.isErr()) return err(expiresAt.error)
-  const now = deps.clock.now()
-  const minted = createToken(
-    {
-      userId: owner.id,
-      name: request.name,
-      scopes,
-      description: request.description ?? null,
-      impersonation: true,
-      ...(expiresAt.value === undefined ? {} : { expiresAt: expiresAt.value }),
-    },
-    mintContext(deps, now),
+  // Missing scopes fail the model's validation ("Scopes can't be blank").
+  return new ResultAsync(
+    mint(deps, IMPERSONATION_TOKEN, principal, userId, { ...request, scopes: request.scopes ?? [] }),
   )
-  if (minted.isErr()) {
-    const e = minted.error
-    // The route declares no scope values: an unknown scope is the model's error, not Grape's.
-    return err(
-      e.type === 'invalid_parameter' && e.parameter === 'scopes' ? validationFailed(UNAVAILABLE_SCOPES) : e,
-    )
-  }
-  const token = await deps.store.insert(minted.value.draft)
-  if (token.isErr()) return err(token.error)
-  deps.emit({ type: 'created', at: now, actorUserId: principal.user.id, token: toTokenInfo(token.value) })
-  return ok({ token: token.value, secret: minted.value.secret })
 }
 
 /**
  * One impersonation token of a user (administrators only); a token of another user, or one that is
  * not an impersonation token, is not found.
- *
- * @example
- * ```ts
- * import { getImpersonationToken } from './impersonation-tokens.js'
- * import type { AuthorityDeps } from './deps.js'
- * declare const deps: AuthorityDeps
- *
- * const token = await getImpersonationToken(deps, principal, 2, 41)
- * ```
  */
 export function getImpersonationToken(
   deps: AuthorityDeps,
@@ -247,15 +180,6 @@ async function findFor(
 /**
  * Revokes one impersonation token of a user (administrators only). Revoking a revoked token succeeds,
  * as GitLab's `revoke!` does.
- *
- * @example
- * ```ts
- * import { revokeImpersonationToken } from './impersonation-tokens.js'
- * import type { AuthorityDeps } from './deps.js'
- * declare const deps: AuthorityDeps
- *
- * await revokeImpersonationToken(deps, principal, 2, 41) // ok(undefined): 204
- * ```
  */
 export function revokeImpersonationToken(
   deps: AuthorityDeps,

@@ -11,15 +11,6 @@ export type TouchArguments = Parameters<TokenStore['touchLastUsed']>
  * interval may each record a different client IP (`last_used_ips`). The cache queues only calls that
  * change something (`nextLastUsed`), so a token queues a handful at most. A failed write stays queued,
  * with the calls after it, for the next flush.
- *
- * @example
- * ```ts
- * import { LastUsedBuffer } from './last-used-buffer.js'
- *
- * const buffer = new LastUsedBuffer(store, () => {})
- * buffer.add([7, now, 600_000, null])
- * await buffer.flush() // one store.touchLastUsed(7, now, 600_000, null)
- * ```
  */
 export class LastUsedBuffer {
   #pending = new Map<number, TouchArguments[]>()

@@ -7,17 +7,6 @@ import type { Digester } from './secret.js'
 /**
  * Everything a transition that mints a secret needs besides its inputs: the instant, the random
  * source, the prefix, the digester and the expiry rules. Built by the authority per call.
- *
- * @example
- * ```ts
- * import { createDigester } from 'patkit/store'
- * import { seededRandom } from 'patkit/fake'
- * import type { MintContext } from './context.js'
- * const ctx: MintContext = {
- *   now: new Date('2030-01-01T00:00:00Z'), random: seededRandom(1), prefix: 'glpat-',
- *   digest: createDigester('pepper'), expiry: { requireExpiry: true, maxLifetimeDays: 365 },
- * }
- * ```
  */
 export interface MintContext {
   readonly now: Date

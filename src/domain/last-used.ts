@@ -1,3 +1,5 @@
+import type { Token } from './token.js'
+
 /**
  * How many client IPs a token remembers: GitLab's `NUM_IPS_TO_STORE`.
  *
@@ -51,6 +53,27 @@ export interface UsageRecord {
 
 const NO_IPS: readonly string[] = Object.freeze([])
 
+// The latest stored use, in ms, that a use at `at` still moves; NaN for an invalid `at`. A number, not
+// a Date: nextLastUsed runs on every authenticated request.
+function cutoffTime(at: Date, throttleMs: number): number {
+  return at.getTime() - throttleMs
+}
+
+/**
+ * The latest stored `lastUsedAt` a use at `at` still moves: a use writes when the token was never
+ * used or was last used at or before this instant. `null` for an invalid `at`, which writes nothing.
+ * A store that writes with one conditional statement builds its condition from this (the SQL store).
+ */
+export function lastUsedCutoff(at: Date, throttleMs: number): Date | null {
+  const cutoff = cutoffTime(at, throttleMs)
+  return Number.isNaN(cutoff) ? null : new Date(cutoff)
+}
+
+/** The newest {@link MAX_LAST_USED_IPS} of a list of IPs, oldest first: what a token keeps. */
+export function keepNewestIps(ips: readonly string[]): readonly string[] {
+  return ips.length > MAX_LAST_USED_IPS ? ips.slice(-MAX_LAST_USED_IPS) : ips
+}
+
 /**
  * GitLab's `PersonalAccessTokens::LastUsedService`, as one pure rule: what a use at `at` from `ip`
  * changes, or `null` when it changes nothing (the common case, so no write is needed).
@@ -60,7 +83,9 @@ const NO_IPS: readonly string[] = Object.freeze([])
  *   stored IPs and the last use is at or before `at - 1 minute`. The list keeps the newest
  *   {@link MAX_LAST_USED_IPS}, oldest first, each IP once.
  *
- * Both stores apply it inside their atomic `touchLastUsed`, so it is the one definition of the rule.
+ * The one definition of the rule: the stores apply it inside their atomic `touchLastUsed` (the SQL
+ * store's one-statement write through {@link lastUsedCutoff}), and the authority and the cache apply
+ * it to the token they hold to skip a write that would change nothing.
  *
  * @example
  * ```ts
@@ -78,16 +103,31 @@ export function nextLastUsed(
   throttleMs: number,
   ip: string | null,
 ): LastUsed | null {
-  const instant = at.getTime()
-  if (Number.isNaN(instant)) return null
+  const cutoff = cutoffTime(at, throttleMs)
+  if (Number.isNaN(cutoff)) return null
   const last = current.lastUsedAt === null ? null : current.lastUsedAt.getTime()
-  const timestamp = last === null || last <= instant - throttleMs
+  const timestamp = last === null || last <= cutoff
   const ips = current.lastUsedIps ?? NO_IPS
   const known = ip !== null && ips.includes(ip)
-  const address = ip !== null && !known && (last === null || last <= instant - LAST_USED_IP_WINDOW_MS)
+  const address = ip !== null && !known && (last === null || last <= at.getTime() - LAST_USED_IP_WINDOW_MS)
   if (!timestamp && !address) return null
   return {
     lastUsedAt: timestamp ? at : current.lastUsedAt,
-    lastUsedIps: address && ip !== null ? [...ips, ip].slice(-MAX_LAST_USED_IPS) : ips,
+    lastUsedIps: address && ip !== null ? keepNewestIps([...ips, ip]) : ips,
   }
+}
+
+/**
+ * The token as a use at `at` from `ip` leaves it (what a store's `touchLastUsed` writes), or `null`
+ * when the use changes nothing: {@link nextLastUsed} applied to a token, keeping the store's
+ * `no-empty-ips` contract (`lastUsedIps` absent, never `[]`, when no address is recorded). For the
+ * holders of a token (the authority after a write, a cache's view) to follow the store without a read.
+ */
+export function usedToken(token: Token, at: Date, throttleMs: number, ip: string | null): Token | null {
+  const next = nextLastUsed(token, at, throttleMs, ip)
+  if (next === null) return null
+  const { lastUsedIps: _previous, ...rest } = token
+  return next.lastUsedIps.length === 0
+    ? { ...rest, lastUsedAt: next.lastUsedAt }
+    : { ...rest, lastUsedAt: next.lastUsedAt, lastUsedIps: next.lastUsedIps }
 }

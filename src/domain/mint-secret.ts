@@ -27,16 +27,6 @@ function friendlyToken(bytes: Uint8Array): string {
 
 /**
  * A new secret for a token of `userId`, in the context's format (routable when none is given).
- *
- * @example
- * ```ts
- * import { mintSecret } from './mint-secret.js'
- * import type { MintContext } from './context.js'
- * declare const ctx: MintContext
- *
- * mintSecret({ ...ctx, format: 'routable' }, 2) // 'glpat-...<payload>.01.0w<crc>'
- * mintSecret({ ...ctx, format: 'legacy' }, 2) // 'glpat-' + 20 characters
- * ```
  */
 export function mintSecret(ctx: Pick<MintContext, 'random' | 'prefix' | 'format'>, userId: UserId): string {
   if (ctx.format === 'legacy') return ctx.prefix + friendlyToken(ctx.random.bytes(LEGACY_RANDOM_BYTES))

@@ -1,21 +1,14 @@
 import { err, type Result } from 'neverthrow'
 import type { CalendarDate } from './calendar.js'
 import type { MintContext } from './context.js'
+import { mintToken } from './create-token.js'
 import type { ErrorOf } from './errors.js'
-import { ROTATION_DEFAULT_DAYS, resolveExpiry } from './expiry.js'
-import { mintSecret } from './mint-secret.js'
+import { ROTATION_EXPIRY, resolveExpiry } from './expiry.js'
 import type { Token, TokenDraft } from './token.js'
 
 /**
  * The outcome of a rotation: the old token revoked, its successor to insert, and the successor's
  * one-time secret. The store applies both writes atomically.
- *
- * @example
- * ```ts
- * import type { Rotation } from './rotate-token.js'
- * declare const r: Rotation
- * r.successor.previousId === r.revoked.id // true
- * ```
  */
 export interface Rotation {
   readonly revoked: Token
@@ -28,16 +21,6 @@ export interface Rotation {
  * `previousId` and `familyId`, and expires on the requested day or by default one week from today (the
  * policy's `rotationDefaultDays`)
  * (never, when expiry is not required). A revoked token cannot be rotated.
- *
- * @example
- * ```ts
- * import { rotateToken } from './rotate-token.js'
- * import type { MintContext } from './context.js'
- * declare const ctx: MintContext
- *
- * const result = rotateToken(token, { expiresAt: '2030-02-01' }, ctx)
- * if (result.isErr() && result.error.type === 'already_revoked') console.log('rotated already')
- * ```
  */
 export function rotateToken(
   token: Token,
@@ -45,10 +28,8 @@ export function rotateToken(
   ctx: MintContext,
 ): Result<Rotation, ErrorOf<'already_revoked' | 'invalid_expiry'>> {
   if (token.revoked) return err({ type: 'already_revoked', tokenId: token.id })
-  const defaultDays = ctx.expiry.rotationDefaultDays ?? ROTATION_DEFAULT_DAYS
-  return resolveExpiry(request.expiresAt, ctx.now, ctx.expiry, defaultDays).map((expiresAt) => {
-    const secret = mintSecret(ctx, token.userId)
-    const successor: TokenDraft = {
+  return resolveExpiry(request.expiresAt, ctx.now, ctx.expiry, ROTATION_EXPIRY).map((expiresAt) => {
+    const draft = {
       userId: token.userId,
       name: token.name,
       description: token.description,
@@ -60,8 +41,8 @@ export function rotateToken(
       impersonation: token.impersonation,
       previousId: token.id,
       familyId: token.familyId,
-      digest: ctx.digest(secret),
     }
+    const { draft: successor, secret } = mintToken({ draft, secret: undefined }, ctx)
     return { revoked: { ...token, revoked: true }, successor, secret }
   })
 }

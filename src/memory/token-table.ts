@@ -233,8 +233,7 @@ export function tokenTable(): TokenTable {
     touchLastUsed(id, at, throttleMs, ip) {
       const row = rows.get(id)
       if (row === undefined) return false
-      // GitLab's rule (nextLastUsed): a use exactly `throttleMs` later writes; a use earlier than the
-      // stored one never moves it back.
+      // The one rule (nextLastUsed) on the stored values, in this synchronous, so atomic, step.
       const lastUsedAt = row.lastUsedAt === null ? null : new Date(row.lastUsedAt)
       const next = nextLastUsed({ lastUsedAt, lastUsedIps: row.lastUsedIps }, at, throttleMs, ip)
       if (next === null) return false

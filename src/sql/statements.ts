@@ -41,7 +41,7 @@ export interface Statements {
   readonly successorOf: Prepared<TokenRow>
   /** Values: digest. */
   readonly withUserByDigest: Prepared<TokenUserRow>
-  /** Values: at, id, threshold. */
+  /** Values: at, id, the cutoff (`lastUsedCutoff`). */
   readonly touch: Prepared<unknown>
   /**
    * Values: the family id. Locks the family's root row (`SELECT ... FOR UPDATE`), the lock every
@@ -108,7 +108,7 @@ export function prepareStatements({ db, dialect }: SqlContext): Statements {
   const digest = slot<string>('digest')
   const id = slot<number>('id')
   const at = slot<string>('at')
-  const threshold = slot<string>('threshold')
+  const cutoff = slot<string>('cutoff')
   const values = insertColumns.map((column) => slot<never>(column))
   const row = Object.fromEntries(insertColumns.map((column, k) => [column, values[k]])) as ReturnType<
     typeof encodeToken
@@ -138,10 +138,11 @@ export function prepareStatements({ db, dialect }: SqlContext): Statements {
         .updateTable('tokens')
         .set({ last_used_at: at })
         .where('tokens.id', '=', id)
+        // nextLastUsed's test for a use without an ip: never used, or used at or before lastUsedCutoff.
         .where((eb) =>
-          eb.or([eb('tokens.last_used_at', 'is', null), eb('tokens.last_used_at', '<=', threshold)]),
+          eb.or([eb('tokens.last_used_at', 'is', null), eb('tokens.last_used_at', '<=', cutoff)]),
         ),
-      [at, id, threshold],
+      [at, id, cutoff],
     ),
     lockFamily: dialect.supportsForUpdate
       ? prepare(db.selectFrom('tokens').select('tokens.id').where('tokens.id', '=', id).forUpdate(), [id])

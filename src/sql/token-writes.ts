@@ -1,4 +1,4 @@
-import { nextLastUsed } from '../domain/last-used.js'
+import { lastUsedCutoff, nextLastUsed } from '../domain/last-used.js'
 import type { Token, TokenDraft } from '../domain/token.js'
 import type { RevokeOutcome } from '../store/token-store.js'
 import type { SqlContext } from './options.js'
@@ -73,23 +73,12 @@ export async function revokeRow({ db, dialect }: SqlContext, id: number): Promis
 }
 
 /**
- * Records a use with one conditional write. Without an `ip`: only when `last_used_at` is NULL or at
- * least `throttleMs` before `at` (the memory store's boundary: a use exactly `throttleMs` later
- * writes), so concurrent requests in one window write once and an earlier `at` never moves the value
- * back. With an `ip`: the row's `last_used_at` and `last_used_ips` are read, `nextLastUsed` decides,
- * and the write is a compare-and-set on the values read, so of concurrent uses at most one writes
- * (the others are dropped, as GitLab's lease drops them).
- *
- * @example
- * ```ts
- * import { touchLastUsed } from './token-writes.js'
- * import type { SqlContext } from './options.js'
- * import type { Statements } from './statements.js'
- * declare const context: SqlContext
- * declare const statements: Statements
- *
- * await touchLastUsed(context, statements, 7, now, 600_000, '10.0.0.1') // true when written
- * ```
+ * Records a use as `nextLastUsed` says, atomically. Without an `ip` (the hot path): one conditional
+ * write, its condition built from the rule's own cutoff (`lastUsedCutoff`): the token was never used or
+ * was last used at or before it, so concurrent requests in one window write once and an earlier `at`
+ * never moves the value back. With an `ip`: the row is read, `nextLastUsed` decides, and the write is a
+ * compare-and-set on the values read, so of concurrent uses at most one writes (the others are
+ * dropped, as GitLab's lease drops them).
  */
 export async function touchLastUsed(
   context: SqlContext,
@@ -100,17 +89,16 @@ export async function touchLastUsed(
   ip: string | null,
 ): Promise<boolean> {
   const { db, dialect } = context
-  if (Number.isNaN(at.getTime())) return false
+  const cutoff = lastUsedCutoff(at, throttleMs)
+  if (cutoff === null) return false
   if (ip === null) {
-    const threshold = dialect.instant(new Date(at.getTime() - throttleMs))
-    const result = await statements.touch.run(db, [dialect.instant(at), id, threshold])
+    const result = await statements.touch.run(db, [dialect.instant(at), id, dialect.instant(cutoff)])
     return (result.numAffectedRows ?? 0n) > 0n
   }
   const { rows } = await statements.byId.run(db, [id])
   const row = rows[0]
   if (row === undefined) return false
-  const token = decodeToken(row, context.userIdType)
-  const stored = { lastUsedAt: token.lastUsedAt, lastUsedIps: token.lastUsedIps ?? [] }
+  const stored = decodeToken(row, context.userIdType)
   const next = nextLastUsed(stored, at, throttleMs, ip)
   if (next === null) return false
   const result = await db
