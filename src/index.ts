@@ -5,13 +5,6 @@
  * its events. The rest has a subpath of its own: the option and request types of every method, the
  * defaults and expiry notices in `patkit/authority`; releases, features and the deprecation schedule
  * in `patkit/releases`; the store port, digests and list query helpers in `patkit/store`.
- *
- * @example
- * ```ts
- * import { createAuthority } from 'patkit'
- * import { memoryStore } from 'patkit/memory'
- * const authority = createAuthority({ store: memoryStore(), pepper: process.env.PATKIT_PEPPER ?? 'dev' })
- * ```
  * @packageDocumentation
  */
 

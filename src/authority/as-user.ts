@@ -8,13 +8,6 @@ import type { SessionPrincipal } from './principal.js'
 /**
  * Every way `asUser` can fail: no such user (`not_found`, entity `user`), a blocked user
  * (`forbidden`, reason {@link USER_BLOCKED}), or the store.
- *
- * @example
- * ```ts
- * import type { AsUserError } from './as-user.js'
- *
- * const e: AsUserError = { type: 'not_found', entity: 'user' }
- * ```
  */
 export type AsUserError = ErrorOf<'not_found' | 'forbidden' | 'store_failure'>
 
@@ -38,15 +31,6 @@ export const USER_BLOCKED = 'Your account has been blocked.'
  * A {@link SessionPrincipal} for a user the application authenticated itself (a login session):
  * the user is read from the user directory, and a blocked user is refused as `authenticate` refuses
  * their tokens.
- *
- * @example
- * ```ts
- * import { asUser } from './as-user.js'
- * import type { AuthorityDeps } from './deps.js'
- * declare const deps: AuthorityDeps
- *
- * const session = await asUser(deps, 2) // ok({ kind: 'session', user, token: null })
- * ```
  */
 export function asUser(deps: AuthorityDeps, userId: UserId): ResultAsync<SessionPrincipal, AsUserError> {
   return new ResultAsync(sessionFor(deps, userId))

@@ -27,13 +27,6 @@ export interface CreateRequest {
 /**
  * Every way `create` (and `createOwn`) can fail. `token_revoked`: the principal's token is in its
  * grace period (`rotationGraceMs`), which may not create tokens (docs/rotation.md).
- *
- * @example
- * ```ts
- * import type { CreateError } from './create.js'
- * declare const e: CreateError
- * e.type
- * ```
  */
 export type CreateError = ErrorOf<
   | 'insufficient_scope'

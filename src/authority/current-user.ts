@@ -4,26 +4,12 @@ import type { User } from '../store/user.js'
 import type { Actor } from './principal.js'
 import { requireScope, USER_READ_SCOPES } from './scope-policy.js'
 
-/**
- * Every way `currentUser` can fail.
- *
- * @example
- * ```ts
- * import type { CurrentUserError } from './current-user.js'
- * const e: CurrentUserError = { type: 'insufficient_scope', required: ['api', 'read_api', 'read_user'] }
- * ```
- */
+/** Every way `currentUser` can fail. */
 export type CurrentUserError = ErrorOf<'insufficient_scope'>
 
 /**
  * The caller, as GitLab's `GET /user` answers it: any token with `api`, `read_api` or `read_user`
  * (what python-gitlab's `auth()`, glab and secret scanners call to verify a token).
- *
- * @example
- * ```ts
- * const me = await authority.currentUser(principal)
- * if (me.isOk()) me.value.username
- * ```
  */
 export function currentUser(principal: Actor): ResultAsync<User, CurrentUserError> {
   const allowed = requireScope(principal, USER_READ_SCOPES)

@@ -3,17 +3,7 @@ import { type CalendarDate, parseCalendarDate } from '../domain/calendar.js'
 import { invalidParameter } from '../domain/error-constructors.js'
 import type { ErrorOf } from '../domain/errors.js'
 
-/**
- * Parses an optional `YYYY-MM-DD` request parameter; a malformed one is `<parameter> is invalid`.
- *
- * @example
- * ```ts
- * import { parseDateParameter } from './date-parameter.js'
- *
- * parseDateParameter('2030-01-31', 'expires_at') // ok('2030-01-31')
- * parseDateParameter('tomorrow', 'expires_at') // err: expires_at is invalid
- * ```
- */
+/** Parses an optional `YYYY-MM-DD` request parameter; a malformed one is `<parameter> is invalid`. */
 export function parseDateParameter(
   value: string | undefined,
   parameter: string,

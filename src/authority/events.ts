@@ -68,15 +68,7 @@ export type AuthorityEvent =
       readonly days: 60 | 30 | 7
     }
 
-/**
- * Strips the digest from a token, for events and logs.
- *
- * @example
- * ```ts
- * import { toTokenInfo } from './events.js'
- * 'digest' in toTokenInfo(token) // false
- * ```
- */
+/** Strips the digest from a token, for events and logs. */
 export function toTokenInfo(token: Token): TokenInfo {
   const { digest: _digest, ...info } = token
   return info

@@ -7,15 +7,7 @@ import type { AuthorityDeps } from './deps.js'
 import type { Principal } from './principal.js'
 import { requireScope, USER_READ_SCOPES } from './scope-policy.js'
 
-/**
- * Every way `findUser` can fail.
- *
- * @example
- * ```ts
- * import type { FindUserError } from './find-user.js'
- * const e: FindUserError = { type: 'not_found', entity: 'user' }
- * ```
- */
+/** Every way `findUser` can fail. */
 export type FindUserError = ErrorOf<'forbidden' | 'insufficient_scope' | 'not_found' | 'store_failure'>
 
 /**
@@ -23,11 +15,6 @@ export type FindUserError = ErrorOf<'forbidden' | 'insufficient_scope' | 'not_fo
  * (`403 Forbidden - Not authorized!`), any authenticated one may read any user, blocked ones
  * included (GitLab's UserPolicy enables `read_user` for every signed-in user); an unknown id is
  * `not_found`. Which fields the caller sees is the HTTP layer's concern.
- *
- * @example
- * ```ts
- * const alice = await authority.findUser(principal, 2)
- * ```
  */
 export function findUser(
   deps: AuthorityDeps,

@@ -9,12 +9,6 @@ import { requireScope, USER_READ_SCOPES } from './scope-policy.js'
 /**
  * The Boolean filters of GitLab's `GET /users` that patkit evaluates. GitLab applies each only when
  * it is true (`active=false` filters nothing), so a query lists the ones given as true.
- *
- * @example
- * ```ts
- * import { USERS_FILTER_FLAGS } from './find-users.js'
- * USERS_FILTER_FLAGS.includes('blocked') // true
- * ```
  */
 export const USERS_FILTER_FLAGS = [
   'active',
@@ -60,15 +54,7 @@ export interface UsersQuery {
   readonly twoFactor?: string
 }
 
-/**
- * Every way `findUsers` can fail.
- *
- * @example
- * ```ts
- * import type { FindUsersError } from './find-users.js'
- * const e: FindUsersError = { type: 'forbidden', reason: 'Not authorized to access /api/v4/users' }
- * ```
- */
+/** Every way `findUsers` can fail. */
 export type FindUsersError = ErrorOf<
   'unauthenticated' | 'forbidden' | 'insufficient_scope' | 'invalid_parameter' | 'store_failure'
 >
@@ -118,12 +104,6 @@ function matches(user: User, query: UsersQuery, viewerIsAdmin: boolean): boolean
  *
  * patkit's user directory looks users up one at a time and lists none, so an authenticated request
  * without `username` is refused as `username is missing` (400) where GitLab would list every user.
- *
- * @example
- * ```ts
- * const found = await authority.findUsers(principal, { username: 'alice' })
- * found.isOk() && found.value.length // 1
- * ```
  */
 export function findUsers(
   deps: AuthorityDeps,

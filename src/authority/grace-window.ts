@@ -11,29 +11,10 @@ import type { Actor, TokenRef } from './principal.js'
 /**
  * The store a grace window needs: rotation receipts (the grace replay) and `findSuccessor` (whether a
  * revoked token is the immediate predecessor of an active token inside the window).
- *
- * @example
- * ```ts
- * import type { GraceStore } from './grace-window.js'
- * declare const store: GraceStore
- *
- * await store.findSuccessor(7) // the token rotated from token 7, or null
- * ```
  */
 export type GraceStore = RotationReceiptStore & Required<Pick<TokenStore, 'findSuccessor'>>
 
-/**
- * The rotation grace window of an authority whose `rotationGraceMs` is above 0.
- *
- * @example
- * ```ts
- * import { createReceiptSealer } from '../domain/receipt-seal.js'
- * import type { GraceDeps, GraceStore } from './grace-window.js'
- * declare const store: GraceStore
- *
- * const grace: GraceDeps = { windowMs: 30_000, sealer: createReceiptSealer(pepper), store }
- * ```
- */
+/** The rotation grace window of an authority whose `rotationGraceMs` is above 0. */
 export interface GraceDeps {
   readonly windowMs: number
   readonly sealer: ReceiptSealer
@@ -43,14 +24,6 @@ export interface GraceDeps {
 /**
  * The idempotency key a grace receipt is stored under. It holds a NUL, which no `Idempotency-Key`
  * header can (printable ASCII only), so a client's key never opens a grace receipt, nor the reverse.
- *
- * @example
- * ```ts
- * import { createReceiptSealer } from '../domain/receipt-seal.js'
- * import { GRACE_RECEIPT_KEY } from './grace-window.js'
- *
- * createReceiptSealer(pepper).keyDigest(secret, GRACE_RECEIPT_KEY)
- * ```
  */
 export const GRACE_RECEIPT_KEY = '\u0000patkit rotation grace v1'
 
@@ -58,14 +31,6 @@ export const GRACE_RECEIPT_KEY = '\u0000patkit rotation grace v1'
  * The grace window of a configuration: `null` when `rotationGraceMs` is 0 or absent (GitLab's
  * behaviour); an error message when it is set on a store without `rotateWithReceipt`,
  * `consumeRotationReceipt` and `findSuccessor`.
- *
- * @example
- * ```ts
- * import { memoryStore } from 'patkit/memory'
- * import { resolveGrace } from './grace-window.js'
- *
- * resolveGrace({ store: memoryStore(), pepper: 'p', rotationGraceMs: 30_000 }) // ok({ windowMs: 30000, ... })
- * ```
  */
 export function resolveGrace(config: AuthorityConfig): Result<GraceDeps | null, string> {
   const windowMs = config.rotationGraceMs ?? 0
@@ -87,16 +52,6 @@ function supportsGrace(store: TokenStore): store is GraceStore {
  * Whether a revoked token still works, inside the grace window: it is the immediate predecessor of a
  * token that is active now and was created (rotated to) less than `windowMs` ago. An older generation
  * never is (its successor is revoked by the next rotation), nor a token whose successor was revoked.
- *
- * @example
- * ```ts
- * import type { Token } from 'patkit'
- * import { type GraceDeps, withinGrace } from './grace-window.js'
- * declare const grace: GraceDeps
- * declare const revoked: Token
- *
- * const graced = await withinGrace(grace, revoked, new Date()) // ok(true) inside the window
- * ```
  */
 export async function withinGrace(
   grace: GraceDeps,

@@ -60,13 +60,6 @@ export interface ImpersonationCreateRequest {
 /**
  * Every way an impersonation token operation can fail. `not_found` names the `user`, or the `token`
  * (no impersonation token of that user has that id).
- *
- * @example
- * ```ts
- * import type { ImpersonationError } from './impersonation-tokens.js'
- * declare const e: ImpersonationError
- * e.type
- * ```
  */
 export type ImpersonationError = ErrorOf<
   | 'insufficient_scope'

@@ -4,13 +4,6 @@
  * answers (`USER_BLOCKED`, `UnauthenticatedReason`, `VerifyFailureCode`), the defaults of its options
  * with the production clock and random source, and `expiryNotices`, GitLab's expiry mails as events.
  * Each method's errors are `AuthorityError<'method'>` from `patkit`.
- *
- * @example
- * ```ts
- * import type { ListRequest } from 'patkit/authority'
- * const request: ListRequest = { filter: { state: 'active' }, sort: 'created_desc' }
- * const page = await authority.list(principal, request)
- * ```
  * @packageDocumentation
  */
 

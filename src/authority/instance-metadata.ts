@@ -31,15 +31,7 @@ export interface InstanceMetadata {
   readonly enterprise?: boolean
 }
 
-/**
- * The `revision` patkit reports: GitLab's is a commit id; patkit's names the build it is.
- *
- * @example
- * ```ts
- * import { PATKIT_REVISION } from './instance-metadata.js'
- * PATKIT_REVISION // 'patkit'
- * ```
- */
+/** The `revision` patkit reports: GitLab's is a commit id; patkit's names the build it is. */
 export const PATKIT_REVISION = 'patkit'
 
 /**
@@ -68,12 +60,6 @@ export function instanceMetadata(release: Release): InstanceMetadata {
 /**
  * The metadata for a caller: any token with `api`, `read_api`, `read_user` or `ai_features` may read
  * it (lib/api/metadata.rb); others get `insufficient_scope`.
- *
- * @example
- * ```ts
- * const metadata = await authority.metadata(principal)
- * metadata.isOk() && metadata.value.version // '18.6.0'
- * ```
  */
 export function readInstanceMetadata(
   release: Release,

@@ -41,16 +41,7 @@ export interface IssueTokenInput {
   readonly previousId?: number | null
 }
 
-/**
- * Every way `issueToken` can fail.
- *
- * @example
- * ```ts
- * import type { IssueError } from './issue-token.js'
- * declare const e: IssueError
- * e.type
- * ```
- */
+/** Every way `issueToken` can fail. */
 export type IssueError = ErrorOf<'invalid_parameter' | 'validation_failed' | 'not_found' | 'store_failure'>
 
 // Where the seed loader has always imported the family rule's wording from.

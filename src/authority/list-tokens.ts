@@ -53,31 +53,13 @@ const DATED_FILTERS = [
   'search',
 ] as const
 
-/**
- * Every way `list` can fail.
- *
- * @example
- * ```ts
- * import type { ListError } from './list-tokens.js'
- * declare const e: ListError
- * e.type
- * ```
- */
+/** Every way `list` can fail. */
 export type ListError = ErrorOf<'insufficient_scope' | 'unauthorized' | 'not_found' | 'store_failure'>
 
 /**
  * GitLab's list: administrators see every token, or one user's with `user_id` (404 for an unknown or
  * blank one); everyone else sees only their own tokens, without impersonation tokens, and naming any
  * other user, or an unknown one, is 401.
- *
- * @example
- * ```ts
- * import { listTokens } from './list-tokens.js'
- * import type { AuthorityDeps } from './deps.js'
- * declare const deps: AuthorityDeps
- *
- * const page = await listTokens(deps, principal, { filter: { state: 'active' }, sort: 'created_desc' })
- * ```
  */
 export function listTokens(
   deps: AuthorityDeps,
@@ -144,15 +126,6 @@ async function resolveOwnerScope(
 /**
  * `user_id` is an integer id or, as the spec allows, a username. With `userIdType: 'string'` it is a
  * string id or, when no user has that id, a username: the id wins.
- *
- * @example
- * ```ts
- * import { findUserByRef } from './list-tokens.js'
- * import type { AuthorityDeps } from './deps.js'
- * declare const deps: AuthorityDeps
- *
- * await findUserByRef(deps, '2') // the user with id 2; findUserByRef(deps, 'alice') by username
- * ```
  */
 export function findUserByRef(
   deps: AuthorityDeps,

@@ -73,13 +73,6 @@ export type Actor = Principal | SessionPrincipal
 /**
  * Whether the actor has administrator rights: a token principal whose user is an administrator. A
  * session principal never has them (see {@link SessionPrincipal}).
- *
- * @example
- * ```ts
- * import { actsAsAdmin } from './principal.js'
- *
- * actsAsAdmin(principal) // principal.user.admin for a token principal, false for a session
- * ```
  */
 export function actsAsAdmin(actor: Actor): boolean {
   return actor.token !== null && actor.user.admin

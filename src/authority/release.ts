@@ -24,29 +24,12 @@ export type Release = `${number}.${number}`
  */
 export const LATEST_RELEASE: Release = '18.6'
 
-/**
- * Parses `MAJOR.MINOR` (e.g. `16.10`).
- *
- * @example
- * ```ts
- * import { parseRelease } from './release.js'
- * parseRelease('16.10').isOk() // true
- * parseRelease('sixteen').isErr() // true
- * ```
- */
+/** Parses `MAJOR.MINOR` (e.g. `16.10`). */
 export function parseRelease(value: string): Result<Release, 'invalid_release'> {
   return /^\d{1,3}\.\d{1,3}$/.test(value) ? ok(value as Release) : err('invalid_release')
 }
 
-/**
- * Orders releases numerically (`16.9` < `16.10`): negative, zero or positive.
- *
- * @example
- * ```ts
- * import { compareReleases } from './release.js'
- * compareReleases('16.9', '16.10') < 0 // true
- * ```
- */
+/** Orders releases numerically (`16.9` < `16.10`): negative, zero or positive. */
 export function compareReleases(a: Release, b: Release): number {
   return rankOf(a) - rankOf(b)
 }
@@ -156,16 +139,7 @@ export function hasFeature(feature: Feature, release: Release): boolean {
   return compareReleases(release, FEATURES[feature].since) >= 0
 }
 
-/**
- * The format of new secrets in an emulated release: routable from 18.3, legacy before.
- *
- * @example
- * ```ts
- * import { defaultTokenFormat } from './release.js'
- *
- * defaultTokenFormat('16.9') // 'legacy'
- * ```
- */
+/** The format of new secrets in an emulated release: routable from 18.3, legacy before. */
 export function defaultTokenFormat(release: Release): TokenFormat {
   return hasFeature('routable_tokens', release) ? 'routable' : 'legacy'
 }

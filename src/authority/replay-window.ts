@@ -22,14 +22,6 @@ export const DEFAULT_ROTATION_REPLAY_WINDOW_MS = 10 * 60 * 1000
  * ignored), else the window, the pepper's sealer and the store's receipt methods. A store without
  * receipts leaves `store` null, so the header is refused per request; but a window set explicitly on
  * such a store is a configuration mistake, reported with the option's name.
- *
- * @example
- * ```ts
- * import { memoryStore } from 'patkit/memory'
- * import { resolveReplay } from './replay-window.js'
- *
- * const replay = resolveReplay({ store: memoryStore(), pepper: 'p' }) // ok({ windowMs: 600000, ... })
- * ```
  */
 export function resolveReplay(config: AuthorityConfig): Result<ReplayDeps | null, string> {
   const windowMs = config.rotationReplayWindowMs ?? DEFAULT_ROTATION_REPLAY_WINDOW_MS

@@ -12,13 +12,6 @@ import { findRevocableToken, mayRevoke } from './token-access.js'
 /**
  * Every way `revoke` can fail. `token_revoked`: the principal's token is in its grace period
  * (`rotationGraceMs`), which may not revoke (docs/rotation.md).
- *
- * @example
- * ```ts
- * import type { RevokeError } from './revoke.js'
- * declare const e: RevokeError
- * e.type
- * ```
  */
 export type RevokeError = ErrorOf<
   | 'insufficient_scope'
@@ -34,15 +27,6 @@ export type RevokeError = ErrorOf<
  * Revokes a token by id (`api` scope; an unknown id is 404 for everyone, another user's token or
  * one's own impersonation token a bare 400, see token-access.ts) or `self` (from 15.0 with `api`,
  * from 15.4 with any scope). Revoking a revoked token succeeds, as in GitLab.
- *
- * @example
- * ```ts
- * import { revoke } from './revoke.js'
- * import type { AuthorityDeps } from './deps.js'
- * declare const deps: AuthorityDeps
- *
- * await revoke(deps, principal, 'self')
- * ```
  */
 export function revoke(deps: AuthorityDeps, principal: Actor, ref: TokenRef): ResultAsync<void, RevokeError> {
   return new ResultAsync(revokeFor(deps, principal, ref))

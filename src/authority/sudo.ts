@@ -6,27 +6,10 @@ import type { AuthorityDeps } from './deps.js'
 import { findUserByRef } from './list-tokens.js'
 import type { Principal } from './principal.js'
 
-/**
- * Every way `sudo` can fail.
- *
- * @example
- * ```ts
- * import type { SudoError } from './sudo.js'
- * const e: SudoError = { type: 'forbidden', reason: 'Must be admin to use sudo' }
- * ```
- */
+/** Every way `sudo` can fail. */
 export type SudoError = ErrorOf<'forbidden' | 'insufficient_scope' | 'not_found' | 'store_failure'>
 
-/**
- * GitLab's reason for a non-administrator's `sudo` (lib/api/helpers.rb `sudo!`).
- *
- * @example
- * ```ts
- * import { SUDO_NOT_ADMIN } from './sudo.js'
- *
- * SUDO_NOT_ADMIN // 'Must be admin to use sudo'
- * ```
- */
+/** GitLab's reason for a non-administrator's `sudo` (lib/api/helpers.rb `sudo!`). */
 export const SUDO_NOT_ADMIN = 'Must be admin to use sudo'
 
 /**
@@ -38,14 +21,6 @@ export const SUDO_NOT_ADMIN = 'Must be admin to use sudo'
  * given, GitLab's `404 User with ID or username '<identifier>' Not Found`). The result acts as that
  * user with the caller's token; when the user is another one, `sudoer` is the caller and the
  * route's own scope check is skipped, as GitLab validates only the `sudo` scope then.
- *
- * @example
- * ```ts
- * const principal = await authority.authenticate(secret)
- * if (principal.isOk()) {
- *   const acting = await authority.sudo(principal.value, 'alice') // acts as alice
- * }
- * ```
  */
 export function sudo(
   deps: AuthorityDeps,

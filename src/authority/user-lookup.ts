@@ -9,15 +9,6 @@ import type { User, UserDirectory } from '../store/user.js'
  * ids to `findUserById` (a string given to `findUser` is a username). An id of the other kind names
  * no one, without asking the directory. `null` when `userIdType` is `'string'` and the directory has
  * no `findUserById`: a configuration mistake the caller reports.
- *
- * @example
- * ```ts
- * import { memoryStore } from 'patkit/memory'
- * import { userLookup } from './user-lookup.js'
- *
- * const byId = userLookup(memoryStore({ userIdType: 'string' }), 'string')
- * await byId?.('0b8f6c9e-5d2a-4f8e-9c1e-2f4a6b8d0e13') // ok(null): no such user yet
- * ```
  */
 export function userLookup(
   users: UserDirectory,

@@ -80,16 +80,6 @@ export interface VerifyOptions {
  * `authenticate`, then the scope check, answered as a value: `{ valid: true, principal }` or
  * `{ valid: false, code }`. Only a store failure is an error (it says nothing about the secret). It is
  * `authenticate` itself, so it refuses and records exactly as a request would (`lastUsedAt` included).
- *
- * @example
- * ```ts
- * import { verify } from './verify.js'
- * import type { AuthorityDeps } from './deps.js'
- * declare const deps: AuthorityDeps
- *
- * const checked = await verify(deps, secret, { scopes: ['read_api'] })
- * if (checked.isOk() && checked.value.valid) console.log(checked.value.principal.user.username)
- * ```
  */
 export function verify(
   deps: AuthorityDeps,

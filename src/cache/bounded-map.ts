@@ -4,17 +4,6 @@
  * past capacity looks at the oldest entries in turn, giving a marked one a second chance (unmarked,
  * moved to the end) and evicting the first unmarked one. A hit thus costs one lookup, with no
  * reordering: the verification cache's hit path runs on every request (docs/benchmarks.md, 14a).
- *
- * @example
- * ```ts
- * import { BoundedMap } from './bounded-map.js'
- *
- * const cache = new BoundedMap<string, number>(2)
- * cache.set('a', 1)
- * cache.set('b', 2)
- * cache.get('a') // 1, and 'a' is marked as used
- * cache.set('c', 3) // evicts 'b', the oldest entry not used since it was stored
- * ```
  */
 export class BoundedMap<K, V> {
   readonly #entries = new Map<K, Slot<V>>()

@@ -2,12 +2,6 @@
  * patkit/cache: a verification cache in front of any token store, invalidated across instances
  * (`postgresInvalidation` and `pollingInvalidation` from `patkit/sql`), with write-behind last-used
  * times. See docs/storage.md, "Many instances on one database".
- *
- * @example
- * ```ts
- * import { cachedStore } from 'patkit/cache'
- * const cached = cachedStore(store, { strict: true })
- * ```
  * @packageDocumentation
  */
 export {

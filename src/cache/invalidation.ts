@@ -100,16 +100,7 @@ export function localInvalidation(): InvalidationChannel {
   }
 }
 
-/**
- * Whether a message names nothing.
- *
- * @example
- * ```ts
- * import { isEmptyInvalidation } from './invalidation.js'
- *
- * isEmptyInvalidation({ tokenIds: [], digests: [], userIds: [] }) // true
- * ```
- */
+/** Whether a message names nothing. */
 export function isEmptyInvalidation(message: Invalidation): boolean {
   return message.tokenIds.length === 0 && message.digests.length === 0 && message.userIds.length === 0
 }

@@ -83,7 +83,7 @@ const OPTIONS = {
 /**
  * The default `--shutdown-grace`, in seconds.
  */
-export const DEFAULT_SHUTDOWN_GRACE = 5
+const DEFAULT_SHUTDOWN_GRACE = 5
 
 function parseFlags(argv: readonly string[]) {
   return parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: true })
@@ -165,7 +165,7 @@ function required(name: string, value: string | undefined): Result<string | unde
 /**
  * Reads a whole file as UTF-8 text; throws what `fs` throws.
  */
-export type ReadTextFile = (path: string) => string
+type ReadTextFile = (path: string) => string
 
 type PepperChoice = Pick<ServeOptions, 'pepper' | 'pepperSource'>
 

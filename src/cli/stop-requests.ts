@@ -4,12 +4,12 @@ import { fstatSync } from 'node:fs'
  * Why `patkit serve` stops: a signal, or its parent went away (stdin closed, or the process was
  * re-parented because its parent died).
  */
-export type StopReason = NodeJS.Signals | 'stdin closed' | 'parent exited'
+type StopReason = NodeJS.Signals | 'stdin closed' | 'parent exited'
 
 /**
  * A pending stop request and how to stop listening for one.
  */
-export interface StopRequests {
+interface StopRequests {
   readonly reason: Promise<StopReason>
   /** Removes the signal handlers, stops reading stdin and polling the parent, so the process can exit. */
   dispose(): void

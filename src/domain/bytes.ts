@@ -15,44 +15,17 @@ const SEXTETS = (() => {
   return table
 })()
 
-/**
- * A string's UTF-8 bytes.
- *
- * @example
- * ```ts
- * import { utf8Bytes } from './bytes.js'
- *
- * utf8Bytes('é') // Uint8Array [195, 169]
- * ```
- */
+/** A string's UTF-8 bytes. */
 export function utf8Bytes(text: string): Uint8Array {
   return encoder.encode(text)
 }
 
-/**
- * UTF-8 bytes as a string (malformed sequences become U+FFFD).
- *
- * @example
- * ```ts
- * import { utf8Text } from './bytes.js'
- *
- * utf8Text(new Uint8Array([104, 105])) // 'hi'
- * ```
- */
+/** UTF-8 bytes as a string (malformed sequences become U+FFFD). */
 export function utf8Text(bytes: Uint8Array): string {
   return decoder.decode(bytes)
 }
 
-/**
- * The parts one after the other, in one new array.
- *
- * @example
- * ```ts
- * import { concatBytes } from './bytes.js'
- *
- * concatBytes([new Uint8Array([1]), new Uint8Array([2, 3])]) // Uint8Array [1, 2, 3]
- * ```
- */
+/** The parts one after the other, in one new array. */
 export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
   let size = 0
   for (const part of parts) size += part.length
@@ -67,16 +40,7 @@ export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
 
 const digit = (sextet: number): string => BASE64URL_ALPHABET.charAt(sextet)
 
-/**
- * Bytes as unpadded base64url (RFC 4648 §5), what Node's `toString('base64url')` writes.
- *
- * @example
- * ```ts
- * import { toBase64Url } from './bytes.js'
- *
- * toBase64Url(new Uint8Array([251, 255])) // '-_8'
- * ```
- */
+/** Bytes as unpadded base64url (RFC 4648 §5), what Node's `toString('base64url')` writes. */
 export function toBase64Url(bytes: Uint8Array): string {
   let out = ''
   let i = 0
@@ -97,14 +61,6 @@ export function toBase64Url(bytes: Uint8Array): string {
  * Decodes base64 or base64url leniently, as Node's `Buffer.from(text, 'base64')` and Ruby's
  * `Base64.decode64` do: characters outside both alphabets are skipped, the first `=` ends the data,
  * and bits that do not fill a byte are dropped. Never fails.
- *
- * @example
- * ```ts
- * import { fromBase64 } from './bytes.js'
- *
- * fromBase64('QUJD') // Uint8Array [65, 66, 67]
- * fromBase64('-_8')  // Uint8Array [251, 255]
- * ```
  */
 export function fromBase64(text: string): Uint8Array {
   const out = new Uint8Array(Math.floor((text.length * 3) / 4))

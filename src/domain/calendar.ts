@@ -18,16 +18,7 @@ export type CalendarDate = `${number}-${number}-${number}`
 
 const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})$/
 
-/**
- * Parses a strict `YYYY-MM-DD` string naming a day that exists (no 2027-02-29).
- *
- * @example
- * ```ts
- * import { parseCalendarDate } from './calendar.js'
- * parseCalendarDate('2028-02-29').isOk() // true: a leap day
- * parseCalendarDate('2027-02-29').isErr() // true
- * ```
- */
+/** Parses a strict `YYYY-MM-DD` string naming a day that exists (no 2027-02-29). */
 export function parseCalendarDate(value: string): Result<CalendarDate, 'invalid_date'> {
   const match = CALENDAR_DATE.exec(value)
   if (match === null) return err('invalid_date')
@@ -66,28 +57,12 @@ function formatUtcDay(at: Date): CalendarDate {
   return `${pad(year > 0 ? year : 1 - year, 4)}-${pad(utc.getUTCMonth() + 1, 2)}-${pad(utc.getUTCDate(), 2)}` as CalendarDate
 }
 
-/**
- * The instant 00:00:00.000 UTC that starts a calendar day.
- *
- * @example
- * ```ts
- * import { startOfUtcDay } from './calendar.js'
- * startOfUtcDay('2030-01-01').toISOString() // '2030-01-01T00:00:00.000Z'
- * ```
- */
+/** The instant 00:00:00.000 UTC that starts a calendar day. */
 export function startOfUtcDay(day: CalendarDate): Date {
   return new Date(`${day}T00:00:00.000Z`)
 }
 
-/**
- * Adds whole days to a calendar day, in UTC, so no local time zone or DST shift can move it.
- *
- * @example
- * ```ts
- * import { addCalendarDays } from './calendar.js'
- * addCalendarDays('2026-01-28', 7) // '2026-02-04'
- * ```
- */
+/** Adds whole days to a calendar day, in UTC, so no local time zone or DST shift can move it. */
 export function addCalendarDays(day: CalendarDate, days: number): CalendarDate {
   const at = startOfUtcDay(day)
   // setUTCDate truncates the sum and carries across months and years, as date-fns' addDays did (a NaN
@@ -96,15 +71,7 @@ export function addCalendarDays(day: CalendarDate, days: number): CalendarDate {
   return formatUtcDay(at)
 }
 
-/**
- * Whole days from `from` to `to` (negative when `to` is earlier).
- *
- * @example
- * ```ts
- * import { calendarDaysBetween } from './calendar.js'
- * calendarDaysBetween('2028-01-01', '2029-01-01') // 366
- * ```
- */
+/** Whole days from `from` to `to` (negative when `to` is earlier). */
 export function calendarDaysBetween(from: CalendarDate, to: CalendarDate): number {
   // Both are midnights UTC, so the difference is a whole number of days; round as date-fns did.
   return Math.round((startOfUtcDay(to).getTime() - startOfUtcDay(from).getTime()) / MS_PER_DAY)

@@ -28,13 +28,6 @@ export const systemClock: Clock = Object.freeze({ now: () => new Date() })
 /**
  * A clock's instant in epoch milliseconds: the real clock's without building a `Date` (a hot path,
  * such as the verification cache's hit, reads it on every call), any other clock's from its `now()`.
- *
- * @example
- * ```ts
- * import { manualClock } from 'patkit/fake'
- * import { epochMs } from './clock.js'
- * epochMs(manualClock(new Date(5))) // 5
- * ```
  */
 export function epochMs(clock: Clock): number {
   return clock === systemClock ? Date.now() : clock.now().getTime()

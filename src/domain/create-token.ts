@@ -36,7 +36,7 @@ export interface GivenState {
 }
 
 /** What a caller asks for when creating a token. */
-export interface CreateTokenInput {
+interface CreateTokenInput {
   readonly userId: UserId
   /** Whether the owner is an administrator (admin-only scopes, when the policy says so). */
   readonly ownerIsAdmin?: boolean
@@ -61,7 +61,7 @@ export interface CheckedToken {
 }
 
 /** A new token and its one-time secret. */
-export interface Minted {
+interface Minted {
   readonly draft: TokenDraft
   readonly secret: string
 }

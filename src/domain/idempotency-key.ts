@@ -7,12 +7,6 @@ const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key'
 /**
  * The longest key accepted, in characters: room for any UUID or ULID form, and a bound on what a
  * client can make the authority hash.
- *
- * @example
- * ```ts
- * import { IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency-key.js'
- * IDEMPOTENCY_KEY_MAX_LENGTH // 255
- * ```
  */
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255
 
@@ -20,16 +14,7 @@ export const IDEMPOTENCY_KEY_MAX_LENGTH = 255
 // value is opaque (the draft's sf-string quotes, if a client sends them, are part of it).
 const PRINTABLE = /^[\x20-\x7e]+$/
 
-/**
- * Checks an `Idempotency-Key` value: 1 to 255 printable ASCII characters, kept exactly as given.
- *
- * @example
- * ```ts
- * import { parseIdempotencyKey } from './idempotency-key.js'
- * parseIdempotencyKey('8e03978e-40d5-43e8-bc93-6894a57f9324') // ok('8e03978e-...')
- * parseIdempotencyKey('') // err({ type: 'invalid_parameter', parameter: 'Idempotency-Key', reason: 'invalid' })
- * ```
- */
+/** Checks an `Idempotency-Key` value: 1 to 255 printable ASCII characters, kept exactly as given. */
 export function parseIdempotencyKey(value: string): Result<string, ErrorOf<'invalid_parameter'>> {
   if (value.length > IDEMPOTENCY_KEY_MAX_LENGTH || !PRINTABLE.test(value)) {
     return err({ type: 'invalid_parameter', parameter: IDEMPOTENCY_KEY_HEADER, reason: 'invalid' })

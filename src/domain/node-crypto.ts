@@ -1,15 +1,6 @@
 import type * as NodeCryptoModule from 'node:crypto'
 
-/**
- * The part of `node:crypto` patkit uses: keyed HMAC and one-shot SHA-256, on Node's native code.
- *
- * @example
- * ```ts
- * import type { NodeCrypto } from './node-crypto.js'
- * declare const crypto: NodeCrypto
- * crypto.createHmac('sha256', crypto.createSecretKey(new Uint8Array(32))).update('x').digest('base64url')
- * ```
- */
+/** The part of `node:crypto` patkit uses: keyed HMAC and one-shot SHA-256, on Node's native code. */
 export type NodeCrypto = Pick<typeof NodeCryptoModule, 'createHmac' | 'createSecretKey'> &
   // One-shot hashing, from Node 20.12 (absent before): the digester's fast path.
   Partial<Pick<typeof NodeCryptoModule, 'hash'>>
@@ -26,12 +17,6 @@ interface BuiltinLoader {
  * one would make the digest async. The built package loads this file only under the "node" condition
  * (package.json "imports", `#node-crypto`); edge runtimes, workers and browsers get
  * node-crypto-absent.ts, which names no Node API (Next.js's edge sandbox throws on this lookup).
- *
- * @example
- * ```ts
- * import { nodeCrypto } from './node-crypto.js'
- * nodeCrypto?.createHmac !== undefined // true on Node 20.16 and later
- * ```
  */
 export const nodeCrypto: NodeCrypto | undefined = (globalThis as BuiltinLoader).process?.getBuiltinModule?.(
   'node:crypto',

@@ -7,42 +7,19 @@ import { hmacSha256 } from './sha256.js'
 /**
  * What a sealed receipt is bound to: the secret the rotating request presented, its
  * `Idempotency-Key`, and the id of the rotated token.
- *
- * @example
- * ```ts
- * import type { ReceiptBinding } from './receipt-seal.js'
- * const binding: ReceiptBinding = { presentedSecret: 'glpat-...', idempotencyKey: 'k-1', tokenId: 7 }
- * ```
  */
-export interface ReceiptBinding {
+interface ReceiptBinding {
   readonly presentedSecret: string
   readonly idempotencyKey: string
   readonly tokenId: number
 }
 
-/**
- * A sealed text that does not open: another pepper, secret, key or token, or tampered data.
- *
- * @example
- * ```ts
- * import type { UnreadableReceipt } from './receipt-seal.js'
- * const e: UnreadableReceipt = { type: 'unreadable_receipt' }
- * ```
- */
-export interface UnreadableReceipt {
+/** A sealed text that does not open: another pepper, secret, key or token, or tampered data. */
+interface UnreadableReceipt {
   readonly type: 'unreadable_receipt'
 }
 
-/**
- * Seals a successor's secret for a rotation receipt, and finds receipts by a digest of their key.
- *
- * @example
- * ```ts
- * import { seededRandom } from 'patkit/fake'
- * import { createReceiptSealer, type ReceiptSealer } from './receipt-seal.js'
- * const sealer: ReceiptSealer = createReceiptSealer('pepper')
- * ```
- */
+/** Seals a successor's secret for a rotation receipt, and finds receipts by a digest of their key. */
 export interface ReceiptSealer {
   /** HMAC-SHA-256 under a pepper-derived key of the presented secret and the key (base64url). */
   keyDigest(presentedSecret: string, idempotencyKey: string): string
@@ -104,20 +81,6 @@ async function aesKey(raw: Uint8Array, usage: 'encrypt' | 'decrypt'): Promise<Cr
  * the pepper without the old secret and the key. Every seal draws a fresh 96-bit nonce from the
  * injected random source; the rotated token's id is authenticated data, so a receipt copied onto
  * another token does not open.
- *
- * @example
- * ```ts
- * import { cryptoRandom } from 'patkit/authority'
- * import { createReceiptSealer } from './receipt-seal.js'
- * declare const presentedSecret: string
- * declare const idempotencyKey: string
- * declare const successorSecret: string
- *
- * const sealer = createReceiptSealer(process.env.PATKIT_PEPPER!)
- * const binding = { presentedSecret, idempotencyKey, tokenId: 7 }
- * const sealed = await sealer.seal(binding, successorSecret, cryptoRandom)
- * await sealer.open(binding, sealed) // ok(successorSecret)
- * ```
  */
 export function createReceiptSealer(pepper: string | Uint8Array): ReceiptSealer {
   return receiptSealerWith(pepper, nodeCrypto)
@@ -127,12 +90,6 @@ export function createReceiptSealer(pepper: string | Uint8Array): ReceiptSealer 
  * {@link createReceiptSealer} with its HMACs on a given backend: `node:crypto`, or undefined for the
  * JavaScript HMAC an edge runtime uses. AES-256-GCM is Web Crypto's on every runtime. Tests check that
  * each backend opens what the other sealed.
- *
- * @example
- * ```ts
- * import { receiptSealerWith } from './receipt-seal.js'
- * const portable = receiptSealerWith('pepper', undefined)
- * ```
  */
 export function receiptSealerWith(
   pepper: string | Uint8Array,

@@ -10,7 +10,7 @@ import type { Token, TokenDraft } from './token.js'
  * The outcome of a rotation: the old token revoked, its successor to insert, and the successor's
  * one-time secret. The store applies both writes atomically.
  */
-export interface Rotation {
+interface Rotation {
   readonly revoked: Token
   readonly successor: TokenDraft
   readonly secret: string

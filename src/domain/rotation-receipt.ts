@@ -10,18 +10,10 @@ import { isActive } from './token.js'
  * @example
  * ```ts
  * import type { RotationReceiptDraft } from 'patkit/store'
- * import type { ReceiptBinding, ReceiptSealer } from './receipt-seal.js'
- * import type { Rotation } from './rotate-token.js'
- * import { receiptExpiry } from './rotation-receipt.js'
- * declare const sealer: ReceiptSealer
- * declare const binding: ReceiptBinding
- * declare const rotation: Rotation
+ * declare const keyDigest: string // the sealer's digest of the presented secret and the key
+ * declare const sealedSecret: string // the successor's secret, sealed
  *
- * const draft: RotationReceiptDraft = {
- *   keyDigest: sealer.keyDigest(binding.presentedSecret, binding.idempotencyKey),
- *   sealedSecret: await sealer.seal(binding, rotation.secret, random),
- *   expiresAt: receiptExpiry(now, 600_000),
- * }
+ * const draft: RotationReceiptDraft = { keyDigest, sealedSecret, expiresAt: new Date('2030-01-01T00:10:00Z') }
  * ```
  */
 export interface RotationReceiptDraft {
@@ -62,15 +54,7 @@ export interface RedeemedReceipt {
   readonly sealedSecret: string
 }
 
-/**
- * The end of a replay window that opens at `now`.
- *
- * @example
- * ```ts
- * import { receiptExpiry } from './rotation-receipt.js'
- * receiptExpiry(new Date('2030-01-01T00:00:00Z'), 600_000).toISOString() // '2030-01-01T00:10:00.000Z'
- * ```
- */
+/** The end of a replay window that opens at `now`. */
 export function receiptExpiry(now: Date, windowMs: number): Date {
   return new Date(now.getTime() + windowMs)
 }

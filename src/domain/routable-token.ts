@@ -35,16 +35,7 @@ const CRC_TABLE = (() => {
   return table
 })()
 
-/**
- * CRC-32 (the zlib / ISO-HDLC one Ruby's `Zlib.crc32` computes) of a string's UTF-8 bytes.
- *
- * @example
- * ```ts
- * import { crc32 } from './routable-token.js'
- *
- * crc32('abc') // 891568578
- * ```
- */
+/** CRC-32 (the zlib / ISO-HDLC one Ruby's `Zlib.crc32` computes) of a string's UTF-8 bytes. */
 export function crc32(text: string): number {
   let crc = 0xffffffff
   // Every authentication of a routable token runs this: ASCII (every valid token) is read from the
@@ -66,15 +57,8 @@ function crc32Bytes(start: number, bytes: Uint8Array): number {
 /**
  * What a personal access token routes by: its owner, and the organization (GitLab's default, 1, unless
  * told).
- *
- * @example
- * ```ts
- * import type { TokenRouting } from './routable-token.js'
- *
- * const routing: TokenRouting = { userId: 2 }
- * ```
  */
-export interface TokenRouting {
+interface TokenRouting {
   readonly userId: UserId
   readonly organizationId?: number
 }
@@ -86,13 +70,6 @@ export interface TokenRouting {
  * left out: GitLab requires only `o:`, its payload is at most 159 bytes and every value one word
  * (`[A-Za-z0-9_]+`), so a UUID's hyphens or a 255-character id have no faithful place in it, and
  * patkit never reads `u:` back (a token's owner is the one stored with it).
- *
- * @example
- * ```ts
- * import { routableSecret } from './routable-token.js'
- *
- * routableSecret(random.bytes(16), 'glpat-', { userId: 2 }) // 'glpat-...' + '.01.' + '0w' + crc
- * ```
  */
 export function routableSecret(randomBytes: Uint8Array, prefix: string, routing: TokenRouting): string {
   if (randomBytes.length !== ROUTABLE_RANDOM_BYTES) {
@@ -118,15 +95,6 @@ export function routableSecret(randomBytes: Uint8Array, prefix: string, routing:
  * right), `malformed` (it has a routable token's tail, `.vv.llccccccc`, but something is wrong: a
  * typo, a truncation, a forgery), or `other` (not routable at all: a legacy or seeded secret, which is
  * looked up as usual).
- *
- * @example
- * ```ts
- * import { checkRoutableSecret, routableSecret } from './routable-token.js'
- * declare const bytes: Uint8Array
- *
- * checkRoutableSecret(routableSecret(bytes, 'glpat-', { userId: 2 }), 'glpat-') // 'valid'
- * checkRoutableSecret('glpat-any-secret-string', 'glpat-') // 'other'
- * ```
  */
 export function checkRoutableSecret(secret: string, prefix: string): 'valid' | 'malformed' | 'other' {
   // Every authentication asks: a secret without the two dots of the tail (`.vv.` before the last

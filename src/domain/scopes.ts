@@ -43,39 +43,17 @@ export type Scope = (typeof SCOPES)[number]
 /**
  * Scopes a user may grant when creating a token for themselves through
  * `POST /user/personal_access_tokens`, as GitLab limits them.
- *
- * @example
- * ```ts
- * import { USER_CREATABLE_SCOPES } from './scopes.js'
- * USER_CREATABLE_SCOPES // ['k8s_proxy', 'self_rotate']
- * ```
  */
 export const USER_CREATABLE_SCOPES = ['k8s_proxy', 'self_rotate'] as const satisfies readonly Scope[]
 
-/**
- * Scopes only an administrator may put on a token.
- *
- * @example
- * ```ts
- * import { ADMIN_ONLY_SCOPES } from './scopes.js'
- * ADMIN_ONLY_SCOPES.includes('sudo') // true
- * ```
- */
+/** Scopes only an administrator may put on a token. */
 export const ADMIN_ONLY_SCOPES = [
   'sudo',
   'admin_mode',
   'read_service_ping',
 ] as const satisfies readonly Scope[]
 
-/**
- * Narrows a string to a {@link Scope}.
- *
- * @example
- * ```ts
- * import { isScope } from './scopes.js'
- * isScope('read_api') // true
- * ```
- */
+/** Narrows a string to a {@link Scope}. */
 export function isScope(value: string): value is Scope {
   return (SCOPES as readonly string[]).includes(value)
 }

@@ -38,12 +38,6 @@ export function createDigester(pepper: string | Uint8Array): Digester {
 /**
  * {@link createDigester} on a given backend: `node:crypto`, or undefined for the portable HMAC (what
  * an edge runtime gets). Tests compare the two.
- *
- * @example
- * ```ts
- * import { digesterWith } from './secret.js'
- * digesterWith('pepper', undefined)('glpat-abc') // the same string createDigester('pepper') gives
- * ```
  */
 export function digesterWith(pepper: string | Uint8Array, crypto: NodeCrypto | undefined): Digester {
   if (pepper.length === 0) throw new RangeError('pepper must not be empty')

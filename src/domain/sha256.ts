@@ -69,16 +69,7 @@ function compress(state: Uint32Array, w: Uint32Array, block: Uint8Array, offset:
   state[7] = ((state[7] ?? 0) + h) | 0
 }
 
-/**
- * The SHA-256 of the parts, one after the other.
- *
- * @example
- * ```ts
- * import { sha256 } from './sha256.js'
- *
- * sha256([new TextEncoder().encode('abc')]) // 32 bytes: ba7816bf...
- * ```
- */
+/** The SHA-256 of the parts, one after the other. */
 export function sha256(parts: readonly Uint8Array[]): Uint8Array {
   let length = 0
   for (const part of parts) length += part.length
@@ -102,17 +93,7 @@ export function sha256(parts: readonly Uint8Array[]): Uint8Array {
   return out
 }
 
-/**
- * HMAC-SHA-256 under one key: the key's pads are computed once, so each call hashes only.
- *
- * @example
- * ```ts
- * import { hmacSha256 } from './sha256.js'
- *
- * const mac = hmacSha256(new TextEncoder().encode('key'))
- * mac([new TextEncoder().encode('message')]) // 32 bytes
- * ```
- */
+/** HMAC-SHA-256 under one key: the key's pads are computed once, so each call hashes only. */
 export function hmacSha256(key: Uint8Array): (parts: readonly Uint8Array[]) => Uint8Array {
   const block = new Uint8Array(BLOCK)
   block.set(key.length > BLOCK ? sha256([key]) : key)

@@ -10,7 +10,7 @@ export const UNAVAILABLE_SCOPES = 'Scopes can only contain available scopes'
 export const MAX_TEXT_LENGTH = 255
 
 /** The described fields of a token, as a caller gives them. */
-export interface TokenFieldsInput {
+interface TokenFieldsInput {
   readonly name: string
   readonly scopes: readonly string[]
   readonly description?: string | null

@@ -1,11 +1,6 @@
 /**
  * patkit/express: protect an Express 5 route with a personal access token. Express is an optional peer
  * dependency; GitLab's own API mounts with `createNodeListener` from `patkit/node`.
- *
- * @example
- * ```ts
- * import { MissingPrincipalError, principalOf, requireToken } from 'patkit/express'
- * ```
  * @packageDocumentation
  */
 export { MissingPrincipalError } from '../http/missing-principal.js'

@@ -12,7 +12,7 @@ import { journalPath } from './journal-path.js'
 /**
  * What {@link fakeListener} puts together.
  */
-export interface FakeListenerParts {
+interface FakeListenerParts {
   /** GitLab's API (`createNodeListener(authority)`). */
   readonly gitlab: NodeListener
   /** The control API, for paths under `/__patkit`; absent, those paths are GitLab's (404). */

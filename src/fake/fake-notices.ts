@@ -10,7 +10,7 @@ import type { TokenStore } from '../store/token-store.js'
  * Each run catches up on every day since the last, so the notices a test sees depend on the data and
  * the days the clock passed, never on which requests came between.
  */
-export interface FakeNotices {
+interface FakeNotices {
   /** Runs the notifier if the data was loaded since its last run or the clock is on a new day. */
   due(): Promise<void>
   /** The data was replaced: the notices given are forgotten, and the next `due()` runs. */

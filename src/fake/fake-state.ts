@@ -52,7 +52,7 @@ export interface FakeState {
 /**
  * What {@link fakeState} works on.
  */
-export interface FakeStateOptions {
+interface FakeStateOptions {
   readonly authority: Authority
   readonly store: SwappableStore
   readonly digest: Digester

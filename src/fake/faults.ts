@@ -79,7 +79,7 @@ export interface FaultRule extends FaultRuleInput {
 /**
  * A request as fault matching sees it.
  */
-export interface FaultProbe {
+interface FaultProbe {
   readonly method: string
   readonly path: string
   readonly tokenId: number | null
@@ -229,7 +229,7 @@ function headersOf(input: unknown): Result<Record<string, string>, string> {
 /**
  * Checks a rule as received over HTTP (JSON); exported for the in-process API, which shares it.
  */
-export function validateFaultRule(input: unknown): Result<FaultRuleInput, string> {
+function validateFaultRule(input: unknown): Result<FaultRuleInput, string> {
   if (input === null || typeof input !== 'object' || Array.isArray(input))
     return err('a fault rule must be a JSON object')
   const rule = input as Record<string, unknown>

@@ -3,15 +3,6 @@
  * snapshot and restore, journal, faults), and the seed format it shares with `patkit serve`. Needs no
  * test framework: use it from vitest, jest, node:test or a plain script. (The store conformance suite
  * and fixture builders, which need vitest, are in `patkit/testing`.)
- *
- * @example
- * ```ts
- * import { createFakeGitLab } from 'patkit/fake'
- * const gitlab = await createFakeGitLab()
- * gitlab.clock.advance(7 * 86_400_000)
- * gitlab.journal.query({ kind: 'request' }).count
- * await gitlab.close()
- * ```
  * @packageDocumentation
  */
 

@@ -5,7 +5,7 @@
 // `job_token`, `api_key`). A target that does not parse is never shown raw: its query and any user
 // information go.
 
-export const FILTERED = '[FILTERED]'
+const FILTERED = '[FILTERED]'
 
 // What a credential-bearing parameter name contains (lower case), or how it ends.
 const SECRET_NAME = /token|password|passwd|secret|otp_attempt|key$/

@@ -1,7 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { Handler } from '../http/create-handler.js'
-import { type NodeListener, toNodeListener } from '../node/node-listener.js'
+import type { NodeListener } from '../node/node-listener.js'
 
 /**
  * A handler served on a real socket by {@link listen}.
@@ -22,7 +21,7 @@ export interface ListeningServer {
 /**
  * Options of {@link listen}.
  */
-export interface ListenOptions {
+interface ListenOptions {
   readonly host: string
   /** 0 picks a free ephemeral port. */
   readonly port: number
@@ -34,12 +33,12 @@ export interface ListenOptions {
 }
 
 /** The default {@link ListenOptions.shutdownGraceMs}. */
-export const DEFAULT_SHUTDOWN_GRACE_MS = 5000
+const DEFAULT_SHUTDOWN_GRACE_MS = 5000
 
 /**
  * Builds the URL of a host and port, bracketing IPv6 literals (`http://[::1]:3000`).
  */
-export function serverUrl(host: string, port: number): string {
+function serverUrl(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`
 }
 
@@ -60,16 +59,6 @@ function closeGracefully(server: Server, closing: { value: boolean }, graceMs: n
     })
     server.closeIdleConnections()
   })
-}
-
-/**
- * Serves a web-standard handler with `node:http` on `host:port` and resolves once it is listening;
- * rejects with the listen error (for example `EADDRINUSE`). The handler goes through
- * `toNodeListener`; for patkit's own API, `listenNode(createNodeListener(authority), options)` serves
- * the same bytes without a `Request` and a `Response` per call.
- */
-export function listen(handler: Handler, options: ListenOptions): Promise<ListeningServer> {
-  return listenNode(toNodeListener(handler), options)
 }
 
 /**

@@ -1,11 +1,6 @@
 /**
  * patkit/fastify: protect a Fastify 5 route with a personal access token, through a request decorator
  * and a preHandler hook. Fastify is an optional peer dependency.
- *
- * @example
- * ```ts
- * import { fastifyPatkit, MissingPrincipalError, requireToken } from 'patkit/fastify'
- * ```
  * @packageDocumentation
  */
 export { MissingPrincipalError } from '../http/missing-principal.js'

@@ -51,13 +51,6 @@ export interface GuardOptions {
  * no header can carry (a control character) or `scopes` neither a list nor `'any'`; a `RangeError`
  * for an empty `scopes` list or a scope outside the authority's vocabulary (`authority.scopes`),
  * which would otherwise answer every request 403. The message names the mistake and the way out.
- *
- * @example
- * ```ts
- * import { checkGuard } from './authenticate-request.js'
- * checkGuard({ authority, scopes: ['read_api'], realm: 'my-app' }) // 'my-app'
- * checkGuard({ authority, scopes: ['reed'] }) // throws RangeError: patkit guard: unknown scope "reed" ...
- * ```
  */
 export function checkGuard(options: GuardOptions): string {
   checkScopes(options.scopes, options.authority.scopes)
@@ -104,12 +97,6 @@ function checkRealm(realm: string | undefined): string {
  * header; a missing scope: `error="insufficient_scope"` with the allowed scopes (GitLab's API sends no
  * header on its 403, a gap its source marks FIXME as breaking the standard). A blocked owner's 403
  * and a store failure's 500 carry no challenge, as in GitLab: neither is the token's fault.
- *
- * @example
- * ```ts
- * import { refusal } from './authenticate-request.js'
- * refusal({ type: 'unauthenticated' }, false, 'app').headers['www-authenticate'] // 'Bearer realm="app"'
- * ```
  */
 export function refusal(e: PatkitError, presented: boolean, realm: string): Reply {
   const reply = errorReply(e)
@@ -123,12 +110,6 @@ export function refusal(e: PatkitError, presented: boolean, realm: string): Repl
 /**
  * {@link authenticateRequest} over any request view, answering a {@link Reply}: the node:http guard
  * calls it with a view of the `IncomingMessage`, so no `Request` or `Response` is built there.
- *
- * @example
- * ```ts
- * import { guardRequest } from './authenticate-request.js'
- * const outcome = await guardRequest(request, new URL(request.url), { authority, scopes: 'any' }, 'app')
- * ```
  */
 export async function guardRequest(
   request: Pick<IncomingRequest, 'headers'>,

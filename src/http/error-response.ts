@@ -11,15 +11,7 @@ const EXPIRED = 'Token is expired. You can either do re-authorization or token r
 const REVOKED = 'Token was revoked. You have to re-authorize from the user.'
 const INSUFFICIENT = 'The request requires higher privileges than provided by the access token.'
 
-/**
- * An RFC 6750 error of a Bearer challenge (section 3.1), with GitLab's descriptions.
- *
- * @example
- * ```ts
- * import type { BearerError } from './error-response.js'
- * const e: BearerError = { error: 'insufficient_scope', description: 'more needed', scope: 'api' }
- * ```
- */
+/** An RFC 6750 error of a Bearer challenge (section 3.1), with GitLab's descriptions. */
 export interface BearerError {
   readonly error: 'invalid_token' | 'insufficient_scope'
   readonly description?: string
@@ -30,13 +22,6 @@ export interface BearerError {
  * The `WWW-Authenticate` value of a Bearer challenge, in rack-oauth2's form (`Bearer realm="...",
  * error="...", error_description="..."`), plus RFC 6750's `scope` attribute for `insufficient_scope`.
  * Without an error it is the bare challenge RFC 6750 asks for when a request has no credentials.
- *
- * @example
- * ```ts
- * import { bearerChallenge } from './error-response.js'
- * bearerChallenge('app') // 'Bearer realm="app"'
- * bearerChallenge('app', { error: 'invalid_token' }) // 'Bearer realm="app", error="invalid_token"'
- * ```
  */
 export function bearerChallenge(realm: string, bearerError?: BearerError): string {
   let header = `Bearer realm="${quoted(realm)}"`
@@ -56,12 +41,6 @@ function quoted(text: string): string {
  * The RFC 6750 error GitLab's API guard reports for a patkit error, if it is one of its token errors:
  * expired and revoked tokens (`invalid_token`, GitLab's descriptions) and a missing scope
  * (`insufficient_scope`, the allowed scopes joined by spaces).
- *
- * @example
- * ```ts
- * import { bearerErrorOf } from './error-response.js'
- * bearerErrorOf({ type: 'insufficient_scope', required: ['api'] })?.scope // 'api'
- * ```
  */
 export function bearerErrorOf(e: PatkitError): BearerError | undefined {
   switch (e.type) {

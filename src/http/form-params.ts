@@ -8,14 +8,6 @@ const BAD_ESCAPE = /%(?![0-9A-Fa-f]{2})/
  * Decodes one `application/x-www-form-urlencoded` component strictly (`+` is a space), or returns
  * undefined for a bad `%` escape or bytes that are not UTF-8, which Rack and Rails refuse too. (A
  * `URLSearchParams` would keep `%zz` as is and turn `%C0` into U+FFFD instead.)
- *
- * @example
- * ```ts
- * import { decodeComponent } from './form-params.js'
- *
- * decodeComponent('a+b%21') // 'a b!'
- * decodeComponent('%C0')    // undefined
- * ```
  */
 export function decodeComponent(text: string): string | undefined {
   const spaced = text.includes('+') ? text.replaceAll('+', ' ') : text
@@ -32,14 +24,6 @@ export function decodeComponent(text: string): string | undefined {
  * where Rack refuses it: a bad `%` escape anywhere, or a value that is not UTF-8 (Rails checks the
  * encoding of values only, so such a name is kept, decoded leniently). Rails' `scopes[]=a&scopes[]=b`
  * is an array; a repeated plain name keeps its last value, as Rack does.
- *
- * @example
- * ```ts
- * import { parseForm } from './form-params.js'
- *
- * parseForm('name=ci&scopes[]=api&scopes[]=read_api') // { name: 'ci', scopes: ['api', 'read_api'] }
- * parseForm('name=%zz')                                 // undefined
- * ```
  */
 export function parseForm(text: string): Params | undefined {
   // No prototype: a name such as `__proto__[]` or `constructor` is a parameter like any other.

@@ -1,10 +1,5 @@
 /**
  * patkit/http: GitLab's personal access token API as a web-standard handler.
- *
- * @example
- * ```ts
- * import { authenticateRequest, createHandler } from 'patkit/http'
- * ```
  * @packageDocumentation
  */
 export { authenticateRequest, type GuardOptions } from './authenticate-request.js'

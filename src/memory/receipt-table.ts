@@ -20,16 +20,7 @@ interface ReceiptTable {
   prune(at: Date): void
 }
 
-/**
- * An empty {@link ReceiptTable}.
- *
- * @example
- * ```ts
- * import { receiptTable } from './receipt-table.js'
- *
- * const receipts = receiptTable()
- * ```
- */
+/** An empty {@link ReceiptTable}. */
 export function receiptTable(): ReceiptTable {
   const receipts = new Map<number, RotationReceipt>()
   return {

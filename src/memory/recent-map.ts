@@ -3,16 +3,6 @@
  * hot reads, whose keys are immutable objects (a stored row, a token handed out for it): a changed
  * token is a new row, so an entry is never stale, only unused, and the bound keeps unused ones few.
  * Insertion order (a `Map`'s) is enough here: a hit costs one lookup, with no reordering as an LRU's.
- *
- * @example
- * ```ts
- * import { RecentMap } from './recent-map.js'
- *
- * const memo = new RecentMap<object, string>(2)
- * const a = {}
- * memo.set(a, 'first')
- * memo.get(a) // 'first'
- * ```
  */
 export class RecentMap<K, V> {
   readonly #entries = new Map<K, V>()

@@ -9,15 +9,6 @@ import type { InstantReader } from '../query/instants.js'
  * a million tokens that difference is what keeps the store under its memory budget. Rows never leave
  * the store: every read materializes a fresh {@link Token}, so no caller can hold an object the store
  * later changes, nor change one the store holds.
- *
- * @example
- * ```ts
- * import { type StoredRow, toRow, toToken } from './stored-row.js'
- *
- * // The store passes its scope interner, so rows share one array per distinct scope list.
- * const row: StoredRow = toRow(token, (scopes) => scopes)
- * toToken(row).createdAt.getTime() === token.createdAt.getTime() // true
- * ```
  */
 export interface StoredRow {
   readonly id: number
@@ -39,14 +30,6 @@ export interface StoredRow {
 /**
  * Shares one frozen array per distinct scope list, so a million tokens with `['api']` hold one array
  * between them instead of a million. Handing the shared array out is safe because it is frozen.
- *
- * @example
- * ```ts
- * import { scopeInterner } from './stored-row.js'
- *
- * const intern = scopeInterner()
- * intern(['api']) === intern(['api']) // true
- * ```
  */
 export function scopeInterner(): (scopes: readonly string[]) => readonly string[] {
   const known = new Map<string, readonly string[]>()
@@ -64,13 +47,6 @@ export function scopeInterner(): (scopes: readonly string[]) => readonly string[
 /**
  * The row for a token. Every field is copied, none shared with the caller's object except strings
  * (immutable) and the interned scopes.
- *
- * @example
- * ```ts
- * import { scopeInterner, toRow } from './stored-row.js'
- *
- * const row = toRow(token, scopeInterner())
- * ```
  */
 export function toRow(token: Token, intern: (scopes: readonly string[]) => readonly string[]): StoredRow {
   // One literal in one property order keeps every row on one hidden class.
@@ -92,17 +68,7 @@ export function toRow(token: Token, intern: (scopes: readonly string[]) => reado
   })
 }
 
-/**
- * A row with some fields changed: a new frozen row, the old one left as it was.
- *
- * @example
- * ```ts
- * import { type StoredRow, withChanges } from './stored-row.js'
- * declare const row: StoredRow
- *
- * const revoked = withChanges(row, { revoked: true })
- * ```
- */
+/** A row with some fields changed: a new frozen row, the old one left as it was. */
 export function withChanges(
   row: StoredRow,
   changes: Partial<Pick<StoredRow, 'revoked' | 'lastUsedAt' | 'lastUsedIps'>>,
@@ -125,17 +91,7 @@ export function withChanges(
   })
 }
 
-/**
- * A fresh, frozen {@link Token} for a row: new `Date` objects on every call.
- *
- * @example
- * ```ts
- * import { type StoredRow, toToken } from './stored-row.js'
- * declare const row: StoredRow
- *
- * const token = toToken(row)
- * ```
- */
+/** A fresh, frozen {@link Token} for a row: new `Date` objects on every call. */
 export function toToken(row: StoredRow): Token {
   return Object.freeze({
     id: row.id,
@@ -163,19 +119,7 @@ function ipList(ips: readonly string[] | undefined): readonly string[] {
   return ips === undefined || ips.length === 0 ? NO_IPS : Object.freeze([...ips])
 }
 
-/**
- * The instants of a row, for the query engine's filter and sort: already epoch milliseconds.
- *
- * @example
- * ```ts
- * import type { TokenFilter } from 'patkit/store'
- * import { predicateOver } from '../query/predicate.js'
- * import { ROW_INSTANTS } from './stored-row.js'
- * declare const filter: TokenFilter
- *
- * const keep = predicateOver(filter, now, ROW_INSTANTS)
- * ```
- */
+/** The instants of a row, for the query engine's filter and sort: already epoch milliseconds. */
 export const ROW_INSTANTS: InstantReader<StoredRow> = Object.freeze({
   createdAt: (row: StoredRow) => row.createdAt,
   lastUsedAt: (row: StoredRow) => row.lastUsedAt,

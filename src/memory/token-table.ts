@@ -50,16 +50,7 @@ interface TokenTable {
   touchLastUsed(id: number, at: Date, throttleMs: number, ip: string | null): boolean
 }
 
-/**
- * An empty {@link TokenTable}.
- *
- * @example
- * ```ts
- * import { tokenTable } from './token-table.js'
- *
- * const table = tokenTable()
- * ```
- */
+/** An empty {@link TokenTable}. */
 export function tokenTable(): TokenTable {
   const rows = new Map<number, StoredRow>()
   // The same rows by digest: authentication finds its row with one lookup (see `keep`).

@@ -23,16 +23,7 @@ interface UserTable {
 
 const DIGITS = /^\d+$/
 
-/**
- * An empty {@link UserTable}.
- *
- * @example
- * ```ts
- * import { userTable } from './user-table.js'
- *
- * const users = userTable()
- * ```
- */
+/** An empty {@link UserTable}. */
 export function userTable(userIdType: UserIdType = 'integer'): UserTable {
   const byId = new Map<UserId, User>()
   const idByUsername = new Map<string, UserId>()

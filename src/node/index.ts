@@ -3,11 +3,6 @@
  * API as a request listener, a `Request`/`Response` translator for any web-standard handler, and a
  * guard for the application's own routes. Its declarations name `node:http` types, which is why this
  * is not in `patkit/http`: that entry point declares none, for edge runtimes.
- *
- * @example
- * ```ts
- * import { createNodeListener, toNodeListener, withToken } from 'patkit/node'
- * ```
  * @packageDocumentation
  */
 export { createNodeListener } from './create-node-listener.js'

@@ -8,29 +8,13 @@ import type { Reply } from '../http/responses.js'
 /**
  * A request header as a `Headers` built from `req.headers` answers it: node has already joined or
  * dropped repeats, so no `Headers` object is needed to read one.
- *
- * @example
- * ```ts
- * import { headerOf } from './node-io.js'
- * declare const req: import('node:http').IncomingMessage
- * headerOf(req, 'PRIVATE-TOKEN') // the header's value, or null
- * ```
  */
 export function headerOf(req: IncomingMessage, name: string): string | null {
   const value = req.headers[name.toLowerCase()]
   return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value
 }
 
-/**
- * What either listener answers when the handler throws (a bug: expected failures are replies).
- *
- * @example
- * ```ts
- * import { internalError } from './node-io.js'
- * declare const res: import('node:http').ServerResponse
- * internalError(res) // 500 {"message":"500 Internal Server Error"}
- * ```
- */
+/** What either listener answers when the handler throws (a bug: expected failures are replies). */
 export function internalError(res: ServerResponse): void {
   if (!res.headersSent) {
     res.statusCode = 500
@@ -42,13 +26,6 @@ export function internalError(res: ServerResponse): void {
 /**
  * Writes a reply as `toNodeListener` writes the equivalent Response: the headers sorted by name (the
  * order Headers iterates in), then content-length when there is a body.
- *
- * @example
- * ```ts
- * import { writeReply } from './node-io.js'
- * declare const res: import('node:http').ServerResponse
- * writeReply(res, { status: 204, headers: {}, body: null })
- * ```
  */
 export function writeReply(res: ServerResponse, reply: Reply): void {
   const headers: string[] = []
@@ -61,15 +38,6 @@ export function writeReply(res: ServerResponse, reply: Reply): void {
 /**
  * The request's URL, or undefined once the answer to a malformed request is written (a HEAD answer
  * without its body, as the handler's are). See `requestUrl` in request-target.ts for what is refused.
- *
- * @example
- * ```ts
- * import { urlOrRefusal } from './node-io.js'
- * declare const req: import('node:http').IncomingMessage
- * declare const res: import('node:http').ServerResponse
- * const url = urlOrRefusal(req, res, req.method ?? 'GET')
- * if (url === undefined) console.log('answered 400 or 405 already')
- * ```
  */
 export function urlOrRefusal(req: IncomingMessage, res: ServerResponse, method: string): URL | undefined {
   const url = requestUrl(method, req.url ?? '/', req.headers.host)

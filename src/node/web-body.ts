@@ -2,15 +2,6 @@
  * A node:http request body (any async iterable of byte chunks) as a web ReadableStream, read only as
  * the handler pulls. It stands in for `Readable.toWeb` from `node:stream`, so that the listeners load
  * no more of Node.js than `node:http` itself.
- *
- * @example
- * ```ts
- * import type { IncomingMessage } from 'node:http'
- * import { webBody } from './web-body.js'
- * declare const req: IncomingMessage
- *
- * const body: ReadableStream<Uint8Array> = webBody(req)
- * ```
  */
 export function webBody(source: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
   const chunks = source[Symbol.asyncIterator]()

@@ -63,13 +63,6 @@ export function withToken(listener: TokenListener, options: GuardOptions): NodeL
  * The guard over an `IncomingMessage` (node:http's, Express's and Fastify's raw request): its headers
  * read in place, its query from `target` (the original request target: Express rewrites `req.url`
  * under a mounted router).
- *
- * @example
- * ```ts
- * import { guardIncoming } from './with-token.js'
- * const outcome = await guardIncoming(req, req.url ?? '/', { authority, scopes: 'any' }, 'app')
- * if (outcome.isOk()) console.log(outcome.value.user.username)
- * ```
  */
 export function guardIncoming(
   req: IncomingMessage,

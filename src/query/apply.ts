@@ -9,19 +9,6 @@ import { type Comparators, comparatorsOver, type Sortable } from './sort.js'
  * {@link applyListQuery} over any holder of the filtered and sorted fields, with its comparators (from
  * {@link comparatorsOver} on the same reader, built once by the caller). A store that keeps rows of its
  * own pages them this way and builds tokens for the page alone.
- *
- * @example
- * ```ts
- * import type { ListQuery } from 'patkit/store'
- * import { ROW_INSTANTS, type StoredRow } from '../memory/stored-row.js'
- * import { listOver } from './apply.js'
- * import { comparatorsOver } from './sort.js'
- * declare const rows: readonly StoredRow[]
- * declare const query: ListQuery
- *
- * const ORDER = comparatorsOver(ROW_INSTANTS)
- * const { items, total } = listOver(rows, query, ROW_INSTANTS, ORDER) // items are rows
- * ```
  */
 export function listOver<T extends Filterable & Sortable>(
   items: Iterable<T>,

@@ -2,13 +2,6 @@
  * Orders two strings by Unicode code point, which is also the byte order of their UTF-8 encodings: the
  * order a SQL store with a binary collation gives. Neither `localeCompare` (locale rules) nor `<` (UTF-16
  * units, which put U+10000 and above before U+E000..U+FFFF) gives it.
- *
- * @example
- * ```ts
- * import { compareCodePoints } from './code-point-order.js'
- * compareCodePoints('\uFFFD', '😀') // < 0, while '\uFFFD' < '😀' is false
- * compareCodePoints('B', 'a') // < 0: upper case first, as in byte order
- * ```
  */
 export function compareCodePoints(a: string, b: string): number {
   const length = Math.min(a.length, b.length)

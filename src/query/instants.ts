@@ -3,32 +3,13 @@ import type { Token } from '../domain/token.js'
 /**
  * How to read the instants of whatever a filter or a sort looks at, as epoch milliseconds (`null` for
  * a token never used): a {@link Token} holds `Date`s, a store's own rows may hold numbers.
- *
- * @example
- * ```ts
- * import type { InstantReader } from './instants.js'
- *
- * const rows: InstantReader<{ createdAt: number; lastUsedAt: number | null }> = {
- *   createdAt: (row) => row.createdAt,
- *   lastUsedAt: (row) => row.lastUsedAt,
- * }
- * ```
  */
 export interface InstantReader<T> {
   createdAt(item: T): number
   lastUsedAt(item: T): number | null
 }
 
-/**
- * The instants of a {@link Token}.
- *
- * @example
- * ```ts
- * import { TOKEN_INSTANTS } from './instants.js'
- *
- * TOKEN_INSTANTS.createdAt(token) === token.createdAt.getTime() // true
- * ```
- */
+/** The instants of a {@link Token}. */
 export const TOKEN_INSTANTS: InstantReader<Token> = Object.freeze({
   createdAt: (token: Token) => token.createdAt.getTime(),
   lastUsedAt: (token: Token) => (token.lastUsedAt === null ? null : token.lastUsedAt.getTime()),

@@ -27,13 +27,6 @@ const ISO_DATE_TIME =
  * the forms of Ruby's parser that GitLab's own specs and clients send (`2022-01-01T:12:30:26`,
  * `2026-12-22 23:20:00 UTC`, `2026-12-22 23:20:00 +0100`). Strict:
  * the day must exist and every time field must be in range, so `yesterday` or `2022-13-01` fail.
- *
- * @example
- * ```ts
- * import { parseIsoDateTime } from './iso-datetime.js'
- * parseIsoDateTime('2022-01-01T10:00:00').map((p) => p.instant.toISOString()) // ok('2022-01-01T10:00:00.000Z')
- * parseIsoDateTime('2022-02-30').isErr() // true
- * ```
  */
 export function parseIsoDateTime(text: string): Result<IsoDateTime, 'invalid_datetime'> {
   const match = ISO_DATE_TIME.exec(text.trim())

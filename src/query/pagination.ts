@@ -1,25 +1,9 @@
 import type { PageRequest } from './filter.js'
 
-/**
- * `per_page` when none is given (Kaminari's default in GitLab).
- *
- * @example
- * ```ts
- * import { DEFAULT_PER_PAGE } from './pagination.js'
- * DEFAULT_PER_PAGE // 20
- * ```
- */
+/** `per_page` when none is given (Kaminari's default in GitLab). */
 export const DEFAULT_PER_PAGE = 20
 
-/**
- * The largest `per_page`; larger requests are silently capped to it (Kaminari's `max_per_page`).
- *
- * @example
- * ```ts
- * import { MAX_PER_PAGE } from './pagination.js'
- * MAX_PER_PAGE // 100
- * ```
- */
+/** The largest `per_page`; larger requests are silently capped to it (Kaminari's `max_per_page`). */
 export const MAX_PER_PAGE = 100
 
 /**
@@ -46,15 +30,7 @@ export interface Pagination {
   readonly prevPage: number | null
 }
 
-/**
- * How many items precede a page: `(page - 1) * perPage`.
- *
- * @example
- * ```ts
- * import { pageOffset } from './pagination.js'
- * pageOffset({ page: 3, perPage: 20 }) // 40
- * ```
- */
+/** How many items precede a page: `(page - 1) * perPage`. */
 export function pageOffset(page: PageRequest): number {
   return (page.page - 1) * page.perPage
 }

@@ -10,12 +10,6 @@ import { DEFAULT_SORT, isSortKey } from './sort.js'
 /**
  * Every query parameter of `GET /personal_access_tokens`, in the order errors are reported: when several
  * are bad, the first one in this list is named. Any other parameter is ignored, as GitLab does.
- *
- * @example
- * ```ts
- * import { LIST_PARAMETERS } from './params.js'
- * LIST_PARAMETERS.includes('per_page') // true
- * ```
  */
 export const LIST_PARAMETERS = [
   'created_after',
@@ -33,26 +27,12 @@ export const LIST_PARAMETERS = [
   'per_page',
 ] as const
 
-/**
- * One of {@link LIST_PARAMETERS}.
- *
- * @example
- * ```ts
- * import type { ListParameter } from './params.js'
- * const name: ListParameter = 'created_after'
- * ```
- */
+/** One of {@link LIST_PARAMETERS}. */
 export type ListParameter = (typeof LIST_PARAMETERS)[number]
 
 /**
  * The list parameters, parsed. `userRef` is `user_id` as given (trimmed; `''` when the key is present
  * but blank): resolving it to a user, and deciding who may name whom, is the authority's job.
- *
- * @example
- * ```ts
- * import type { ListParams } from './params.js'
- * const params: ListParams = { filter: { state: 'active' }, userRef: '2', sort: 'id_asc', page: { page: 1, perPage: 20 } }
- * ```
  */
 export interface ListParams {
   readonly filter: Omit<TokenFilter, 'userId' | 'excludeImpersonation'>
@@ -185,15 +165,6 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] }
  * default; `page <= 0` is 1; `per_page` is capped at 100, a negative one is 20, and 0 is an error.
  * On failure, names the first bad parameter in {@link LIST_PARAMETERS} order with the reason: `invalid`,
  * `not_allowed_value` (state) or `excluded_value` (`per_page=0`).
- *
- * @example
- * ```ts
- * import { parseListParams } from './params.js'
- * parseListParams(new URLSearchParams('state=active&sort=name_asc&per_page=500'))
- * // ok({ filter: { state: 'active' }, sort: 'name_asc', page: { page: 1, perPage: 100 } })
- * parseListParams(new URLSearchParams('created_after=yesterday'))
- * // err({ type: 'invalid_parameter', parameter: 'created_after', reason: 'invalid' })
- * ```
  */
 export function parseListParams(params: URLSearchParams): Result<ListParams, ErrorOf<'invalid_parameter'>> {
   const given: Partial<Record<ListParameter, string>> = {}

@@ -6,13 +6,6 @@ import { parseSearch, searchMatcher } from './search.js'
 /**
  * The fields a filter reads, whatever object holds them: a {@link Token}, or a store's own row. Instants
  * are read through an {@link InstantReader}, since a store may keep them as epoch milliseconds.
- *
- * @example
- * ```ts
- * import type { Filterable } from './predicate.js'
- *
- * const row: Filterable = { userId: 2, impersonation: false, expiresAt: null, revoked: false, name: 'ci' }
- * ```
  */
 export type Filterable = Pick<Token, 'userId' | 'impersonation' | 'expiresAt' | 'revoked' | 'name'>
 
@@ -20,19 +13,6 @@ export type Filterable = Pick<Token, 'userId' | 'impersonation' | 'expiresAt' | 
  * The one in-memory evaluator of a {@link TokenFilter}, over any holder of the filtered fields: a
  * store that keeps rows of its own (the memory store) filters them without building a `Token` for
  * each. {@link filterPredicate} is the same rule over tokens.
- *
- * @example
- * ```ts
- * import { type Filterable, predicateOver } from './predicate.js'
- *
- * type Row = Filterable & { readonly createdAt: number; readonly lastUsedAt: number | null }
- * declare const rows: readonly Row[]
- * const keep = predicateOver<Row>({ state: 'active' }, new Date(), {
- *   createdAt: (row) => row.createdAt,
- *   lastUsedAt: (row) => row.lastUsedAt,
- * })
- * rows.filter(keep)
- * ```
  */
 export function predicateOver<T extends Filterable>(
   filter: TokenFilter,

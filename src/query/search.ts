@@ -52,17 +52,7 @@ export function parseSearch(query: string): SearchPlan {
   return terms.length > 0 ? { kind: 'terms', terms } : { kind: 'exact', value: squished }
 }
 
-/**
- * Whether a token name satisfies a {@link SearchPlan}, ignoring case through {@link foldCase}.
- *
- * @example
- * ```ts
- * import { parseSearch } from 'patkit/store'
- * import { matchesSearch } from './search.js'
- * matchesSearch('Deploy to prod', parseSearch('prod deploy')) // true
- * matchesSearch('test_2', parseSearch('test_1')) // false: `_` is no wildcard
- * ```
- */
+/** Whether a token name satisfies a {@link SearchPlan}, ignoring case through {@link foldCase}. */
 export function matchesSearch(name: string, plan: SearchPlan): boolean {
   return searchMatcher(plan)(name)
 }
@@ -70,15 +60,6 @@ export function matchesSearch(name: string, plan: SearchPlan): boolean {
 /**
  * {@link matchesSearch} prepared once for many names: the plan's value and terms are folded here, not
  * once per name.
- *
- * @example
- * ```ts
- * import { parseSearch } from 'patkit/store'
- * import { searchMatcher } from './search.js'
- *
- * const matches = searchMatcher(parseSearch('prod deploy'))
- * matches('Deploy to prod') // true
- * ```
  */
 export function searchMatcher(plan: SearchPlan): (name: string) => boolean {
   switch (plan.kind) {
@@ -105,12 +86,6 @@ export function searchMatcher(plan: SearchPlan): (name: string) => boolean {
  * beyond ASCII (SQLite's `lower()` and `LIKE` fold ASCII only; PostgreSQL's `ILIKE` follows the
  * collation), so a SQL store that must agree everywhere compares against a name folded here, in
  * JavaScript, with `%`, `_` and the escape character escaped in the pattern.
- *
- * @example
- * ```ts
- * import { foldCase } from './search.js'
- * foldCase('CI-Token') // 'ci-token'
- * ```
  */
 export function foldCase(text: string): string {
   return text.toLowerCase()

@@ -4,58 +4,20 @@ import { SORT_KEYS, type SortKey } from './filter.js'
 import { type InstantReader, TOKEN_INSTANTS } from './instants.js'
 import { SORT_ORDERS, type SortDirection, type SortField, type SortOrder } from './sort-order.js'
 
-/**
- * The order of a list without a (known) `sort`: GitLab adds `ORDER BY id` when none is given.
- *
- * @example
- * ```ts
- * import { DEFAULT_SORT } from './sort.js'
- * DEFAULT_SORT // 'id_asc'
- * ```
- */
+/** The order of a list without a (known) `sort`: GitLab adds `ORDER BY id` when none is given. */
 export const DEFAULT_SORT: SortKey = 'id_asc'
 
-/**
- * Whether a string is one of the {@link SortKey}s (case-sensitive, as GitLab's lookup is).
- *
- * @example
- * ```ts
- * import { isSortKey } from './sort.js'
- * isSortKey('name_desc') // true
- * isSortKey('NAME_DESC') // false
- * ```
- */
+/** Whether a string is one of the {@link SortKey}s (case-sensitive, as GitLab's lookup is). */
 export function isSortKey(value: string): value is SortKey {
   return (SORT_KEYS as readonly string[]).includes(value)
 }
 
-/**
- * The fields a sort reads besides the instants (read through an {@link InstantReader}).
- *
- * @example
- * ```ts
- * import type { Sortable } from './sort.js'
- *
- * const row: Sortable = { id: 1, name: 'ci', expiresAt: null }
- * ```
- */
+/** The fields a sort reads besides the instants (read through an {@link InstantReader}). */
 export type Sortable = Pick<Token, 'id' | 'name' | 'expiresAt'>
 
 type Compare<T> = (a: T, b: T) => number
 
-/**
- * A comparator for every sort key, as {@link comparatorsOver} builds them.
- *
- * @example
- * ```ts
- * import type { Token } from 'patkit'
- * import type { Comparators } from './sort.js'
- * declare const tokens: Token[]
- * declare const order: Comparators<Token>
- *
- * tokens.sort(order.name_asc)
- * ```
- */
+/** A comparator for every sort key, as {@link comparatorsOver} builds them. */
 export type Comparators<T> = Readonly<Record<SortKey, Compare<T>>>
 
 // YYYY-MM-DD strings have a fixed width, so their text order is their date order.
@@ -86,16 +48,6 @@ function oriented<T>(compare: Compare<T>, direction: SortDirection): Compare<T> 
  * its own (the memory store) sorts them without building a `Token` for each. {@link compareTokens} is
  * the same order over tokens. Each comparator is built from the key's declared meaning
  * (`SORT_ORDERS`), the one the SQL store's `ORDER BY` is built from too.
- *
- * @example
- * ```ts
- * import { comparatorsOver, type Sortable } from './sort.js'
- *
- * type Row = Sortable & { readonly createdAt: number; readonly lastUsedAt: number | null }
- * declare const rows: Row[]
- * const byKey = comparatorsOver<Row>({ createdAt: (r) => r.createdAt, lastUsedAt: (r) => r.lastUsedAt })
- * rows.sort(byKey.created_desc)
- * ```
  */
 export function comparatorsOver<T extends Sortable>(instants: InstantReader<T>): Comparators<T> {
   // Each field's ascending order, one function each (a list of a million tokens sorts through these

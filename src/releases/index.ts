@@ -3,13 +3,6 @@
  * `hasFeature`: what appeared in which release), the `GET /metadata` of a release, and the
  * deprecation schedule of the programmable interface (`DEPRECATIONS`, `isRemoved`, `removedBy`: the
  * specification's section 9), for tools that emulate or check a release. See docs/releases.md.
- *
- * @example
- * ```ts
- * import { hasFeature, isRemoved, LATEST_RELEASE } from 'patkit/releases'
- * hasFeature('self_rotate', LATEST_RELEASE) // true
- * isRemoved('jwks_alias', '16.11') // false
- * ```
  * @packageDocumentation
  */
 

@@ -1,13 +1,6 @@
 /**
  * patkit/sql: the token store on your own Kysely instance, for PostgreSQL (and PGlite), MySQL/MariaDB
  * and SQLite, with its versioned migrations. See docs/storage.md.
- *
- * @example
- * ```ts
- * import { migrate, sqlStore } from 'patkit/sql'
- * await migrate(db)
- * const store = sqlStore(db)
- * ```
  * @packageDocumentation
  */
 export type { SqlDialectName } from './dialect/sql-dialect.js'

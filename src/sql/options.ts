@@ -45,13 +45,6 @@ export const DEFAULT_TABLE_PREFIX = 'patkit_'
 /**
  * A store's resolved configuration: the host's Kysely instance seen through the prefix plugin and
  * typed with the store's tables, the dialect, and the prefix.
- *
- * @example
- * ```ts
- * import { resolveOptions } from './options.js'
- *
- * const { dialect, prefix } = resolveOptions(db, {}) // db: the application's Kysely instance
- * ```
  */
 export interface SqlContext {
   readonly db: Kysely<PatkitDatabase>
@@ -65,12 +58,6 @@ export interface SqlContext {
  * configuration mistake, reported where it is made.
  *
  * @throws {TypeError} when the prefix is malformed, or no dialect is given and none is recognized.
- * @example
- * ```ts
- * import { resolveOptions } from './options.js'
- *
- * resolveOptions(db, { tablePrefix: 'ci_' }).prefix // 'ci_'
- * ```
  */
 export function resolveOptions<DB>(db: Kysely<DB>, options: SqlStoreOptions): SqlContext {
   const prefix = options.tablePrefix ?? DEFAULT_TABLE_PREFIX

@@ -46,14 +46,6 @@ function fieldKeys(
  * The `ORDER BY` keys of a sort, built from its declared meaning (`SORT_ORDERS`, which `compareTokens`
  * reads too): the field in its direction with its NULL placement, then the tie-break, so the order is
  * total and pages never overlap or skip.
- *
- * @example
- * ```ts
- * import { mysqlDialect } from './dialect/mysql.js'
- * import { orderKeys } from './order.js'
- *
- * orderKeys(mysqlDialect, 'expires_asc') // expires_at is null asc, expires_at asc, id asc
- * ```
  */
 export function orderKeys(dialect: SqlDialect, sort: SortKey): readonly OrderKey[] {
   const order = SORT_ORDERS[sort]
@@ -65,18 +57,6 @@ export function orderKeys(dialect: SqlDialect, sort: SortKey): readonly OrderKey
 /**
  * The direction and NULL placement of an {@link OrderKey}, as Kysely's `orderBy` takes them: every
  * paged read orders by `page.orderBy(key.expression, directed(key))` for each of its `orderKeys`.
- *
- * @example
- * ```ts
- * import type { Kysely } from 'kysely'
- * import { mysqlDialect } from './dialect/mysql.js'
- * import { directed, orderKeys } from './order.js'
- * import type { PatkitDatabase } from './schema.js'
- * declare const db: Kysely<PatkitDatabase>
- *
- * let page = db.selectFrom('tokens').selectAll()
- * for (const key of orderKeys(mysqlDialect, 'expires_asc')) page = page.orderBy(key.expression, directed(key))
- * ```
  */
 export function directed(key: OrderKey): OrderByModifiersCallbackExpression {
   return (ob) => {

@@ -5,13 +5,6 @@ import type { PatkitDatabase } from './schema.js'
  * A placeholder for a value a {@link Prepared} statement is later run with: a unique object, so it can
  * never be mistaken for a real parameter when the compiled statement is searched for it. Typed as the
  * value it stands for, so the query builder accepts it.
- *
- * @example
- * ```ts
- * import { slot } from './prepared.js'
- *
- * db.selectFrom('tokens').selectAll().where('tokens.digest', '=', slot<string>('digest'))
- * ```
  */
 export function slot<T>(name: string): T {
   return Object.freeze({ slot: name }) as unknown as T
@@ -21,15 +14,6 @@ export function slot<T>(name: string): T {
  * A statement built and compiled once (the table-prefix plugin and every host plugin applied then),
  * run with fresh values: what the hot paths use instead of building, transforming and compiling the
  * same query tree on every call. The SQL text is identical to the builder's for the same values.
- *
- * @example
- * ```ts
- * import { prepare, slot } from './prepared.js'
- *
- * const id = slot<number>('id')
- * const byId = prepare(db.selectFrom('tokens').selectAll().where('tokens.id', '=', id), [id])
- * const { rows } = await byId.run(db, [7])
- * ```
  */
 export interface Prepared<R> {
   /** Runs the statement on `db` (the store's instance or a transaction of it) with the slots' values. */
@@ -39,14 +23,6 @@ export interface Prepared<R> {
 /**
  * Compiles `query` and remembers where each slot's value goes. Throws at store creation if a slot does
  * not reach the compiled parameters (a builder that inlined or dropped it), a programming error.
- *
- * @example
- * ```ts
- * import { prepare, slot } from './prepared.js'
- *
- * const id = slot<number>('id')
- * const byId = prepare(db.selectFrom('tokens').selectAll().where('tokens.id', '=', id), [id])
- * ```
  */
 export function prepare<R>(query: Compilable<R>, slots: readonly unknown[]): Prepared<R> {
   const compiled: CompiledQuery<R> = query.compile()

@@ -10,19 +10,6 @@ const isIdList = (ids: number | readonly number[]): ids is readonly number[] => 
  * The `revoked = false` condition is the decision: the database lets exactly one concurrent statement
  * change a row from active to revoked, and the affected row count tells the caller whether it was this
  * one. Returns the builder, so a caller may compile it once or run it in its transaction.
- *
- * @example
- * ```ts
- * import type { Transaction } from 'kysely'
- * import { revokeActive } from './revoke-active.js'
- * import type { SqlDialect } from './dialect/sql-dialect.js'
- * import type { PatkitDatabase } from './schema.js'
- * declare const trx: Transaction<PatkitDatabase>
- * declare const dialect: SqlDialect
- *
- * const result = await revokeActive(trx, dialect, 7).executeTakeFirst()
- * result.numUpdatedRows // 1n when this statement revoked it, 0n when it was revoked (or missing)
- * ```
  */
 export function revokeActive(
   db: Kysely<PatkitDatabase>,

@@ -20,17 +20,6 @@ import { writeTransaction } from './transaction.js'
  * transaction begins IMMEDIATE and holds the database's write lock throughout. The choice is the
  * domain's rule (`tokensToRevokeOnReuse`), with the given token presented as revoked, as the memory
  * store does. A deadlock or serialization failure is retried from the start.
- *
- * @example
- * ```ts
- * import { revokeDescendants } from './revoke-descendants.js'
- * import type { SqlContext } from './options.js'
- * import type { Statements } from './statements.js'
- * declare const context: SqlContext
- * declare const statements: Statements
- *
- * const revoked = await revokeDescendants(context, statements, 7, now)
- * ```
  */
 export async function revokeDescendants(
   context: SqlContext,

@@ -10,16 +10,7 @@ import { findTokenBy } from './token-reads.js'
 import { decodeBoolean, decodeInteger, encodeToken } from './token-row.js'
 import { writeTransaction } from './transaction.js'
 
-/**
- * What a rotation found: it rotated, or the old token was missing or already revoked.
- *
- * @example
- * ```ts
- * import type { RotateOutcome } from './rotate.js'
- *
- * const outcome: RotateOutcome = { kind: 'already_revoked' }
- * ```
- */
+/** What a rotation found: it rotated, or the old token was missing or already revoked. */
 export type RotateOutcome =
   | { readonly kind: 'rotated'; readonly token: Token }
   | { readonly kind: 'not_found' }
@@ -100,20 +91,6 @@ async function familyOf(
  * rotations both pass the conditional write, the second successor's insert violates it, its transaction
  * rolls back, and the rotation reports `already_revoked` once the old token is seen revoked. Any other
  * failure is rethrown (and becomes a `store_failure`).
- *
- * @example
- * ```ts
- * import type { TokenDraft } from 'patkit/store'
- * import { rotateRow } from './rotate.js'
- * import type { SqlContext } from './options.js'
- * import type { Statements } from './statements.js'
- * declare const context: SqlContext
- * declare const statements: Statements
- * declare const successor: TokenDraft
- *
- * const outcome = await rotateRow(context, statements, 7, successor)
- * if (outcome.kind === 'rotated') console.log(outcome.token.id)
- * ```
  */
 export async function rotateRow(
   context: SqlContext,

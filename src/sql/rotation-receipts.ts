@@ -9,25 +9,7 @@ import { findTokenBy } from './token-reads.js'
 import { decodeInstant, decodeInteger, decodeToken, tokenColumns } from './token-row.js'
 import { writeTransaction } from './transaction.js'
 
-/**
- * Writes a rotation's receipt, inside the rotation's own transaction (see `rotateRow`).
- *
- * @example
- * ```ts
- * import type { Transaction } from 'kysely'
- * import type { RotationReceiptDraft } from 'patkit/store'
- * import type { SqlDialect } from './dialect/sql-dialect.js'
- * import { insertReceipt } from './rotation-receipts.js'
- * import type { PatkitDatabase } from './schema.js'
- * declare const trx: Transaction<PatkitDatabase>
- * declare const dialect: SqlDialect
- * declare const oldId: number
- * declare const successorId: number
- * declare const receipt: RotationReceiptDraft
- *
- * await insertReceipt(trx, dialect, oldId, successorId, receipt)
- * ```
- */
+/** Writes a rotation's receipt, inside the rotation's own transaction (see `rotateRow`). */
 export async function insertReceipt(
   trx: Kysely<PatkitDatabase>,
   dialect: SqlDialect,
@@ -51,17 +33,6 @@ export async function insertReceipt(
  * Deletes the receipts whose window closed at or before `at`, as one statement of its own before a
  * keyed rotation's transaction: the delete never lengthens the family's lock, and a failure leaves
  * nothing rotated. Racing deletes of the same rows only wait on each other; a deadlock is retried.
- *
- * @example
- * ```ts
- * import type { TokenDraft } from 'patkit/store'
- * import { pruneReceipts } from './rotation-receipts.js'
- * import type { SqlContext } from './options.js'
- * declare const context: SqlContext
- * declare const successor: TokenDraft
- *
- * await pruneReceipts(context, successor.createdAt)
- * ```
  */
 export function pruneReceipts({ db, dialect }: SqlContext, at: Date): Promise<void> {
   return retrying(async () => {
@@ -81,18 +52,6 @@ export function pruneReceipts({ db, dialect }: SqlContext, at: Date): Promise<vo
  * COMMITTED; locking reads under REPEATABLE READ), find none. The receipt and the successor are read
  * `FOR UPDATE`, so a concurrent `touchLastUsed` of the successor is ordered before or after, never
  * missed. SQLite's IMMEDIATE transaction holds the database's write lock instead.
- *
- * @example
- * ```ts
- * import { consumeReceipt } from './rotation-receipts.js'
- * import type { SqlContext } from './options.js'
- * import type { Statements } from './statements.js'
- * declare const context: SqlContext
- * declare const statements: Statements
- * declare const keyDigest: string
- *
- * const redeemed = await consumeReceipt(context, statements, 7, keyDigest, now)
- * ```
  */
 export async function consumeReceipt(
   context: SqlContext,

@@ -10,14 +10,7 @@ type Id = number
 type UserIdColumn = UserId
 type Flag = boolean | number
 
-/**
- * The tokens table as the store's queries see it (unprefixed; the table prefix plugin renames it).
- *
- * @example
- * ```ts
- * db.selectFrom('tokens').select('tokens.id')
- * ```
- */
+/** The tokens table as the store's queries see it (unprefixed; the table prefix plugin renames it). */
 export interface TokensTable {
   id: ColumnType<unknown, Id | undefined, never>
   user_id: Column<UserIdColumn>
@@ -78,20 +71,7 @@ interface CacheChangesTable {
   created_at: Column<string>
 }
 
-/**
- * The store's tables, by their unprefixed names.
- *
- * @example
- * ```ts
- * import type { Kysely } from 'kysely'
- * import type { PatkitDatabase } from './schema.js'
- * import { TablePrefixPlugin } from './table-prefix.js'
- *
- * // db: the application's Kysely instance
- * const plugin = new TablePrefixPlugin('patkit_', ['tokens', 'users', 'settings', 'rotation_receipts'])
- * const tables = db.withPlugin(plugin) as unknown as Kysely<PatkitDatabase>
- * ```
- */
+/** The store's tables, by their unprefixed names. */
 export interface PatkitDatabase {
   tokens: TokensTable
   users: UsersTable
@@ -100,16 +80,7 @@ export interface PatkitDatabase {
   cache_changes: CacheChangesTable
 }
 
-/**
- * The unprefixed names of the store's own tables, which the prefix plugin renames.
- *
- * @example
- * ```ts
- * import { PATKIT_TABLES } from './schema.js'
- *
- * PATKIT_TABLES.includes('tokens') // true
- * ```
- */
+/** The unprefixed names of the store's own tables, which the prefix plugin renames. */
 export const PATKIT_TABLES: readonly (keyof PatkitDatabase)[] = [
   'tokens',
   'users',

@@ -21,18 +21,6 @@ interface TokenUserRow extends TokenRow {
  * The hot statements of one store, compiled once with its table prefix: reads by digest and id, the
  * joined principal lookup, the throttled `last_used_at` write, rotation's two writes, and the pages of
  * a user's own list (one per sort order, compiled on first use).
- *
- * @example
- * ```ts
- * import type { Digester } from 'patkit/store'
- * import type { SqlContext } from './options.js'
- * import type { Statements } from './statements.js'
- * declare const statements: Statements
- * declare const context: SqlContext
- * declare const digest: Digester
- *
- * const { rows } = await statements.byDigest.run(context.db, [digest])
- * ```
  */
 export interface Statements {
   readonly byDigest: Prepared<TokenRow>
@@ -60,22 +48,7 @@ export interface Statements {
   ): Prepared<TokenRow & { readonly total_count: unknown }>
 }
 
-/**
- * The columns the prepared insert binds, in order.
- *
- * @example
- * ```ts
- * import type { TokenDraft } from 'patkit/store'
- * import type { SqlDialect } from './dialect/sql-dialect.js'
- * import { insertColumns } from './statements.js'
- * import { encodeToken } from './token-row.js'
- * declare const dialect: SqlDialect
- * declare const draft: TokenDraft
- *
- * const encoded = encodeToken(dialect, draft, 0)
- * const values = insertColumns.map((column) => encoded[column])
- * ```
- */
+/** The columns the prepared insert binds, in order. */
 export const insertColumns = [
   'user_id',
   'name',
@@ -94,14 +67,6 @@ export const insertColumns = [
 
 /**
  * Compiles a store's hot statements (the list pages lazily, per sort order and impersonation flag).
- *
- * @example
- * ```ts
- * import { resolveOptions } from './options.js'
- * import { prepareStatements } from './statements.js'
- *
- * const statements = prepareStatements(resolveOptions(db, {}))
- * ```
  */
 export function prepareStatements({ db, dialect }: SqlContext): Statements {
   const columns = tokenColumns(dialect)

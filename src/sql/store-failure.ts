@@ -5,14 +5,6 @@ import type { StoreFailure } from '../domain/errors.js'
  * The error mapper for `ResultAsync.fromPromise`: whatever a driver rejected with (a lost connection,
  * a violated constraint, a timeout) becomes a `store_failure` naming the operation, with the driver's
  * error as `cause`.
- *
- * @example
- * ```ts
- * import { ResultAsync } from 'neverthrow'
- * import { toStoreFailure } from './store-failure.js'
- *
- * ResultAsync.fromPromise(db.selectFrom('tokens').selectAll().execute(), toStoreFailure('list'))
- * ```
  */
 export function toStoreFailure(operation: string): (cause: unknown) => StoreFailure {
   return (cause) => storeFailure(operation, cause)
@@ -27,18 +19,6 @@ const TRANSACTION_ATTEMPTS = 16
  * Runs a transaction again when it failed with an error the dialect calls retryable: the database
  * rolled it back because it raced another transaction, so nothing of it persists and a new attempt
  * sees the winner's writes. Any other error, or the last attempt's, is rethrown.
- *
- * @example
- * ```ts
- * import type { Transaction } from 'kysely'
- * import type { SqlDialect } from './dialect/sql-dialect.js'
- * import type { PatkitDatabase } from './schema.js'
- * import { retrying } from './store-failure.js'
- * declare const dialect: SqlDialect
- * declare const rotateIn: (trx: Transaction<PatkitDatabase>) => Promise<void>
- *
- * await retrying(() => db.transaction().execute(rotateIn), dialect.isRetryable)
- * ```
  */
 export async function retrying<T>(
   run: () => Promise<T>,

@@ -11,14 +11,6 @@ const PREFIX = /^(?:[a-z][a-z0-9_]{0,31})?$/
  * The SQL store's one rule for a table prefix: `null` when `prefix` is valid, else the reason, as text
  * (`must be ...`) for the caller to put after the name it knows the value by. Pure and free of Kysely,
  * so `patkit serve` checks `--table-prefix` with it before it loads the SQL store.
- *
- * @example
- * ```ts
- * import { tablePrefixProblem } from './table-prefix-rule.js'
- *
- * tablePrefixProblem('auth_') // null
- * tablePrefixProblem('Foo_') // 'must be lower-case letters, digits and _, starting with a letter, ...'
- * ```
  */
 export function tablePrefixProblem(prefix: string): string | null {
   return PREFIX.test(prefix) ? null : `must be ${TABLE_PREFIX_RULE}`

@@ -36,14 +36,6 @@ class PrefixTransformer extends OperationNodeTransformer {
 /**
  * A Kysely plugin that prefixes the store's table names, so its queries are written against `tokens`
  * and `users` and run against `patkit_tokens` and `patkit_users` (or any prefix).
- *
- * @example
- * ```ts
- * import { TablePrefixPlugin } from './table-prefix.js'
- *
- * const scoped = db.withPlugin(new TablePrefixPlugin('patkit_', ['tokens', 'users']))
- * scoped.selectFrom('tokens').selectAll() // select * from "patkit_tokens"
- * ```
  */
 export class TablePrefixPlugin implements KyselyPlugin {
   readonly #transformer: PrefixTransformer

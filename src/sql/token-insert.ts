@@ -7,15 +7,6 @@ import { decodeInteger, encodeToken } from './token-row.js'
 /**
  * The stored token for a draft with its id and family: a fresh object with exactly the {@link Token}
  * fields, so nothing the caller holds is shared.
- *
- * @example
- * ```ts
- * import type { TokenDraft } from 'patkit/store'
- * import { storedToken } from './token-insert.js'
- * declare const draft: TokenDraft
- *
- * storedToken(draft, 7, 7).familyId // 7
- * ```
  */
 export function storedToken(token: TokenDraft | Token, id: number, familyId: number): Token {
   return {
@@ -38,20 +29,6 @@ export function storedToken(token: TokenDraft | Token, id: number, familyId: num
 /**
  * Inserts one row and returns its id: `RETURNING id` where the dialect has it, else the driver's
  * insert id. `id` is given only by imports.
- *
- * @example
- * ```ts
- * import type { Transaction } from 'kysely'
- * import type { TokenDraft } from 'patkit/store'
- * import { insertRow } from './token-insert.js'
- * import type { SqlDialect } from './dialect/sql-dialect.js'
- * import type { PatkitDatabase } from './schema.js'
- * declare const trx: Transaction<PatkitDatabase>
- * declare const dialect: SqlDialect
- * declare const draft: TokenDraft
- *
- * const id = await insertRow(trx, dialect, draft, 0)
- * ```
  */
 export async function insertRow(
   db: Kysely<PatkitDatabase>,
@@ -74,20 +51,6 @@ export async function insertRow(
  * Stores a draft inside the caller's transaction. A first generation draft (`familyId: null`) is its
  * own family: its row is inserted with a placeholder family and then pointed at its own id, which no
  * other transaction can observe in between.
- *
- * @example
- * ```ts
- * import type { TokenDraft } from 'patkit/store'
- * import type { Kysely } from 'kysely'
- * import type { SqlDialect } from './dialect/sql-dialect.js'
- * import type { PatkitDatabase } from './schema.js'
- * import { insertDraft } from './token-insert.js'
- * declare const db: Kysely<PatkitDatabase>
- * declare const dialect: SqlDialect
- * declare const draft: TokenDraft
- *
- * const token = await db.transaction().execute((trx) => insertDraft(trx, dialect, draft))
- * ```
  */
 export async function insertDraft(
   trx: Kysely<PatkitDatabase>,
@@ -104,16 +67,6 @@ export async function insertDraft(
  * After an explicit id was inserted on PostgreSQL, moves the identity's sequence past it (never back),
  * so later inserts get ids above every imported one. MySQL's auto_increment and SQLite's
  * autoincrement do this by themselves.
- *
- * @example
- * ```ts
- * import type { Transaction } from 'kysely'
- * import { bumpSequence } from './token-insert.js'
- * import type { PatkitDatabase } from './schema.js'
- * declare const trx: Transaction<PatkitDatabase>
- *
- * await bumpSequence(trx, 'patkit_tokens', 42)
- * ```
  */
 export async function bumpSequence(db: Kysely<PatkitDatabase>, table: string, id: number): Promise<void> {
   await sql`

@@ -10,20 +10,7 @@ import { decodeInteger, decodeToken, tokenColumns } from './token-row.js'
 import { decodeUser } from './users.js'
 import { filterCondition } from './where.js'
 
-/**
- * The token with an id or a digest, or null, through the store's compiled statement.
- *
- * @example
- * ```ts
- * import { findTokenBy } from './token-reads.js'
- * import type { SqlContext } from './options.js'
- * import type { Statements } from './statements.js'
- * declare const context: SqlContext
- * declare const statements: Statements
- *
- * await findTokenBy(context, statements, 'digest', 'q1w2...')
- * ```
- */
+/** The token with an id or a digest, or null, through the store's compiled statement. */
 export async function findTokenBy(
   { db, userIdType }: SqlContext,
   statements: Statements,
@@ -39,17 +26,6 @@ export async function findTokenBy(
 /**
  * The token with a digest and its owner (null when the users table has no such user), in one
  * statement: the meaning of `findByDigest` followed by `findUser(token.userId)`.
- *
- * @example
- * ```ts
- * import { findTokenWithUser } from './token-reads.js'
- * import type { SqlContext } from './options.js'
- * import type { Statements } from './statements.js'
- * declare const context: SqlContext
- * declare const statements: Statements
- *
- * const found = await findTokenWithUser(context, statements, 'q1w2...')
- * ```
  */
 export async function findTokenWithUser(
   { db, userIdType }: SqlContext,
@@ -87,17 +63,6 @@ function userOnly(filter: TokenFilter): UserId | null {
  * list is one compiled statement with `count(*) over ()` (a second `COUNT(*)` only for a page past the
  * end); any other filter is a `COUNT(*)` and a `LIMIT/OFFSET` select over the same compiled filter, as
  * a window count would make the database read every matching row in full however small the page.
- *
- * @example
- * ```ts
- * import { selectTokenPage } from './token-reads.js'
- * import type { SqlContext } from './options.js'
- * import type { Statements } from './statements.js'
- * declare const context: SqlContext
- * declare const statements: Statements
- *
- * const { items, total } = await selectTokenPage(context, statements, { filter: {}, sort: 'id_asc', page: { page: 1, perPage: 20 }, now })
- * ```
  */
 export async function selectTokenPage(
   context: SqlContext,

@@ -8,15 +8,6 @@ import type { TokensTable } from './schema.js'
 /**
  * The columns a token is read with. Instants and days are selected as text under their own names (so
  * an `ORDER BY created_at` can never pick the text up instead of the column).
- *
- * @example
- * ```ts
- * import { tokenColumns } from './token-row.js'
- * import type { SqlDialect } from './dialect/sql-dialect.js'
- * declare const dialect: SqlDialect
- *
- * db.selectFrom('tokens').select(tokenColumns(dialect))
- * ```
  */
 export function tokenColumns(dialect: SqlDialect) {
   return [
@@ -39,14 +30,6 @@ export function tokenColumns(dialect: SqlDialect) {
 
 /**
  * A token row as selected by {@link tokenColumns}, before decoding: the driver decides each value's type.
- *
- * @example
- * ```ts
- * import { decodeToken, type TokenRow } from './token-row.js'
- * declare const row: TokenRow
- *
- * const token = decodeToken(row satisfies TokenRow, 'integer')
- * ```
  */
 export interface TokenRow {
   readonly id: unknown
@@ -73,13 +56,6 @@ function corrupt(column: string, value: unknown): Error {
 /**
  * An integer column as a number, whichever way the driver hands it over (pg: a string for `bigint`;
  * kysely: a bigint for insert ids).
- *
- * @example
- * ```ts
- * import { decodeInteger } from './token-row.js'
- *
- * decodeInteger('42', 'id') // 42
- * ```
  */
 export function decodeInteger(value: unknown, column: string): number {
   const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value
@@ -91,14 +67,6 @@ export function decodeInteger(value: unknown, column: string): number {
 /**
  * A user id column: an integer (as {@link decodeInteger}) or, with `userIdType: 'string'`, the text
  * as stored.
- *
- * @example
- * ```ts
- * import { decodeUserId } from './token-row.js'
- *
- * decodeUserId('42', 'integer', 'user_id') // 42
- * decodeUserId('42', 'string', 'user_id') // '42'
- * ```
  */
 export function decodeUserId(value: unknown, userIdType: UserIdType, column: string): UserId {
   if (userIdType === 'integer') return decodeInteger(value, column)
@@ -106,16 +74,7 @@ export function decodeUserId(value: unknown, userIdType: UserIdType, column: str
   return value
 }
 
-/**
- * A boolean column: `true`/`false` (PostgreSQL), `0`/`1` (MySQL's tinyint, SQLite).
- *
- * @example
- * ```ts
- * import { decodeBoolean } from './token-row.js'
- *
- * decodeBoolean(1, 'revoked') // true
- * ```
- */
+/** A boolean column: `true`/`false` (PostgreSQL), `0`/`1` (MySQL's tinyint, SQLite). */
 export function decodeBoolean(value: unknown, column: string): boolean {
   if (value === true || value === 1 || value === 1n || value === '1') return true
   if (value === false || value === 0 || value === 0n || value === '0') return false
@@ -127,16 +86,7 @@ const INSTANT = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9
 const ISO_MS = /^(?!00)\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 const SPACE_MS = /^(?!00)\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}$/
 
-/**
- * A UTC instant selected as text, to a `Date` with millisecond precision.
- *
- * @example
- * ```ts
- * import { decodeInstant } from './token-row.js'
- *
- * decodeInstant('2030-01-01 12:00:00.250', 'created_at').toISOString() // '2030-01-01T12:00:00.250Z'
- * ```
- */
+/** A UTC instant selected as text, to a `Date` with millisecond precision. */
 export function decodeInstant(value: unknown, column: string): Date {
   // The shapes the store's own writes come back in (`toISOString()` text on SQLite, to_char's on
   // PostgreSQL) are ISO 8601 date-time strings, which `Date` parses exactly and much faster than the
@@ -183,14 +133,6 @@ function decodeScopes(value: unknown): readonly string[] {
 /**
  * A {@link Token} from a row selected with {@link tokenColumns}. Throws on a value the store never
  * writes; inside a store operation that becomes a `store_failure`.
- *
- * @example
- * ```ts
- * import { decodeToken, type TokenRow } from './token-row.js'
- * declare const rows: readonly TokenRow[]
- *
- * const tokens = rows.map((row) => decodeToken(row, 'integer'))
- * ```
  */
 export function decodeToken(row: TokenRow, userIdType: UserIdType): Token {
   return {
@@ -214,17 +156,6 @@ export function decodeToken(row: TokenRow, userIdType: UserIdType): Token {
 /**
  * The column values that store a token or draft: `familyId` is given separately because a first
  * generation token's family is its own id, known only after the insert. Scopes are a JSON array.
- *
- * @example
- * ```ts
- * import type { TokenDraft } from 'patkit/store'
- * import { encodeToken } from './token-row.js'
- * import type { SqlDialect } from './dialect/sql-dialect.js'
- * declare const dialect: SqlDialect
- * declare const draft: TokenDraft
- *
- * db.insertInto('tokens').values(encodeToken(dialect, draft, 0))
- * ```
  */
 export function encodeToken(
   dialect: SqlDialect,
@@ -251,12 +182,6 @@ export function encodeToken(
 /**
  * The stored form of a token's last IPs: space-separated, oldest first, `''` for none (IP addresses
  * never contain a space).
- *
- * @example
- * ```ts
- * import { encodeIps } from './token-row.js'
- * encodeIps(['10.0.0.1', '::1']) // '10.0.0.1 ::1'
- * ```
  */
 export function encodeIps(ips: readonly string[] | undefined): string {
   return ips === undefined ? '' : ips.join(' ')

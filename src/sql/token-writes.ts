@@ -8,20 +8,7 @@ import { bumpSequence, insertDraft, insertRow, storedToken } from './token-inser
 import { decodeToken, encodeIps } from './token-row.js'
 import { writeTransaction } from './transaction.js'
 
-/**
- * Stores a new token in one transaction (a first generation token's family is set to its own id).
- *
- * @example
- * ```ts
- * import type { TokenDraft } from 'patkit/store'
- * import { insertToken } from './token-writes.js'
- * import type { SqlContext } from './options.js'
- * declare const context: SqlContext
- * declare const draft: TokenDraft
- *
- * const token = await insertToken(context, draft)
- * ```
- */
+/** Stores a new token in one transaction (a first generation token's family is set to its own id). */
 export function insertToken(context: SqlContext, draft: TokenDraft): Promise<Token> {
   return writeTransaction(context, (trx) => insertDraft(trx, context.dialect, draft))
 }
@@ -29,15 +16,6 @@ export function insertToken(context: SqlContext, draft: TokenDraft): Promise<Tok
 /**
  * Stores a token as given, id and family included; on PostgreSQL the id sequence is moved past it in
  * the same transaction. A taken id, digest or predecessor fails on the table's constraints.
- *
- * @example
- * ```ts
- * import { importStoredToken } from './token-writes.js'
- * import type { SqlContext } from './options.js'
- * declare const context: SqlContext
- *
- * await importStoredToken(context, { ...token, id: 42, familyId: 40 })
- * ```
  */
 export async function importStoredToken(context: SqlContext, token: Token): Promise<Token> {
   const { dialect, prefix } = context
@@ -55,15 +33,6 @@ export async function importStoredToken(context: SqlContext, token: Token): Prom
  * Revokes a token with one conditional write, so of N concurrent revocations exactly one reports
  * `revoked`. When it changed nothing, the token is either revoked already or missing: tokens are never
  * deleted nor un-revoked, so a look afterwards tells which.
- *
- * @example
- * ```ts
- * import { revokeRow } from './token-writes.js'
- * import type { SqlContext } from './options.js'
- * declare const context: SqlContext
- *
- * await revokeRow(context, 7) // 'revoked' | 'already_revoked' | 'missing'
- * ```
  */
 export async function revokeRow({ db, dialect }: SqlContext, id: number): Promise<RevokeOutcome> {
   const result = await revokeActive(db, dialect, id).executeTakeFirst()

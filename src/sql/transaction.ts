@@ -31,18 +31,6 @@ async function immediate<T>(
  * losing a race (a deadlock, a serialization failure, SQLite's busy timeout running out): nothing of a
  * rolled-back attempt persists, and the next one sees the winner's writes. On SQLite the transaction
  * begins IMMEDIATE, so two processes on one file queue for the write lock instead of failing.
- *
- * @example
- * ```ts
- * import type { TokenDraft } from 'patkit/store'
- * import { insertDraft } from './token-insert.js'
- * import { writeTransaction } from './transaction.js'
- * import type { SqlContext } from './options.js'
- * declare const context: SqlContext
- * declare const draft: TokenDraft
- *
- * const token = await writeTransaction(context, (trx) => insertDraft(trx, context.dialect, draft))
- * ```
  */
 export function writeTransaction<T>(
   { db, dialect }: SqlContext,

@@ -7,16 +7,7 @@ import { writeTransaction } from './transaction.js'
 
 const DIGITS = /^\d+$/
 
-/**
- * A user from its selected columns.
- *
- * @example
- * ```ts
- * import { decodeUser } from './users.js'
- *
- * decodeUser({ id: '1', username: 'root', admin: true, blocked: false }, 'integer')
- * ```
- */
+/** A user from its selected columns. */
 export function decodeUser(
   row: { id: unknown; username: unknown; admin: unknown; blocked: unknown },
   userIdType: UserIdType,
@@ -33,15 +24,6 @@ export function decodeUser(
 /**
  * Finds a user by id (a number, or a string of digits) or by username in any case, as the memory store
  * does. Usernames are folded in JavaScript into `username_lower`, so every dialect compares alike.
- *
- * @example
- * ```ts
- * import { selectUser } from './users.js'
- * import type { SqlContext } from './options.js'
- * declare const context: SqlContext
- *
- * await selectUser(context, 'ROOT') // the user 'root'
- * ```
  */
 export async function selectUser(context: SqlContext, ref: number | string): Promise<User | null> {
   const { db, userIdType } = context
@@ -60,15 +42,6 @@ export async function selectUser(context: SqlContext, ref: number | string): Pro
 /**
  * Finds a user by id only, matched exactly: an id of the other kind than the table's `userIdType`
  * names no one (no query is run).
- *
- * @example
- * ```ts
- * import { selectUserById } from './users.js'
- * import type { SqlContext } from './options.js'
- * declare const context: SqlContext
- *
- * await selectUserById(context, 2) // the user with id 2, on an integer-id table
- * ```
  */
 export async function selectUserById(context: SqlContext, id: UserId): Promise<User | null> {
   if (!isUserIdOf(context.userIdType, id)) return null
@@ -85,15 +58,6 @@ export async function selectUserById(context: SqlContext, id: UserId): Promise<U
  * any case) violates the unique index on `username_lower` and fails, as in the memory store. An
  * upsert is not used on purpose: MySQL's `ON DUPLICATE KEY UPDATE` fires on any unique key, and would
  * overwrite the other user instead of failing.
- *
- * @example
- * ```ts
- * import { upsertUser } from './users.js'
- * import type { SqlContext } from './options.js'
- * declare const context: SqlContext
- *
- * await upsertUser(context, { id: 1, username: 'root', admin: true, blocked: false })
- * ```
  */
 export async function upsertUser(context: SqlContext, user: User): Promise<User> {
   const { dialect } = context

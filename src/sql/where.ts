@@ -47,15 +47,6 @@ function activeAt(eb: TokensBuilder, dialect: SqlDialect, now: Date): Expression
  * predicate: `created*` and `lastUsed*` inclusive (a NULL `last_used_at` never matches, as SQL's
  * comparisons with NULL never hold); `expiresBefore` strict and `expiresAfter` inclusive (a NULL
  * `expires_at` matches neither); `state` at `now`; `search` as {@link searchConditions}.
- *
- * @example
- * ```ts
- * import { filterCondition } from './where.js'
- * import type { SqlDialect } from './dialect/sql-dialect.js'
- * declare const dialect: SqlDialect
- *
- * db.selectFrom('tokens').where(filterCondition(dialect, { userId: 2, state: 'active' }, now))
- * ```
  */
 export function filterCondition(
   dialect: SqlDialect,

@@ -5,15 +5,6 @@
  * see docs/storage.md); the digest a store keeps of a secret (`createDigester`, e.g. for a seed); and
  * the user id rules (`UserIdType`, `userIdProblem`). Prove a store with `describeStoreConformance`
  * from `patkit/testing`.
- *
- * @example
- * ```ts
- * import type { Token } from 'patkit'
- * import { applyListQuery, type ListQuery } from 'patkit/store'
- * declare const tokens: readonly Token[]
- * declare const query: ListQuery
- * const { items, total } = applyListQuery(tokens, query)
- * ```
  * @packageDocumentation
  */
 

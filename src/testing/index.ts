@@ -2,13 +2,6 @@
  * patkit/testing: the store conformance suite every `TokenStore` runs, and fixture builders. Needs
  * vitest (an optional peer dependency) for `describeStoreConformance`. The fake GitLab, its seed format
  * and the test clocks are in `patkit/fake`.
- *
- * @example
- * ```ts
- * import { describeStoreConformance } from 'patkit/testing'
- * import { memoryStore } from 'patkit/memory'
- * describeStoreConformance({ name: 'memory', create: () => memoryStore() })
- * ```
  * @packageDocumentation
  */
 

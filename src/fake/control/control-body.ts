@@ -20,7 +20,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 /**
  * A byte count as people read it: `65536 bytes (64 KiB)`, `16777216 bytes (16 MiB)`, `1000 bytes`.
  */
-export function formatByteLimit(bytes: number): string {
+function formatByteLimit(bytes: number): string {
   const mib = bytes / (1024 * 1024)
   const kib = bytes / 1024
   if (Number.isInteger(mib)) return `${bytes} bytes (${mib} MiB)`
@@ -36,7 +36,7 @@ function tooLarge(limit: number, route: string, hint: string): BodyRefusal {
 }
 
 /** How {@link readControlBody} reads one route's body. */
-export interface ControlBodyOptions {
+interface ControlBodyOptions {
   /** Bytes read at most. */
   readonly limit: number
   /** The route, as the 413 names it: `PUT /__patkit/state`. */

@@ -8,13 +8,13 @@ import { createHash, timingSafeEqual } from 'node:crypto'
 // checks the control token, when one is set, in constant time.
 
 /** What the guard refused and why: a status and a sentence for the caller. */
-export interface ControlRefusal {
+interface ControlRefusal {
   readonly status: 401 | 403 | 415
   readonly message: string
 }
 
 /** What the guard lets through; the listen host and the public URL's host are among `allowedHosts`. */
-export interface ControlGuardOptions {
+interface ControlGuardOptions {
   readonly controlToken?: string | undefined
   /** Host names (or IP addresses) beside the loopback ones; `*` allows every host. */
   readonly allowedHosts?: readonly string[] | undefined
@@ -54,7 +54,7 @@ export function hostNameOf(value: string): string | null {
 }
 
 /** Whether a host name (as {@link hostNameOf} gives it) is this machine's loopback interface. */
-export function isLoopbackName(name: string): boolean {
+function isLoopbackName(name: string): boolean {
   return (
     name === 'localhost' ||
     /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name) ||

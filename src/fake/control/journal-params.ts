@@ -44,7 +44,7 @@ export const JOURNAL_INTEGER_PARAMS = [
 ] as const
 
 /** The names of every parameter `GET /__patkit/journal` takes. */
-export const JOURNAL_PARAMS = [
+const JOURNAL_PARAMS = [
   'kind',
   'method',
   'path',

@@ -17,7 +17,7 @@ export interface SeedPlan {
 /**
  * At least one problem: what {@link checkSeed} refuses a seed with.
  */
-export type SeedProblems = readonly [SeedProblem, ...SeedProblem[]]
+type SeedProblems = readonly [SeedProblem, ...SeedProblem[]]
 
 type ValidSeedToken = NonNullable<ValidSeed['tokens']>[number]
 

@@ -3,7 +3,7 @@ import { predecessorProblem, secondSuccessorProblem } from '../../authority/issu
 /**
  * The fields of a seed token that place it in a family (the seed format's names).
  */
-export interface FamilyMember {
+interface FamilyMember {
   readonly id?: number | undefined
   readonly user_id: number
   readonly revoked?: boolean | undefined
@@ -13,7 +13,7 @@ export interface FamilyMember {
 /**
  * What is wrong with one token's `previous_id`: the token's index in the seed's `tokens`, and a sentence.
  */
-export interface FamilyProblem {
+interface FamilyProblem {
   readonly index: number
   readonly message: string
 }

@@ -11,16 +11,7 @@ const DIALECTS: Readonly<Record<SqlDialectName, SqlDialect>> = {
   sqlite: sqliteDialect,
 }
 
-/**
- * The dialect of a name.
- *
- * @example
- * ```ts
- * import { dialectNamed } from './detect.js'
- *
- * dialectNamed('sqlite').bool(true) // 1
- * ```
- */
+/** The dialect of a name. */
 export function dialectNamed(name: SqlDialectName): SqlDialect {
   return DIALECTS[name]
 }
@@ -32,17 +23,6 @@ export function dialectNamed(name: SqlDialectName): SqlDialect {
  * better-sqlite3, libSQL, ...) is recognized without the store knowing its class:
  * `$1` placeholders are PostgreSQL, backtick quotes MySQL, double quotes with `?` placeholders SQLite.
  * Anything else yields `null`, and the caller must name the dialect.
- *
- * @example
- * ```ts
- * import Database from 'better-sqlite3'
- * import { Kysely, SqliteDialect } from 'kysely'
- * import type { PatkitDatabase } from '../schema.js'
- * import { detectDialect } from './detect.js'
- *
- * const database = new Database(':memory:')
- * detectDialect(new Kysely<PatkitDatabase>({ dialect: new SqliteDialect({ database }) }))?.name // 'sqlite'
- * ```
  */
 export function detectDialect(db: Kysely<PatkitDatabase>): SqlDialect | null {
   const probe = db.selectFrom('tokens').select('tokens.id').where('tokens.id', '=', 0).compile().sql

@@ -10,13 +10,6 @@ const RETRYABLE = new Set(['1213', '1020'])
  * MySQL and MariaDB through `mysql2`: `datetime(3)` holding UTC, `date`, `boolean` (a `tinyint(1)`), an
  * `auto_increment` id, InnoDB tables in `utf8mb4_bin`, no `RETURNING` (the insert id is read instead),
  * `NULLS FIRST/LAST` emulated, and names ordered as binary strings.
- *
- * @example
- * ```ts
- * import { mysqlDialect } from './mysql.js'
- *
- * mysqlDialect.instant(new Date(0)) // '1970-01-01 00:00:00.000'
- * ```
  */
 export const mysqlDialect: SqlDialect = Object.freeze({
   ...DIALECT_DEFAULTS,

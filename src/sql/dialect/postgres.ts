@@ -10,13 +10,6 @@ const RETRYABLE = new Set(['40001', '40P01'])
  * PostgreSQL, through `pg`, PGlite or any driver whose Kysely dialect compiles PostgreSQL:
  * `timestamptz(3)`, `date`, `boolean`, an identity id, `RETURNING`, `FOR UPDATE`, `NULLS FIRST/LAST`,
  * and `COLLATE "C"` to order names by code point.
- *
- * @example
- * ```ts
- * import { postgresDialect } from './postgres.js'
- *
- * postgresDialect.instant(new Date(0)) // '1970-01-01T00:00:00.000Z'
- * ```
  */
 export const postgresDialect: SqlDialect = Object.freeze({
   ...DIALECT_DEFAULTS,

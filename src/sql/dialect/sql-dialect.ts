@@ -26,15 +26,6 @@ type ColumnSql = RawBuilder<unknown>
  * with its own time-zone rules (mysql2 and pg read a `DATE` as local midnight by default), so the store
  * writes instants and days as UTC strings and selects them back through {@link SqlDialect.instantText}
  * and {@link SqlDialect.dayText}, whatever the host configured its driver to do.
- *
- * @example
- * ```ts
- * import { postgresDialect } from './postgres.js'
- * import type { SqlDialect } from './sql-dialect.js'
- *
- * const dialect: SqlDialect = postgresDialect
- * dialect.supportsReturning // true
- * ```
  */
 export interface SqlDialect {
   readonly name: SqlDialectName
@@ -79,18 +70,7 @@ export interface SqlDialect {
   isRetryable(error: unknown): boolean
 }
 
-/**
- * The conservative defaults every dialect starts from: no optional SQL feature assumed.
- *
- * @example
- * ```ts
- * import { sqliteDialect } from './sqlite.js'
- * import { DIALECT_DEFAULTS, type SqlDialect } from './sql-dialect.js'
- *
- * // A dialect overrides only what differs from the defaults (here, as SQLite does, and more).
- * const mine: SqlDialect = { ...sqliteDialect, ...DIALECT_DEFAULTS, supportsReturning: true }
- * ```
- */
+/** The conservative defaults every dialect starts from: no optional SQL feature assumed. */
 export const DIALECT_DEFAULTS = {
   supportsReturning: false,
   supportsForUpdate: false,
@@ -104,13 +84,6 @@ export const DIALECT_DEFAULTS = {
 
 /**
  * The `code` (or `errno`) property a driver error carries, as a string; `undefined` when there is none.
- *
- * @example
- * ```ts
- * import { errorCode } from './sql-dialect.js'
- *
- * errorCode(Object.assign(new Error('dup'), { code: '23505' })) // '23505'
- * ```
  */
 export function errorCode(error: unknown, property: 'code' | 'errno' = 'code'): string | undefined {
   if (typeof error !== 'object' || error === null || !(property in error)) return undefined

@@ -13,13 +13,6 @@ const BUSY = /^SQLITE_BUSY/
  * ISO-8601 UTC text (fixed width, so text order is time order), days as `YYYY-MM-DD` text, booleans as
  * 0/1, an `autoincrement` id (never reused), the default BINARY collation (code point order), and
  * `NULLS FIRST/LAST` emulated for SQLite builds older than 3.30.
- *
- * @example
- * ```ts
- * import { sqliteDialect } from './sqlite.js'
- *
- * sqliteDialect.bool(true) // 1
- * ```
  */
 export const sqliteDialect: SqlDialect = Object.freeze({
   ...DIALECT_DEFAULTS,

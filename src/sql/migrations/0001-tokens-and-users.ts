@@ -4,16 +4,7 @@ import type { SqlDialect } from '../dialect/sql-dialect.js'
 import { userIdColumnType } from './0006-user-id-type.js'
 import { createIndexOnce, type IndexSpec } from './create-index-once.js'
 
-/**
- * The indexes of the first schema version, and why each exists.
- *
- * @example
- * ```ts
- * import { indexes } from './0001-tokens-and-users.js'
- *
- * indexes('patkit_').map((i) => i.name)
- * ```
- */
+/** The indexes of the first schema version, and why each exists. */
 export function indexes(prefix: string): readonly IndexSpec[] {
   const on = (table: string, columns: readonly string[], suffix: string, unique = false): IndexSpec => ({
     name: `${prefix}${table}_${columns.join('_')}_${suffix}`,
@@ -43,14 +34,6 @@ export function indexes(prefix: string): readonly IndexSpec[] {
  * Schema version 0001: the users and tokens tables and their indexes. Table names are unprefixed here;
  * the prefix plugin on the migrating instance renames them. The user id columns are `bigint`, or
  * `varchar(255)` with `userIdType: 'string'` (recorded by version 0006).
- *
- * @example
- * ```ts
- * import { postgresDialect } from '../dialect/postgres.js'
- * import { tokensAndUsers } from './0001-tokens-and-users.js'
- *
- * const migration = tokensAndUsers(postgresDialect, 'patkit_')
- * ```
  */
 export function tokensAndUsers(
   dialect: SqlDialect,

@@ -5,14 +5,6 @@ import type { SqlDialect } from '../dialect/sql-dialect.js'
  * Schema version 0002: a `settings` table of named values that belong with the data, first the pepper
  * fingerprint (see `verifyPepper`), so a restart under another pepper is refused instead of silently
  * breaking every stored token.
- *
- * @example
- * ```ts
- * import { postgresDialect } from '../dialect/postgres.js'
- * import { settings } from './0002-settings.js'
- *
- * const migration = settings(postgresDialect)
- * ```
  */
 export function settings(dialect: SqlDialect): Migration {
   return {

@@ -2,16 +2,7 @@ import type { Kysely, Migration } from 'kysely'
 import type { SqlDialect } from '../dialect/sql-dialect.js'
 import { createIndexOnce, type IndexSpec } from './create-index-once.js'
 
-/**
- * The indexes of schema version 0003, and why each exists.
- *
- * @example
- * ```ts
- * import { receiptIndexes } from './0003-rotation-receipts.js'
- *
- * receiptIndexes('patkit_').map((i) => i.name) // ['patkit_rotation_receipts_expires_at_idx']
- * ```
- */
+/** The indexes of schema version 0003, and why each exists. */
 export function receiptIndexes(prefix: string): readonly IndexSpec[] {
   return [
     // A keyed rotation deletes the receipts whose window has closed: a range scan, not a table scan.
@@ -29,14 +20,6 @@ export function receiptIndexes(prefix: string): readonly IndexSpec[] {
  * at most once), written in the rotation's transaction. It holds the successor's id, a digest of the
  * key and the successor's secret sealed under a key derived from material the database never holds,
  * and the end of the replay window. No foreign keys, as in 0001: tokens are never deleted.
- *
- * @example
- * ```ts
- * import { postgresDialect } from '../dialect/postgres.js'
- * import { rotationReceipts } from './0003-rotation-receipts.js'
- *
- * const migration = rotationReceipts(postgresDialect, 'patkit_')
- * ```
  */
 export function rotationReceipts(dialect: SqlDialect, prefix: string): Migration {
   return {

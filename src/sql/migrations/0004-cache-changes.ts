@@ -7,14 +7,6 @@ import { createIndexOnce } from './create-index-once.js'
  * cache appends one row (an auto-generated `seq`, the invalidation as JSON, when it was written); every
  * instance reads the rows after the last it saw, and deletes the rows older than its retention. Unused
  * when no cache polls.
- *
- * @example
- * ```ts
- * import { postgresDialect } from '../dialect/postgres.js'
- * import { cacheChanges } from './0004-cache-changes.js'
- *
- * const migration = cacheChanges(postgresDialect, 'patkit_')
- * ```
  */
 export function cacheChanges(dialect: SqlDialect, prefix: string): Migration {
   return {

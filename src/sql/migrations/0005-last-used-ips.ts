@@ -26,14 +26,6 @@ async function hasColumn(db: Kysely<unknown>, dialect: SqlDialect, table: string
  * MySQL and SQLite cannot roll DDL back, so the column is added only when missing: a run that stopped
  * after the `ALTER TABLE` but before recording the version simply runs again, and of two processes
  * starting on one SQLite file the one that loses the race finds the column added.
- *
- * @example
- * ```ts
- * import { sqliteDialect } from '../dialect/sqlite.js'
- * import { lastUsedIps } from './0005-last-used-ips.js'
- *
- * const migration = lastUsedIps(sqliteDialect, 'patkit_')
- * ```
  */
 export function lastUsedIps(dialect: SqlDialect, prefix: string): Migration {
   return {

@@ -8,13 +8,6 @@ export const USER_ID_TYPE_SETTING = 'user_id_type'
  * The SQL type of the user id columns (`users.id`, `tokens.user_id`) for a `userIdType`: GitLab's
  * `bigint`, or `varchar(255)` for string ids (on MySQL in the tables' binary collation, so ids are
  * case-sensitive as everywhere else).
- *
- * @example
- * ```ts
- * import { userIdColumnType } from './0006-user-id-type.js'
- *
- * userIdColumnType('string') // 'varchar(255)'
- * ```
  */
 export function userIdColumnType(userIdType: UserIdType): 'bigint' | 'varchar(255)' {
   return userIdType === 'string' ? 'varchar(255)' : 'bigint'
@@ -28,13 +21,6 @@ const TEXTUAL = /char|text/i
  * this version has `bigint` ids, and asking it for string ids fails here with the reason instead of
  * recording a kind its columns do not hold. `migrate` compares the recorded kind with its option on
  * every later run.
- *
- * @example
- * ```ts
- * import { userIdTypeMigration } from './0006-user-id-type.js'
- *
- * const migration = userIdTypeMigration('patkit_', 'string')
- * ```
  */
 export function userIdTypeMigration(prefix: string, userIdType: UserIdType): Migration {
   return {

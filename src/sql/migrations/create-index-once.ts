@@ -1,16 +1,7 @@
 import { type Kysely, sql } from 'kysely'
 import type { SqlDialect } from '../dialect/sql-dialect.js'
 
-/**
- * One index of a migration: its full (prefixed) name, the table's unprefixed name, the columns.
- *
- * @example
- * ```ts
- * import type { IndexSpec } from './create-index-once.js'
- *
- * const index: IndexSpec = { name: 'patkit_tokens_family_id_idx', table: 'tokens', columns: ['family_id'] }
- * ```
- */
+/** One index of a migration: its full (prefixed) name, the table's unprefixed name, the columns. */
 export interface IndexSpec {
   readonly name: string
   readonly table: string
@@ -22,15 +13,6 @@ export interface IndexSpec {
  * Creates an index unless it exists, so a migration that stopped half-way (MySQL and SQLite run DDL
  * outside a transaction) can simply run again. MySQL has no `CREATE INDEX IF NOT EXISTS`, so there
  * the catalog is asked first.
- *
- * @example
- * ```ts
- * import { createIndexOnce } from './create-index-once.js'
- * import type { SqlDialect } from '../dialect/sql-dialect.js'
- * declare const dialect: SqlDialect
- *
- * await createIndexOnce(db, dialect, 'patkit_', { name: 'patkit_tokens_family_id_idx', table: 'tokens', columns: ['family_id'] })
- * ```
  */
 export async function createIndexOnce(
   db: Kysely<unknown>,
