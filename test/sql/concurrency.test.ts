@@ -6,6 +6,7 @@ import { sqlStore } from '../../src/sql/index.js'
 import { type RotationReceiptStore, supportsRotationReceipts } from '../../src/store/rotation-receipts.js'
 import type { TokenStore } from '../../src/store/token-store.js'
 import { draftFactory } from '../../src/testing/index.js'
+import { raceRounds } from '../support/race-rounds.js'
 import { migratedStore } from './support/conformance.js'
 import {
   type DatabaseTarget,
@@ -19,8 +20,9 @@ import {
 import { describeDatabase } from './support/describe-database.js'
 
 // Real races need real connections: every operation below runs on a pool of POOL_SIZE (>= 8).
-const REPEAT = 50
-const RACE_ROUNDS = 100
+// `npm test` runs each race a fifth of its rounds; `npm run test:slow` (and CI) the full count.
+const REPEAT = raceRounds(50, 10)
+const RACE_ROUNDS = raceRounds(100, 20)
 const ROTATORS = 64
 const NOW = new Date('2026-06-15T12:00:00.000Z')
 
