@@ -58,6 +58,11 @@ export default defineConfig({
     // Most files wait on a database, a child process or a socket: more workers than cores keep both
     // cores busy (vitest's default on 2 cores is 1 worker, every file one after the other).
     maxWorkers: 4,
+    // Hooks start `patkit serve` processes and open and migrate databases: seconds on a busy machine,
+    // and the bounded waits inside them (15 s, test/cli/support/cli-process.ts) must fire first.
+    hookTimeout: 30_000,
+    // A fresh PGlite data directory, dumped once, that every PGlite of the tests starts from.
+    globalSetup: ['test/sql/support/pglite-template.ts'],
     // The JSON report feeds the one-line summary .ci/run prints; it is written on every run so CI and
     // developers run the very same command (`test:slow` writes test-results-slow.json instead).
     reporters: ['default', 'json', new TimeoutHeadroom()],
