@@ -171,10 +171,10 @@ async function betterAuthServers() {
       preHandler: async (request, reply) => {
         const header = request.headers['x-api-key']
         const found = await caller(typeof header === 'string' ? header : undefined)
-        if (found === null)
-          return reply.code(401).send(UNAUTHORIZED)
-          /** @type {{ caller: unknown }} */
-        /** @type {unknown} */ ;(request).caller = found
+        if (found === null) return reply.code(401).send(UNAUTHORIZED)
+        /** @type {{ caller: unknown }} */
+        /** @type {unknown} */
+        request.caller = found
         return undefined
       },
     },
