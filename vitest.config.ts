@@ -1,10 +1,81 @@
 import { defineConfig } from 'vitest/config'
+import type { Reporter, TestCase } from 'vitest/node'
+
+// Two commands, one config. `npm test` runs the project `fast`: every test file but the runs of
+// clients in other languages, with the long races at a few rounds each. `npm run test:slow` runs the
+// project `slow`: those client runs (python-gitlab, pytest, the Ruby gem, go-gitlab, `next build`)
+// and the race files again at their full round counts (PATKIT_LONG_RACES=1, read by
+// test/support/race-rounds.ts). CI runs both. `npx vitest run <path>` runs a file in every project
+// that holds it; add `--project fast` or `--project slow` to pick one.
+
+/** Real clients built or run outside Node: seconds of CPU each, and tools a laptop may lack. */
+const CLIENT_RUNS = [
+  'test/e2e/python-gitlab.test.ts',
+  'test/e2e/ruby-gitlab.test.ts',
+  'test/e2e/go-gitlab.test.ts',
+  'test/e2e/rotation-bot.test.ts',
+  'test/e2e/testing-docs.test.ts',
+  'test/next/next-build.test.ts',
+]
+
+/** Files whose races run a few rounds in `fast` and their full count in `slow`. */
+const LONG_RACES = ['test/sql/concurrency.test.ts', 'test/cli/serve-cache.test.ts']
+
+/** The share of its timeout a test may take before the run names it. */
+const HEADROOM = 0.4
+
+/**
+ * Names every test that took more than HEADROOM of its timeout: such a test fails on a slower or
+ * busier machine. Raise its timeout with the reason, or make it faster.
+ */
+class TimeoutHeadroom implements Reporter {
+  private readonly near: string[] = []
+
+  onTestCaseResult(test: TestCase): void {
+    const duration = test.diagnostic()?.duration
+    const timeout = test.options.timeout
+    if (duration === undefined || timeout === undefined || timeout <= 0) return
+    if (duration <= HEADROOM * timeout) return
+    const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
+    this.near.push(
+      `  ${seconds(duration)} of ${seconds(timeout)}: ${test.module.relativeModuleId} > ${test.fullName}`,
+    )
+  }
+
+  onTestRunEnd(): void {
+    if (this.near.length === 0) return
+    console.warn(
+      `\n${this.near.length} test(s) took more than ${HEADROOM * 100}% of their timeout:\n${this.near.join('\n')}`,
+    )
+  }
+}
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    // One module graph per worker, not one per file: importing src and vitest again for every file
+    // was a third of the suite's CPU. No test file mocks modules or changes globals.
+    isolate: false,
+    // Most files wait on a database, a child process or a socket: more workers than cores keep both
+    // cores busy (vitest's default on 2 cores is 1 worker, every file one after the other).
+    maxWorkers: 4,
+    // Hooks start `patkit serve` processes and open and migrate databases: seconds on a busy machine,
+    // and the bounded waits inside them (15 s, test/cli/support/cli-process.ts) must fire first.
+    hookTimeout: 30_000,
+    // A fresh PGlite data directory, dumped once, that every PGlite of the tests starts from.
+    globalSetup: ['test/sql/support/pglite-template.ts'],
     // The JSON report feeds the one-line summary .ci/run prints; it is written on every run so CI and
-    // developers run the very same command.
-    reporters: ['default', ['json', { outputFile: 'test-results.json' }]],
+    // developers run the very same command (`test:slow` writes test-results-slow.json instead).
+    reporters: ['default', 'json', new TimeoutHeadroom()],
+    outputFile: { json: 'test-results.json' },
+    projects: [
+      {
+        extends: true,
+        test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: CLIENT_RUNS },
+      },
+      {
+        extends: true,
+        test: { name: 'slow', include: [...CLIENT_RUNS, ...LONG_RACES], env: { PATKIT_LONG_RACES: '1' } },
+      },
+    ],
   },
 })

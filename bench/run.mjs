@@ -33,6 +33,7 @@ const SUITES = [
   { name: 'peer', file: 'peer.mjs' },
   { name: 'peer-postgres', file: 'peer-postgres.mjs' },
   { name: 'http', file: 'http.mjs' },
+  { name: 'guard', file: 'guard.mjs' },
   { name: 'list', file: 'list.mjs' },
   { name: 'postgres', file: 'postgres.mjs' },
   { name: 'cache', file: 'cache.mjs' },

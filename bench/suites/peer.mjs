@@ -1,62 +1,15 @@
 /**
  * Target 2: patkit's authenticate against a peer, better-auth's api-key plugin (`verifyApiKey`) on
  * better-auth's memory adapter, each holding the same number of keys. The better-auth store is filled
- * directly with rows of the shape its own `createApiKey` writes (one key is created through the API
- * first, and every other row copies it), with real SHA-256 hashes of known keys.
+ * directly with rows of the shape its own `createApiKey` writes (bench/lib/better-auth.mjs).
  */
-import { createHash } from 'node:crypto'
-import { apiKey, defaultKeyHasher } from '@better-auth/api-key'
-import { betterAuth } from 'better-auth'
-import { memoryAdapter } from 'better-auth/adapters/memory'
+import { betterAuthWith } from '../lib/better-auth.mjs'
 import { alternate } from '../lib/compare.mjs'
 import { sampleIndexes, secretOf } from '../lib/dataset.mjs'
 import { memoryPopulation, settle } from '../lib/memory-population.mjs'
 import { finish, progress, settings, targetFrom } from '../lib/suite.mjs'
 
 const config = settings()
-
-/**
- * A better-auth instance with the api-key plugin over its memory adapter, holding `n` keys. Rate
- * limiting is off, as patkit has none, so both sides do the same work: look the key up, check it,
- * record the use.
- * @param {number} n
- */
-async function betterAuthWith(n) {
-  /** @type {Record<string, Record<string, unknown>[]>} */
-  const db = { user: [], session: [], account: [], verification: [], apikey: [] }
-  const auth = betterAuth({
-    database: memoryAdapter(db),
-    secret: 'patkit-benchmark-better-auth-secret-0123456789',
-    baseURL: 'http://127.0.0.1',
-    plugins: [apiKey({ rateLimit: { enabled: false } })],
-    logger: { disabled: true },
-    telemetry: { enabled: false },
-  })
-  const context = await auth.$context
-  const user = await context.internalAdapter.createUser({
-    email: 'alice@example.com',
-    name: 'alice',
-    emailVerified: true,
-  })
-  const created = await auth.api.createApiKey({ body: { userId: user.id, name: 'ci' } })
-  const template = db['apikey']?.[0]
-  if (template === undefined) throw new Error('better-auth stored no api key')
-  const hash = (/** @type {string} */ key) => createHash('sha256').update(key).digest('base64url')
-  // The plugin hashes with WebCrypto SHA-256 and unpadded base64url: the same bytes as node:crypto's.
-  if ((await defaultKeyHasher(created.key)) !== hash(created.key)) throw new Error('key hashes differ')
-  const rows = /** @type {Record<string, unknown>[]} */ (db['apikey'])
-  rows.length = 0
-  for (let i = 1; i <= n; i++) {
-    rows.push({
-      ...template,
-      id: `key${i}`,
-      name: `key ${i}`,
-      key: hash(secretOf(i)),
-      start: secretOf(i).slice(0, 6),
-    })
-  }
-  return auth
-}
 
 /**
  * patkit and better-auth with `n` keys each, measured in alternating rounds.

@@ -6,7 +6,7 @@ import { sql } from 'kysely'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { MYSQL_URL, mariadb, POSTGRES_URL, postgres, uniquePrefix } from '../sql/support/databases.js'
 import { describeDatabase } from '../sql/support/describe-database.js'
-import { killAll, type Server, startServe } from './support/cli-process.js'
+import { killAll, SERVE_TIMEOUT, type Server, startServe } from './support/cli-process.js'
 
 // Several `patkit serve` processes on one database, as a test suite run in parallel or an operator
 // scaling out does it: starting together, and serving the same families at once.
@@ -65,7 +65,9 @@ async function expectSeededOnce(servers: readonly Server[], path: string): Promi
   for (const server of servers) expect(await server.stop()).toEqual({ code: 0, signal: null })
 }
 
-describe('several patkit serve processes starting together on one database', () => {
+describe('several patkit serve processes starting together on one database', {
+  timeout: SERVE_TIMEOUT,
+}, () => {
   it(`SQLite: ${STARTERS} starts with one --seed all succeed and seed once`, async () => {
     const path = seedFile('sqlite-starts')
     const database = `sqlite:${join(dir, 'starts.db')}`
@@ -88,7 +90,9 @@ for (const [target, url, tag] of [
 ] as const) {
   const prefix = uniquePrefix(tag)
   await describeDatabase(target, prefix, (db) => {
-    it(`${STARTERS} starts with one --seed all succeed and seed once`, async () => {
+    it(`${STARTERS} starts with one --seed all succeed and seed once`, {
+      timeout: SERVE_TIMEOUT,
+    }, async () => {
       const path = seedFile(tag)
       const args = [
         '--no-control',

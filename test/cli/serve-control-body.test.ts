@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { killAll, runCli, startServe } from './support/cli-process.js'
+import { killAll, runCli, SERVE_TIMEOUT, startServe } from './support/cli-process.js'
 
 // patkit serve's control API reads bodies up to a limit: 64 KiB, and --control-body-limit (16 MiB by
 // default) for PUT /__patkit/state and POST /__patkit/users.
@@ -15,7 +15,7 @@ const restore = (url: string) =>
     body: JSON.stringify({ users }),
   })
 
-describe('patkit serve --control-body-limit', () => {
+describe('patkit serve --control-body-limit', { timeout: SERVE_TIMEOUT }, () => {
   it('by default a restore larger than 64 KiB is taken', async () => {
     expect(JSON.stringify({ users }).length).toBeGreaterThan(64 * 1024)
     const server = await startServe([], { extraLines: 3 })

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { parseServeArgs } from '../../src/cli/serve-options.js'
-import { killAll, runCli, startServe } from './support/cli-process.js'
+import { killAll, runCli, SERVE_TIMEOUT, startServe } from './support/cli-process.js'
 
 // The control plane through `patkit serve`, as a harness in any language starts it.
 
@@ -38,7 +38,7 @@ const NEEDS_TOKEN =
 
 const secretsOf = (lines: readonly string[]) => lines.slice(1, 3).map((line) => line.replace(/^.*: /, ''))
 
-describe('patkit serve: control flags', () => {
+describe('patkit serve: control flags', { timeout: SERVE_TIMEOUT }, () => {
   it('--clock and --frozen start a clock that stands still; --random-seed repeats the demo secrets', async () => {
     const args = ['--clock', '2026-01-01T00:00:00Z', '--frozen', '--random-seed', '7']
     const first = await startServe(args, { extraLines: 3 })
@@ -141,7 +141,7 @@ describe('patkit serve: control flags', () => {
   })
 })
 
-describe('patkit serve: who can reach the control API', () => {
+describe('patkit serve: who can reach the control API', { timeout: SERVE_TIMEOUT }, () => {
   it.each([
     [['--host', '0.0.0.0'], '--host 0.0.0.0 is reachable from other machines'],
     [['--host', '::'], '--host :: is reachable from other machines'],

@@ -5,7 +5,7 @@ import { sql } from 'kysely'
 import { afterAll, afterEach, expect, it } from 'vitest'
 import { MYSQL_URL, mariadb, POSTGRES_URL, postgres } from '../sql/support/databases.js'
 import { describeDatabase } from '../sql/support/describe-database.js'
-import { killAll, startServe } from './support/cli-process.js'
+import { killAll, SERVE_TIMEOUT, startServe } from './support/cli-process.js'
 
 // `patkit serve --database` against the real servers: data survives a restart, and (PostgreSQL) a
 // connection killed under the running server costs one request, not the process.
@@ -36,7 +36,7 @@ for (const [target, url, prefix] of [
   [mariadb, MYSQL_URL, 'cli_my_'],
 ] as const) {
   await describeDatabase(target, prefix, () => {
-    it('keeps tokens and rotations across a restart', async () => {
+    it('keeps tokens and rotations across a restart', { timeout: SERVE_TIMEOUT }, async () => {
       const args = [
         '--no-control',
         '--database',
@@ -69,7 +69,9 @@ for (const [target, url, prefix] of [
 }
 
 await describeDatabase(postgres, 'cli_kill_', (db) => {
-  it('a PostgreSQL connection killed under the server fails at most that request; the server goes on', async () => {
+  it('a PostgreSQL connection killed under the server fails at most that request; the server goes on', {
+    timeout: SERVE_TIMEOUT,
+  }, async () => {
     const named = `${POSTGRES_URL}${POSTGRES_URL.includes('?') ? '&' : '?'}application_name=patkit_cli_kill`
     const args = [
       '--no-control',

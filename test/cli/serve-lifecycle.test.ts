@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { cli, killAll, root, runCli, startServe, WAIT_MS } from './support/cli-process.js'
+import { cli, killAll, root, runCli, SERVE_TIMEOUT, startServe, WAIT_MS } from './support/cli-process.js'
 
 // Start-up and shutdown of `patkit serve` as a test harness or an operator meets them: what start-up
 // may change in an existing database, the pepper guard, masked passwords, bounded shutdown, and a
@@ -39,7 +39,7 @@ function sqliteRows(path: string) {
   }
 }
 
-describe('patkit serve: start-up never changes an existing database', () => {
+describe('patkit serve: start-up never changes an existing database', { timeout: SERVE_TIMEOUT }, () => {
   it('without --seed on a database that holds data, creates no demo users or tokens and says so', async () => {
     const database = `sqlite:${join(dir, 'existing.db')}`
     const seed = file('existing.json', {
@@ -87,7 +87,7 @@ describe('patkit serve: start-up never changes an existing database', () => {
   })
 })
 
-describe('patkit serve: the pepper', () => {
+describe('patkit serve: the pepper', { timeout: SERVE_TIMEOUT }, () => {
   it('refuses to start on a database written with another pepper, and starts with the right one from a file', async () => {
     const path = join(dir, 'pepper.db')
     const database = `sqlite:${path}`
@@ -165,7 +165,7 @@ describe('patkit serve: the pepper', () => {
   })
 })
 
-describe('patkit serve: database passwords never reach the output', () => {
+describe('patkit serve: database passwords never reach the output', { timeout: SERVE_TIMEOUT }, () => {
   it.each([
     ['postgres://patkit:s3cr3t-one@127.0.0.1:1/none'],
     ['postgres://patkit@127.0.0.1:1/none?password=s3cr3t-one&sslpassword=s3cr3t-two'],
@@ -180,7 +180,7 @@ describe('patkit serve: database passwords never reach the output', () => {
   })
 })
 
-describe('patkit serve: shutdown', () => {
+describe('patkit serve: shutdown', { timeout: SERVE_TIMEOUT }, () => {
   it('a client that never finishes its request cannot hold the shutdown beyond the grace', async () => {
     const server = await startServe(['--shutdown-grace', '1'])
     const { port } = new URL(server.url)
@@ -201,7 +201,7 @@ describe('patkit serve: shutdown', () => {
   })
 })
 
-describe('patkit serve: never outlives its parent', () => {
+describe('patkit serve: never outlives its parent', { timeout: SERVE_TIMEOUT }, () => {
   it('exits cleanly when its piped stdin closes (the harness exited)', async () => {
     const server = await startServe()
     server.child.stdin.end()

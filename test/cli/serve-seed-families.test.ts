@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { killAll, runCli, startServe } from './support/cli-process.js'
+import { killAll, runCli, SERVE_TIMEOUT, startServe } from './support/cli-process.js'
 
 // `patkit serve --seed` refuses a seed that would fork a token family, before it listens: within the
 // file, and against the tokens a database already holds (the seed is added to them).
@@ -33,7 +33,7 @@ const token = (id: number, fields: Record<string, unknown> = {}) => ({
 // A database start needs no control token today; given anyway, so the test does not depend on it.
 const guard = ['--control-token', 'cli-families-control-token', '--pepper', 'cli-families-pepper']
 
-describe('patkit serve --seed and token families', () => {
+describe('patkit serve --seed and token families', { timeout: SERVE_TIMEOUT }, () => {
   it.each([
     [
       'an active predecessor',

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { killAll, runCli, startServe } from './support/cli-process.js'
+import { killAll, runCli, SERVE_TIMEOUT, startServe } from './support/cli-process.js'
 
 // Issue 10, one rule per fact: `--table-prefix` had a check of its own that let upper case through,
 // and the SQL store then refused the prefix with a TypeError: `--table-prefix Foo_` crashed with a
@@ -12,7 +12,7 @@ const dir = mkdtempSync(join(tmpdir(), 'patkit-cli-prefix-'))
 afterEach(killAll)
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-describe('patkit serve --table-prefix', () => {
+describe('patkit serve --table-prefix', { timeout: SERVE_TIMEOUT }, () => {
   it.each([['Foo_'], ['_lead_'], ['a'.repeat(33)]])(
     '%j exits 2 with a sentence naming the flag and the store rule, and opens no database',
     async (prefix) => {

@@ -3,7 +3,7 @@ import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { killAll, runCli, startServe } from './support/cli-process.js'
+import { killAll, runCli, SERVE_TIMEOUT, startServe } from './support/cli-process.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'patkit-cli-'))
 afterEach(killAll)
@@ -21,7 +21,7 @@ const self = (apiUrl: string, secret: string, init: RequestInit = {}) =>
     headers: { 'PRIVATE-TOKEN': secret },
   })
 
-describe('patkit serve: listening and demo data', () => {
+describe('patkit serve: listening and demo data', { timeout: SERVE_TIMEOUT }, () => {
   it('prints "patkit listening on http://HOST:PORT" first, with the real port, and serves the API there', async () => {
     const server = await startServe()
     const port = Number(new URL(server.url).port)
@@ -102,7 +102,7 @@ describe('patkit serve: listening and demo data', () => {
   })
 })
 
-describe('patkit serve --seed', () => {
+describe('patkit serve --seed', { timeout: SERVE_TIMEOUT }, () => {
   const seed = {
     users: [
       { id: 1, username: 'root', admin: true },
@@ -206,7 +206,7 @@ describe('patkit serve --seed', () => {
   })
 })
 
-describe('patkit serve flags', () => {
+describe('patkit serve flags', { timeout: SERVE_TIMEOUT }, () => {
   it.each([
     [['--port', 'abc'], '--port must be an integer from 0 to 65535, got "abc"'],
     [['--port', '65536'], '--port must be an integer from 0 to 65535'],
@@ -288,7 +288,7 @@ describe('patkit serve flags', () => {
   })
 })
 
-describe('patkit serve --database', () => {
+describe('patkit serve --database', { timeout: SERVE_TIMEOUT }, () => {
   it('sqlite: keeps tokens across restarts with the same pepper, and seeding again is harmless', async () => {
     const database = `sqlite:${join(dir, 'store.db')}`
     const path = seedFile('persistent.json', {

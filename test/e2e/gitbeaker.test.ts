@@ -167,7 +167,8 @@ describe('gitbeaker: reading (one server, only root authenticates)', () => {
   })
 })
 
-describe('gitbeaker: rotating and revoking (a fresh server per test)', () => {
+// Each test makes several HTTP round trips to a patkit serve child process: seconds on a busy machine.
+describe('gitbeaker: rotating and revoking (a fresh server per test)', { timeout: 30_000 }, () => {
   let server: Served
   beforeEach(async () => {
     server = await serve(SEED)

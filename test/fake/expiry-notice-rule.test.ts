@@ -125,7 +125,10 @@ describe('token_expiring in the fake: GitLab rule, whatever the call order', () 
   })
 })
 
-describe('expiryNotices with everyDay: any split of the clock gives the notices of one run per day', () => {
+// Each run replays the notices of every single day of its clock: seconds of CPU on a busy machine.
+describe('expiryNotices with everyDay: any split of the clock gives the notices of one run per day', {
+  timeout: 30_000,
+}, () => {
   async function run(expiries: readonly number[], moves: readonly number[]): Promise<[number, number][]> {
     const store = memoryStore()
     await store.putUser({ id: 2, username: 'alice', admin: false, blocked: false })

@@ -1,12 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { killAll, startServe } from '../cli/support/cli-process.js'
+import { killAll, SERVE_TIMEOUT, startServe } from '../cli/support/cli-process.js'
 
 // Issue 20, item 1, as the issue met it: `patkit serve --clock ... --frozen` with the demo data (tokens
 // without created_at or expires_at), the clock advanced 400 days, then a reset.
 
 afterEach(killAll)
 
-describe('patkit serve: a reset is the start data and the start clock again', () => {
+describe('patkit serve: a reset is the start data and the start clock again', {
+  timeout: SERVE_TIMEOUT,
+}, () => {
   it('400 days on, POST /__patkit/reset gives back the demo tokens as they started, and the clock', async () => {
     const server = await startServe(['--clock', '2026-01-01T00:00:00Z', '--frozen'], { extraLines: 3 })
     const call = async (method: string, path: string, body?: unknown) => {

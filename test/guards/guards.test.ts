@@ -228,7 +228,9 @@ describe('patkit/express requireToken', () => {
   })
 })
 
-describe('patkit/fastify fastifyPatkit and requireToken', () => {
+// The first Fastify application of a process loads Fastify and compiles its hooks: a third of a
+// second alone, several on a busy machine.
+describe('patkit/fastify fastifyPatkit and requireToken', { timeout: 30_000 }, () => {
   it('request.principal on a guarded route; a refusal goes through the reply, so onSend hooks run', async () => {
     const { authority, reader } = await aliceWorld()
     const app = Fastify()

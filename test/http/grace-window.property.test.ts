@@ -201,7 +201,8 @@ async function run(windowMs: number | undefined, commands: readonly Command[], s
   }
 }
 
-describe('the rotation grace window, properties', () => {
+// Up to 200 runs of 30 commands through the HTTP handler each: seconds of CPU, more on a busy machine.
+describe('the rotation grace window, properties', { timeout: 30_000 }, () => {
   it('off (the default), every answer follows today’s rules: refusal, reuse detection', async () => {
     const seen: Record<string, number> = {}
     await fc.assert(

@@ -203,7 +203,8 @@ class Model {
   }
 }
 
-describe('Idempotency-Key on rotate, properties', () => {
+// Up to 300 runs of command sequences through the HTTP handler each: seconds of CPU, more on a busy machine.
+describe('Idempotency-Key on rotate, properties', { timeout: 30_000 }, () => {
   it('without the header, every answer is byte for byte the one of an authority without the feature', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(plainCommand, { minLength: 1, maxLength: 25 }), async (commands) => {

@@ -101,7 +101,8 @@ const filterArb: fc.Arbitrary<TokenFilter> = fc
     fc.record(Object.fromEntries(keys.map((k) => [k, FILTER_VALUES[k]])) as typeof FILTER_VALUES),
   )
 
-describe('memoryStore list properties', () => {
+// 500 runs, each filling a store and comparing lists: seconds of CPU on a busy machine.
+describe('memoryStore list properties', { timeout: 30_000 }, () => {
   it('a user-scoped list returns exactly the reference answer and never a token of another user', async () => {
     await fc.assert(
       fc.asyncProperty(

@@ -35,7 +35,10 @@ function install(): string {
 const node = (cwd: string, source: string, type: 'module' | 'commonjs') =>
   execFileSync(process.execPath, [`--input-type=${type}`, '-e', source], { cwd, encoding: 'utf8' }).trim()
 
-it('patkit/fake starts a fake authority, ESM and CJS, where vitest is not installed', () => {
+// Copies the built package and starts two Node processes on it: seconds on a busy machine.
+it('patkit/fake starts a fake authority, ESM and CJS, where vitest is not installed', {
+  timeout: 30_000,
+}, () => {
   // Every framework, database driver and vitest is an optional peer: only neverthrow must be installed.
   expect(requiredPeers).toEqual(['neverthrow'])
   const cwd = install()

@@ -27,7 +27,8 @@ ${script}`
   return JSON.parse(out) as Record<string, unknown>
 }
 
-describe('importing an entry does not load zod', () => {
+// Each test starts a Node process that imports the built package: seconds on a busy machine.
+describe('importing an entry does not load zod', { timeout: 30_000 }, () => {
   it.each(['index.js', 'memory.js', 'store.js', 'http.js', 'node.js'])('dist/%s', (entry) => {
     const out = importWithoutZod(
       `console.log(JSON.stringify({ entry: await attempt(import(dist + ${JSON.stringify(entry)})) }))`,

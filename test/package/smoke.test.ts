@@ -20,7 +20,8 @@ function node(args: string[]): string {
   return execFileSync(process.execPath, args, { cwd: root, encoding: 'utf8' })
 }
 
-describe('built package', () => {
+// Each test starts Node processes that import the built package: seconds on a busy machine.
+describe('built package', { timeout: 30_000 }, () => {
   it.each(subpaths)('%s imports as ESM by its package name', (subpath) => {
     const specifier = `patkit${subpath.slice(1)}`
     const out = node([

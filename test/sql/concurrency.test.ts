@@ -6,6 +6,7 @@ import { sqlStore } from '../../src/sql/index.js'
 import { type RotationReceiptStore, supportsRotationReceipts } from '../../src/store/rotation-receipts.js'
 import type { TokenStore } from '../../src/store/token-store.js'
 import { draftFactory } from '../../src/testing/index.js'
+import { raceRounds } from '../support/race-rounds.js'
 import { migratedStore } from './support/conformance.js'
 import {
   type DatabaseTarget,
@@ -19,8 +20,12 @@ import {
 import { describeDatabase } from './support/describe-database.js'
 
 // Real races need real connections: every operation below runs on a pool of POOL_SIZE (>= 8).
-const REPEAT = 50
-const RACE_ROUNDS = 100
+// `npm test` runs each race a fifth of its rounds; `npm run test:slow` (and CI) the full count.
+const REPEAT = raceRounds(50, 10)
+const RACE_ROUNDS = raceRounds(100, 20)
+// 64 transactions queue on one row's lock every round: a second a round on a busy machine whose
+// database and other test files share its cores (50 rounds took 34 s on a busy 2-core machine).
+const RACE_TIMEOUT = raceRounds(180_000, 60_000)
 const ROTATORS = 64
 const NOW = new Date('2026-06-15T12:00:00.000Z')
 
@@ -86,7 +91,7 @@ function describeRaces(target: DatabaseTarget, tag: string): Promise<void> {
     })
 
     it(`a rotation racing reuse detection of its predecessor on two pools, ${RACE_ROUNDS} rounds: nothing of the family stays active`, {
-      timeout: 60_000,
+      timeout: RACE_TIMEOUT,
     }, async () => {
       const draft = draftFactory(`${tag}-reuse-race`)
       const outcomes = { rotatedFirst: 0, detectedFirst: 0 }
@@ -125,7 +130,7 @@ function describeRaces(target: DatabaseTarget, tag: string): Promise<void> {
     })
 
     it(`replays of one rotation racing its first use, a rotation of the successor and reuse detection on two pools, ${RACE_ROUNDS} rounds: one replay at most, no failure`, {
-      timeout: 60_000,
+      timeout: RACE_TIMEOUT,
     }, async () => {
       const draft = draftFactory(`${tag}-replay-race`)
       const keyDigest = 'replay-race-key-digest'
@@ -171,7 +176,7 @@ function describeRaces(target: DatabaseTarget, tag: string): Promise<void> {
     })
 
     it(`${ROTATORS} concurrent rotations of one token, ${REPEAT} times: one successor, one active token`, {
-      timeout: 60_000,
+      timeout: RACE_TIMEOUT,
     }, async () => {
       expect(POOL_SIZE).toBeGreaterThanOrEqual(8)
       const draft = draftFactory(`${tag}-rotate`)
@@ -192,7 +197,7 @@ function describeRaces(target: DatabaseTarget, tag: string): Promise<void> {
     })
 
     it(`rotations interleaved with reuse detection, ${REPEAT} times: never two active tokens in a family`, {
-      timeout: 60_000,
+      timeout: RACE_TIMEOUT,
     }, async () => {
       const draft = draftFactory(`${tag}-reuse`)
       const errors = new Set<string>()

@@ -61,7 +61,8 @@ await describeDatabase(postgres, prefix, (db) => {
     const channel = `${prefix}cache`
     const { watched, listen } = slowAnswers(30)
     // Heartbeats every 5 ms, each answer 30 ms late: a channel that does not wait overlaps at once.
-    const a = postgresInvalidation({ db, channel, listen, heartbeatMs: 5, leaseMs: 1_000 })
+    // A's lease is long enough that a busy machine stalling this worker for a second does not end it.
+    const a = postgresInvalidation({ db, channel, listen, heartbeatMs: 5, leaseMs: 5_000 })
     const b = postgresInvalidation({
       db,
       channel,

@@ -10,6 +10,13 @@ export const cli = join(root, 'dist', 'cli.js')
 /** Every wait in these tests is bounded: a hung child fails the test with this message, not the run. */
 export const WAIT_MS = 15_000
 
+/**
+ * The timeout of a test that starts `patkit serve`: one start is about 0.3 s of CPU, a test waits for
+ * several (restarts, processes started together), and on a busy machine that takes seconds, near
+ * vitest's 5 s default. Twice WAIT_MS, so a child that hangs fails with the wait's message first.
+ */
+export const SERVE_TIMEOUT = 2 * WAIT_MS
+
 const children = new Set<ChildProcessWithoutNullStreams>()
 
 export interface Exit {

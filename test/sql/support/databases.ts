@@ -8,6 +8,7 @@ import { PGliteDialect } from 'kysely-pglite-dialect'
 import { createPool } from 'mysql2'
 import pg from 'pg'
 import { sqliteStatementCache } from '../../../src/sql/index.js'
+import { pgliteOptions } from './pglite-template.js'
 
 /**
  * One database the SQL tests can run on: how to open it, and a name for titles and skip messages.
@@ -55,7 +56,7 @@ export function sqliteFile(): DatabaseTarget {
 export const pglite: DatabaseTarget = {
   name: 'PGlite',
   server: false,
-  open: () => new Kysely({ dialect: new PGliteDialect(new PGlite()) }),
+  open: () => new Kysely({ dialect: new PGliteDialect(new PGlite(pgliteOptions())) }),
 }
 
 /**

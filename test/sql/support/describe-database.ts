@@ -6,6 +6,13 @@ import { type Connection, connect, type DatabaseTarget, dropTables, reason } fro
 export const REQUIRE_DB = process.env['PATKIT_REQUIRE_DB'] === '1'
 
 /**
+ * The timeout of every test on a database: a server is shared by the test files running at once
+ * (and their races), and PGlite and SQLite compete with them for the CPU, so a test of one second
+ * alone (a 40-round race of the conformance suite) takes several on a busy machine.
+ */
+export const DATABASE_TIMEOUT = 20_000
+
+/**
  * Registers `body` against a database, and after it drops the prefix's tables and closes the pool.
  * An unreachable server skips the block with its reason printed, or, under PATKIT_REQUIRE_DB=1,
  * registers one failing test carrying the connection error.
@@ -35,7 +42,7 @@ export async function describeDatabase(
     return
   }
   const { db } = connection
-  describe(target.name, () => {
+  describe(target.name, { timeout: DATABASE_TIMEOUT }, () => {
     afterAll(async () => {
       await dropTables(db, prefix)
       await db.destroy()
