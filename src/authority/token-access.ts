@@ -34,7 +34,14 @@ export async function findAccessibleToken(
 ): Promise<Result<Token, ErrorOf<'unauthorized' | 'not_found' | 'store_failure'>>> {
   const found = await deps.store.findById(id)
   if (found.isErr()) return err(found.error)
-  const token = found.value
+  return accessibleToken(principal, found.value)
+}
+
+/** {@link findAccessibleToken}'s rule on a token already read from the store (`null`: none has the id). */
+export function accessibleToken(
+  principal: Actor,
+  token: Token | null,
+): Result<Token, ErrorOf<'unauthorized' | 'not_found'>> {
   const admin = actsAsAdmin(principal)
   if (token !== null && (admin || token.userId === principal.user.id)) return ok(token)
   return err(admin ? notFound('token') : unauthorized())
