@@ -1,10 +1,10 @@
-import { err, errAsync, ok, type Result, ResultAsync } from 'neverthrow'
+import { err, ok, type Result, ResultAsync } from 'neverthrow'
 import { forbidden, tokenExpired, tokenRevoked, unauthenticated } from '../domain/error-constructors.js'
 import type { ErrorOf, StoreFailure } from '../domain/errors.js'
 import { type LastUsed, nextLastUsed } from '../domain/last-used.js'
 import { checkRoutableSecret } from '../domain/routable-token.js'
 import { isExpired, type Token } from '../domain/token.js'
-import { settledResult } from '../store/settled.js'
+import { settledResult, settledResultAsync } from '../store/settled.js'
 import type { TokenWithUser } from '../store/token-store.js'
 import type { User } from '../store/user.js'
 import { USER_BLOCKED } from './as-user.js'
@@ -63,8 +63,11 @@ export function authenticate(
   options: AuthenticateOptions,
 ): ResultAsync<Principal, AuthenticateError> {
   const refused = refuseSecret(deps, secret)
-  if (refused !== null) return errAsync(refused)
-  return new ResultAsync(principalFor(deps, secret as string, options))
+  if (refused !== null) return settledResultAsync(err(refused))
+  const decided = principalFor(deps, secret as string, options)
+  // Decided without waiting (the store held the answer in memory, nothing to write): handed over
+  // settled, so that a caller able to go on at once does (the HTTP pipeline, `settledResult`).
+  return decided instanceof Promise ? new ResultAsync(decided) : settledResultAsync(decided)
 }
 
 /**
@@ -88,15 +91,15 @@ export type PresentedLookup =
   | Promise<Result<TokenWithUser | null, StoreFailure>>
   | ResultAsync<TokenWithUser | null, StoreFailure>
 
-// The hot path is one promise reaction: the store's answer goes straight to `principalFrom`, which
-// decides synchronously unless it must write (reuse detection, `lastUsedAt`). An async function here
-// would await the store's ResultAsync as a thenable and then be awaited itself: three more microtask
-// turns and a generator on every request (docs/benchmarks.md, target 1).
+// The hot path waits for nothing: the store's answer goes straight to `principalFrom`, which decides
+// synchronously unless it must write (reuse detection, `lastUsedAt`). An async function here would
+// await the store's ResultAsync as a thenable and then be awaited itself: three more microtask turns
+// and a generator on every request (docs/benchmarks.md, target 1).
 function principalFor(
   deps: AuthorityDeps,
   secret: string,
   options: AuthenticateOptions,
-): Promise<Authenticated> {
+): Authenticated | Promise<Authenticated> {
   try {
     const now = deps.clock.now()
     // A write decides (reuse detection, the token it rotates or revokes) on the row as stored now.
@@ -107,7 +110,7 @@ function principalFor(
     )
     // A store holding the answer in memory hands it over settled: decided now, no turn to wait for.
     const known = found instanceof Promise ? undefined : settledResult(found)
-    if (known !== undefined) return Promise.resolve<Authenticated>(principalFrom(deps, known, now, options))
+    if (known !== undefined) return principalFrom(deps, known, now, options)
     return Promise.resolve<Authenticated>(
       found.then<Authenticated, never>((result) => principalFrom(deps, result, now, options)),
     )

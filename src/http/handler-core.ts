@@ -1,7 +1,10 @@
+import type { Result } from 'neverthrow'
 import type { Authority } from '../authority/create-authority.js'
+import type { Principal } from '../authority/principal.js'
 import { hasFeature } from '../authority/release.js'
-import type { RequestCredentials } from '../authority/request-principal.js'
+import type { PrincipalError, RequestCredentials } from '../authority/request-principal.js'
 import { unauthenticated } from '../domain/error-constructors.js'
+import { settledResult } from '../store/settled.js'
 import type { HandlerOptions } from './create-handler.js'
 import { presentedSecret, sudoIdentifier } from './credentials.js'
 import { errorReply } from './error-response.js'
@@ -11,7 +14,7 @@ import { isMalformedAuthorization, isMalformedUrl, MALFORMED } from './malformed
 import { type BodyParams, DEFAULT_BODY_LIMIT, readBodyParams } from './request-body.js'
 import { unknownParameter } from './request-params.js'
 import { error, message, type Reply } from './responses.js'
-import type { RouteInput, RouteRow } from './route.js'
+import type { RouteRow } from './route.js'
 import { type RouteTable, routeTable } from './route-table.js'
 import { ROUTES } from './routes.js'
 
@@ -38,6 +41,7 @@ export const STRING_USER_IDS_REFUSED =
   'authenticateRequest and call the authority from them (docs/embedding.md, "String user ids")'
 
 const NOT_FOUND: Reply = Object.freeze(error(404, '404 Not Found'))
+const INTERNAL_ERROR: Reply = Object.freeze(message(500, '500 Internal Server Error'))
 const NO_PARAMS: BodyParams = Object.freeze({})
 const READ = Object.freeze({ write: false })
 const WRITE = Object.freeze({ write: true })
@@ -84,19 +88,26 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT
   const table = routeTable(ROUTES)
 
-  async function handle(request: IncomingRequest, method: string): Promise<Reply> {
+  // The pipeline waits only where it must (a body to read, an authentication or a use case that goes
+  // to the store): a request whose every step is known at once (GET /self on a store that holds the
+  // token in memory) is answered without a microtask turn in between (docs/benchmarks.md, target 3).
+  function handle(request: IncomingRequest, method: string): Reply | Promise<Reply> {
     const url = request.parsedUrl ?? new URL(request.url)
     const target = targetOf(table, basePath, authority, request, url, method)
     if (!('row' in target)) return target
-    const { row } = target
-    let body = NO_PARAMS
-    let params = NO_PARAMS
-    if (row.method !== 'GET') {
-      const read = await readBodyParams(request, bodyLimit)
-      if (read.isErr()) return read.error
-      body = read.value
-      params = withQuery(url, body)
-    }
+    if (target.row.method === 'GET') return withParams(request, url, target, NO_PARAMS, NO_PARAMS)
+    return readBodyParams(request, bodyLimit).then((read) =>
+      read.isErr() ? read.error : withParams(request, url, target, read.value, withQuery(url, read.value)),
+    )
+  }
+
+  function withParams(
+    request: IncomingRequest,
+    url: URL,
+    { row, path }: Target,
+    body: BodyParams,
+    params: BodyParams,
+  ): Reply | Promise<Reply> {
     const credentials: RequestCredentials = {
       secret: presentedSecret(request, url, body),
       sudo: sudoIdentifier(request, url, body),
@@ -104,33 +115,46 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
     }
     // Only body names are checked: an unknown query parameter is ignored on every route, as on GET.
     const unknown = row.params === undefined ? undefined : unknownParameter(body, row.params)
-    const input: RouteInput = { authority, url, path: target.path, params, publicUrl }
     if (row.caller === 'use_case') {
       const refusal = unknown === undefined ? undefined : unknownReply(unknown)
-      return row.serve({ ...input, credentials, headers: request.headers, refusal })
+      const headers = request.headers
+      return row.serve({ authority, url, path, params, publicUrl, credentials, headers, refusal })
     }
-    const caller = await authority.requestPrincipal(credentials, row.method === 'GET' ? READ : WRITE)
-    if (caller.isErr()) return errorReply(caller.error)
-    const principal = caller.value
-    if (row.caller === 'optional') return row.serve({ ...input, principal })
-    // GitLab's `authenticate!`.
-    if (principal === null) return errorReply(unauthenticated('missing'))
-    if (unknown !== undefined) return unknownReply(unknown)
-    return row.serve({ ...input, principal })
+    const serve = (caller: Result<Principal | null, PrincipalError>): Reply | Promise<Reply> => {
+      if (caller.isErr()) return errorReply(caller.error)
+      const principal = caller.value
+      if (row.caller === 'optional') return row.serve({ authority, url, path, params, publicUrl, principal })
+      // GitLab's `authenticate!`.
+      if (principal === null) return errorReply(unauthenticated('missing'))
+      if (unknown !== undefined) return unknownReply(unknown)
+      return row.serve({ authority, url, path, params, publicUrl, principal })
+    }
+    const caller = authority.requestPrincipal(credentials, row.method === 'GET' ? READ : WRITE)
+    const known = settledResult(caller)
+    return known === undefined ? Promise.resolve(caller.then<Reply, never>(serve)) : serve(known)
   }
 
-  return async (request) => {
+  // Only a bug or a broken store implementation can throw or reject: answered like GitLab's 500.
+  const failed = () => INTERNAL_ERROR
+  // A HEAD answer has the headers of the GET answer and never a body, whatever the outcome.
+  const headAnswer = (reply: Reply): Reply => ({ ...reply, body: null })
+  return (request) => {
     const method = request.method.toUpperCase()
-    let response: Reply
+    let answer: Reply | Promise<Reply>
     try {
-      response = await handle(request, method)
+      answer = handle(request, method)
     } catch {
-      // Only a bug or a broken store implementation can get here: answer like GitLab's 500.
-      response = message(500, '500 Internal Server Error')
+      answer = INTERNAL_ERROR
     }
-    // A HEAD answer has the headers of the GET answer and never a body, whatever the outcome.
-    return method === 'HEAD' ? { ...response, body: null } : response
+    const settled = answer instanceof Promise ? answer.then(undefined, failed) : Promise.resolve(answer)
+    return method === 'HEAD' ? settled.then(headAnswer) : settled
   }
+}
+
+/** A request's route: the row that serves it and its path parameters. */
+interface Target {
+  readonly row: RouteRow
+  readonly path: Readonly<Record<string, string>>
 }
 
 /** The pipeline's first step: the route a request is for, or the answer that refuses it before authentication. */
@@ -141,11 +165,16 @@ function targetOf(
   request: IncomingRequest,
   url: URL,
   method: string,
-): { readonly row: RouteRow; readonly path: Readonly<Record<string, string>> } | Reply {
+): Target | Reply {
   // GitLab refuses a null byte or invalid UTF-8 in a Rack middleware, before routing: so does
   // patkit, before any store sees the value (PostgreSQL would fail on it with a 500).
-  if (isMalformedUrl(url) || isMalformedAuthorization(request.headers.get('authorization'))) return MALFORMED
   const { pathname } = url
+  if (
+    isMalformedUrl(pathname, url.search) ||
+    isMalformedAuthorization(request.headers.get('authorization'))
+  ) {
+    return MALFORMED
+  }
   if (!pathname.startsWith(basePath) || pathname.charCodeAt(basePath.length) !== 0x2f) return NOT_FOUND
   const match = table.match(method, pathname.slice(basePath.length))
   if (match.kind === 'not_found') return NOT_FOUND

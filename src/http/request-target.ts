@@ -20,6 +20,26 @@ function parse(href: string): URL | undefined {
   }
 }
 
+// Clients send the same few targets again and again (`GET /api/v4/personal_access_tokens/self` above
+// all), and parsing one costs about as much as the rest of routing it: a parsed origin-form URL is
+// remembered, in a map cleared when full, so no variety of targets can grow it. Requests with the same
+// target and host share the URL object: the handler only reads the URLs it is given.
+const REMEMBERED_URLS = 1024
+const MAX_REMEMBERED_HREF = 512
+const urls = new Map<string, URL>()
+
+function remembered(href: string): URL | undefined {
+  if (href.length > MAX_REMEMBERED_HREF) return parse(href)
+  let url = urls.get(href)
+  if (url === undefined) {
+    url = parse(href)
+    if (url === undefined) return undefined
+    if (urls.size >= REMEMBERED_URLS) urls.clear()
+    urls.set(href, url)
+  }
+  return url
+}
+
 /** A URL the handler may use: it parsed, and it carries no credentials (a web Request refuses them). */
 function usable(url: URL | undefined): Result<URL, Reply> {
   return url === undefined || url.username !== '' || url.password !== '' ? err(MALFORMED) : ok(url)
@@ -57,8 +77,12 @@ export function requestUrl(method: string, target: string, host: string | undefi
   if (REFUSED_METHODS.test(method)) return err(error(405, '405 Method Not Allowed'))
   const authority = host ?? 'localhost'
   if (!HOST.test(authority)) return err(MALFORMED)
-  // The pattern keeps the authority whole (no `/`, `?`, `#`, `@`), so parsing it with the path checks it.
-  if (target.startsWith('/')) return usable(parse(`http://${authority}${target}`))
+  // The pattern keeps the authority whole (no `/`, `?`, `#`, `@`), so parsing it with the path checks
+  // it, and the URL has no credentials.
+  if (target.startsWith('/')) {
+    const url = remembered(`http://${authority}${target}`)
+    return url === undefined ? err(MALFORMED) : ok(url)
+  }
   if (!ABSOLUTE_FORM.test(target)) return err(MALFORMED)
   // The target's host wins, but a bad Host is refused all the same, as nginx refuses it.
   return parse(`http://${authority}/`) === undefined ? err(MALFORMED) : usable(parse(target))

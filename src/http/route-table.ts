@@ -47,24 +47,44 @@ export function routeTable(rows: readonly RouteRow[]): RouteTable {
     const size = template.segments.length
     bySize.set(size, [...(bySize.get(size) ?? []), template])
   }
+  const find = (method: string, path: string): RouteMatch => {
+    const normalized = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path
+    const parts = normalized.split('/')
+    // The path starts with `/`: parts[0] is empty.
+    const candidates = bySize.get(parts.length - 1)
+    if (candidates === undefined) return NOT_FOUND
+    for (const template of candidates) {
+      if (!fits(template, parts)) continue
+      const row = template.rows.get(method)
+      if (row === undefined) return Object.freeze({ kind: 'method_not_allowed', allow: template.allow })
+      return Object.freeze({ kind: 'route', row, path: parameters(template, parts) })
+    }
+    return NOT_FOUND
+  }
+  // Clients ask for the same few paths over and over (`/personal_access_tokens/self` above all): a
+  // match is remembered per method and path, in a map cleared when full, so that no variety of paths
+  // can grow it. Matches are frozen, so every request may share one.
+  const remembered = new Map<string, Map<string, RouteMatch>>()
+  for (const row of rows) remembered.set(row.method, new Map())
+  remembered.set('HEAD', new Map())
   return {
     rows,
     match(method, path) {
-      const normalized = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path
-      const parts = normalized.split('/')
-      // The path starts with `/`: parts[0] is empty.
-      const candidates = bySize.get(parts.length - 1)
-      if (candidates === undefined) return NOT_FOUND
-      for (const template of candidates) {
-        if (!fits(template, parts)) continue
-        const row = template.rows.get(method)
-        if (row === undefined) return { kind: 'method_not_allowed', allow: template.allow }
-        return { kind: 'route', row, path: parameters(template, parts) }
+      const byPath = remembered.get(method)
+      if (byPath === undefined || path.length > MAX_REMEMBERED_PATH) return find(method, path)
+      let match = byPath.get(path)
+      if (match === undefined) {
+        match = find(method, path)
+        if (byPath.size >= MAX_REMEMBERED) byPath.clear()
+        byPath.set(path, match)
       }
-      return NOT_FOUND
+      return match
     },
   }
 }
+
+const MAX_REMEMBERED = 1024
+const MAX_REMEMBERED_PATH = 256
 
 function compile(rows: readonly RouteRow[], requirements: RouteRow['requirements']): Template {
   const [first] = rows
@@ -112,7 +132,7 @@ function parameters(template: Template, parts: readonly string[]): Readonly<Reco
     found ??= {}
     found[segment.name] = decodeSegment(parts[i + 1] ?? '')
   }
-  return found ?? NO_PARAMETERS
+  return found === undefined ? NO_PARAMETERS : Object.freeze(found)
 }
 
 function decodeSegment(raw: string): string {

@@ -60,9 +60,15 @@ interface RowShape {
  * in one authority call (a rotation, whose replay comes before authentication).
  */
 export type RouteRow =
-  | (RowShape & { readonly caller?: undefined; readonly serve: (input: CallerInput) => Promise<Reply> })
+  | (RowShape & {
+      readonly caller?: undefined
+      readonly serve: (input: CallerInput) => Reply | Promise<Reply>
+    })
   | (RowShape & {
       readonly caller: 'optional'
-      readonly serve: (input: CallerInput<Principal | null>) => Promise<Reply>
+      readonly serve: (input: CallerInput<Principal | null>) => Reply | Promise<Reply>
     })
-  | (RowShape & { readonly caller: 'use_case'; readonly serve: (input: CredentialsInput) => Promise<Reply> })
+  | (RowShape & {
+      readonly caller: 'use_case'
+      readonly serve: (input: CredentialsInput) => Reply | Promise<Reply>
+    })
