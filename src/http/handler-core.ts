@@ -22,9 +22,10 @@ import { ROUTES } from './routes.js'
  * The handler's logic, between a request view and a {@link Reply}: `createHandler` wraps it into a
  * web-standard `(Request) => Promise<Response>`, and `createNodeListener` serves it on node:http
  * directly from the `IncomingMessage`. Both are built from the authority, so neither has to find the
- * other's core.
+ * other's core. An answer known at once is returned as it is, not in a promise; it never throws (a
+ * failure is GitLab's 500).
  */
-export type HandlerCore = (request: IncomingRequest) => Promise<Reply>
+export type HandlerCore = (request: IncomingRequest) => Reply | Promise<Reply>
 
 /**
  * The start-up error of the GitLab HTTP binding over an authority with string user ids.
@@ -146,7 +147,8 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
     } catch {
       answer = INTERNAL_ERROR
     }
-    const settled = answer instanceof Promise ? answer.then(undefined, failed) : Promise.resolve(answer)
+    if (!(answer instanceof Promise)) return method === 'HEAD' ? headAnswer(answer) : answer
+    const settled = answer.then(undefined, failed)
     return method === 'HEAD' ? settled.then(headAnswer) : settled
   }
 }

@@ -22,21 +22,26 @@ function parse(href: string): URL | undefined {
 
 // Clients send the same few targets again and again (`GET /api/v4/personal_access_tokens/self` above
 // all), and parsing one costs about as much as the rest of routing it: a parsed origin-form URL is
-// remembered, in a map cleared when full, so no variety of targets can grow it. Requests with the same
-// target and host share the URL object: the handler only reads the URLs it is given.
+// remembered by host and target, in maps cleared when full, so no variety of targets can grow them.
+// Requests with the same host and target share the URL object: the handler only reads the URLs it is
+// given.
 const REMEMBERED_URLS = 1024
-const MAX_REMEMBERED_HREF = 512
-const urls = new Map<string, URL>()
+const MAX_REMEMBERED_TARGET = 512
+const urls = new Map<string, Map<string, URL>>()
 
-function remembered(href: string): URL | undefined {
-  if (href.length > MAX_REMEMBERED_HREF) return parse(href)
-  let url = urls.get(href)
-  if (url === undefined) {
-    url = parse(href)
-    if (url === undefined) return undefined
+function originForm(authority: string, target: string): URL | undefined {
+  if (target.length > MAX_REMEMBERED_TARGET) return parse(`http://${authority}${target}`)
+  let byTarget = urls.get(authority)
+  let url = byTarget?.get(target)
+  if (url !== undefined) return url
+  url = parse(`http://${authority}${target}`)
+  if (url === undefined) return undefined
+  if (byTarget === undefined || byTarget.size >= REMEMBERED_URLS) {
     if (urls.size >= REMEMBERED_URLS) urls.clear()
-    urls.set(href, url)
+    byTarget = new Map()
+    urls.set(authority, byTarget)
   }
+  byTarget.set(target, url)
   return url
 }
 
@@ -80,7 +85,7 @@ export function requestUrl(method: string, target: string, host: string | undefi
   // The pattern keeps the authority whole (no `/`, `?`, `#`, `@`), so parsing it with the path checks
   // it, and the URL has no credentials.
   if (target.startsWith('/')) {
-    const url = remembered(`http://${authority}${target}`)
+    const url = originForm(authority, target)
     return url === undefined ? err(MALFORMED) : ok(url)
   }
   if (!ABSOLUTE_FORM.test(target)) return err(MALFORMED)
