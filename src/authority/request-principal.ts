@@ -9,12 +9,6 @@ import { type SudoError, sudo } from './sudo.js'
  * What a request to the API presents: its token (`null` or absent for none), the user it names with
  * `sudo` (a parameter or the `Sudo` header; `null` or absent for none), and the client's address,
  * recorded in the token's `last_used_ips`.
- *
- * @example
- * ```ts
- * import type { RequestCredentials } from 'patkit'
- * const credentials: RequestCredentials = { secret: request.headers.get('private-token'), sudo: null, ip: '203.0.113.7' }
- * ```
  */
 export interface RequestCredentials {
   readonly secret: string | null | undefined
@@ -24,12 +18,6 @@ export interface RequestCredentials {
 
 /**
  * Every way a request fails to become a principal: its authentication, then its `sudo`.
- *
- * @example
- * ```ts
- * import type { PrincipalError } from 'patkit'
- * const e: PrincipalError = { type: 'forbidden', reason: 'Must be admin to use sudo' }
- * ```
  */
 export type PrincipalError = AuthenticateError | SudoError
 

@@ -20,13 +20,6 @@ import type { SudoError } from './sudo.js'
  * GitLab validates parameters, so a revoked token presented to a malformed rotation is still reuse. A
  * `ref` error also means no replay is looked for (no first request could have been this one); an
  * `expiresAt` error does not (a retry is answered as its first request was).
- *
- * @example
- * ```ts
- * import { ok } from 'neverthrow'
- * import type { RotateRequest } from 'patkit'
- * const request: RotateRequest = { secret, ref: ok('self'), expiresAt: ok('2030-01-31'), idempotencyKey: 'retry-1' }
- * ```
  */
 export interface RotateRequest<E = never> extends RequestCredentials {
   readonly idempotencyKey?: string | null
@@ -37,13 +30,6 @@ export interface RotateRequest<E = never> extends RequestCredentials {
 /**
  * A rotate request's answer: the successor and its secret, and whether it was a replay (the answer a
  * first request with the same secret and `Idempotency-Key`, or inside the grace window, was given).
- *
- * @example
- * ```ts
- * import type { RequestRotation } from 'patkit'
- * declare const rotated: RequestRotation
- * rotated.replayed // true for a retried rotation
- * ```
  */
 export interface RequestRotation extends IssuedToken {
   readonly replayed: boolean
@@ -51,13 +37,6 @@ export interface RequestRotation extends IssuedToken {
 
 /**
  * Every way a rotate request can fail: its authentication, its `sudo`, the rotation.
- *
- * @example
- * ```ts
- * import type { RotateRequestError } from 'patkit'
- * declare const e: RotateRequestError
- * e.type // e.g. 'token_revoked' (reuse detected)
- * ```
  */
 export type RotateRequestError = AuthenticateError | SudoError | RotateError
 

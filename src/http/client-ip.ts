@@ -34,12 +34,6 @@ const IPV4_MAPPED = /^::ffff:[\s\S]*\./i
  * The address to record: the resolver's answer, else the socket's, with an IPv4-mapped IPv6 address
  * (`::ffff:127.0.0.1`, what a dual-stack node server reports) written as the IPv4 address, as Rails
  * reports it. Blank is none.
- *
- * @example
- * ```ts
- * import { resolveClientIp } from './client-ip.js'
- * resolveClientIp(undefined, { headers: new Headers(), socketAddress: '::ffff:10.0.0.1' }) // '10.0.0.1'
- * ```
  */
 export function resolveClientIp(
   resolver: ClientIpResolver | undefined,

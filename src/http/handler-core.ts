@@ -29,12 +29,6 @@ export type HandlerCore = (request: IncomingRequest) => Reply | Promise<Reply>
 
 /**
  * The start-up error of the GitLab HTTP binding over an authority with string user ids.
- *
- * @example
- * ```ts
- * import { STRING_USER_IDS_REFUSED } from './handler-core.js'
- * STRING_USER_IDS_REFUSED.startsWith('patkit/http:') // true
- * ```
  */
 export const STRING_USER_IDS_REFUSED =
   "patkit/http: GitLab's API has integer user ids, and this authority has userIdType 'string'; " +

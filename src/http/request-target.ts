@@ -67,16 +67,6 @@ function usable(url: URL | undefined): Result<URL, Reply> {
  * Every 400 is GitLab's malformed-request answer (`text/plain` `Bad Request`) rather than nginx's HTML
  * page. Without a `Host` (HTTP/1.0; node refuses an HTTP/1.1 request without one), the host is
  * `localhost`.
- *
- * @example
- * ```ts
- * import { requestUrl } from './request-target.js'
- *
- * requestUrl('GET', '/api/v4/personal_access_tokens', 'gitlab.test').map((u) => u.href)
- * // ok('http://gitlab.test/api/v4/personal_access_tokens')
- * requestUrl('GET', '/api/v4/personal_access_tokens', 'a b').isErr() // true: 400
- * requestUrl('TRACE', '/', 'gitlab.test').isErr()                     // true: 405
- * ```
  */
 export function requestUrl(method: string, target: string, host: string | undefined): Result<URL, Reply> {
   if (REFUSED_METHODS.test(method)) return err(error(405, '405 Method Not Allowed'))
