@@ -54,18 +54,18 @@ interface Checked {
   readonly userId: number
   readonly tokenId: number
   /** Grape validates parameters after the `before` block's administrator check. */
-  readonly invalid: (e: PatkitError) => Reply
+  readonly refuseParameter: (e: PatkitError) => Reply
 }
 
 function served(input: CallerInput, route: (checked: Checked) => Promise<Reply>): Promise<Reply> {
-  const invalid = (e: PatkitError): Reply =>
+  const refuseParameter = (e: PatkitError): Reply =>
     input.principal.user.admin ? errorReply(e) : message(403, '403 Forbidden')
   const userId = parseId(input.path['user_id'], 'user_id')
-  if (userId.isErr()) return Promise.resolve(invalid(userId.error))
+  if (userId.isErr()) return Promise.resolve(refuseParameter(userId.error))
   const tokenSegment = input.path['id']
   const tokenId = tokenSegment === undefined ? ok(0) : parseId(tokenSegment, 'impersonation_token_id')
-  if (tokenId.isErr()) return Promise.resolve(invalid(tokenId.error))
-  return route({ input, userId: userId.value, tokenId: tokenId.value, invalid })
+  if (tokenId.isErr()) return Promise.resolve(refuseParameter(tokenId.error))
+  return route({ input, userId: userId.value, tokenId: tokenId.value, refuseParameter })
 }
 
 // Rails' human attribute names in the model's full messages, back to the attributes they name.
@@ -102,11 +102,11 @@ function fail(e: PatkitError): Reply {
   }
 }
 
-async function list({ input, userId, invalid }: Checked): Promise<Reply> {
+async function list({ input, userId, refuseParameter }: Checked): Promise<Reply> {
   const { authority, principal, url, publicUrl } = input
   const state = lastValue(url.searchParams, 'state')
   const page = parsePage(url.searchParams, await listParamsParser())
-  if (page.isErr()) return invalid(page.error)
+  if (page.isErr()) return refuseParameter(page.error)
   if (state !== undefined && !STATES.includes(state)) {
     return principal.user.admin
       ? error(400, 'state does not have a valid value')
@@ -125,10 +125,10 @@ async function list({ input, userId, invalid }: Checked): Promise<Reply> {
   )
 }
 
-async function create({ input, userId, invalid }: Checked): Promise<Reply> {
+async function create({ input, userId, refuseParameter }: Checked): Promise<Reply> {
   const { authority, principal, params } = input
   const request = parseImpersonationBody(params)
-  if (request.isErr()) return invalid(request.error)
+  if (request.isErr()) return refuseParameter(request.error)
   const created = await authority.createImpersonationToken(principal, userId, request.value)
   if (created.isErr()) return fail(created.error)
   const { token, secret } = created.value

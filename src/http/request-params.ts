@@ -8,8 +8,6 @@ import type { BodyParams } from './request-body.js'
 /** A parameter Grape refuses: `<name> is missing`, `<name> is invalid`, ... (400). */
 export type InvalidParameter = ErrorOf<'invalid_parameter'>
 
-const invalid = (parameter: string): InvalidParameter => invalidParameter(parameter, 'invalid')
-
 /**
  * Grape's answer to a request with several bad parameters: every failure together, in declaration
  * order (`name is missing, scopes is missing`); ok when there is none.
@@ -37,9 +35,9 @@ export function parseTokenRef(segment: string | undefined): Result<TokenRef, Inv
 
 /** A positive decimal id that fits a JavaScript number exactly. */
 export function parseId(segment: string | undefined, parameter: string): Result<number, InvalidParameter> {
-  if (segment === undefined || !/^\d{1,15}$/.test(segment)) return err(invalid(parameter))
+  if (segment === undefined || !/^\d{1,15}$/.test(segment)) return err(invalidParameter(parameter, 'invalid'))
   const id = Number(segment)
-  return id > 0 ? ok(id) : err(invalid(parameter))
+  return id > 0 ? ok(id) : err(invalidParameter(parameter, 'invalid'))
 }
 
 /** Body keys the route does not know (besides `private_token` and `sudo`, accepted everywhere). */
@@ -51,7 +49,7 @@ export function unknownParameter(body: BodyParams, known: readonly string[]): st
 export function optionalString(body: BodyParams, name: string): Result<string | undefined, InvalidParameter> {
   const value = body[name]
   if (value === undefined) return ok(undefined)
-  return typeof value === 'string' ? ok(value) : err(invalid(name))
+  return typeof value === 'string' ? ok(value) : err(invalidParameter(name, 'invalid'))
 }
 
 /**
