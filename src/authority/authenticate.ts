@@ -1,10 +1,10 @@
-import { err, errAsync, ok, type Result, ResultAsync } from 'neverthrow'
+import { err, ok, type Result, ResultAsync } from 'neverthrow'
 import { forbidden, tokenExpired, tokenRevoked, unauthenticated } from '../domain/error-constructors.js'
 import type { ErrorOf, StoreFailure } from '../domain/errors.js'
 import { type LastUsed, nextLastUsed } from '../domain/last-used.js'
 import { checkRoutableSecret } from '../domain/routable-token.js'
 import { isExpired, type Token } from '../domain/token.js'
-import { settledResult } from '../store/settled.js'
+import { settledResult, settledResultAsync } from '../store/settled.js'
 import type { TokenWithUser } from '../store/token-store.js'
 import type { User } from '../store/user.js'
 import { USER_BLOCKED } from './as-user.js'
@@ -52,53 +52,65 @@ export type AuthenticateError = ErrorOf<
  * revoked (401), then a blocked owner (403 `Your account has been blocked.`, GitLab's
  * `api_access_allowed?`, checked after the token). A revoked token presented to a rotation revokes
  * the tokens rotated from it (reuse detection) and the call still fails as revoked. Success records
- * `lastUsedAt` and the client `ip`, throttled as GitLab's LastUsedService. With a grace window (`rotationGraceMs`), a revoked token inside it
- * (`withinGrace`) authenticates instead, reuse detection not involved. With `adminMode`, an administrator's token without the `admin_mode` scope
+ * `lastUsedAt` and the client `ip`, throttled as GitLab's LastUsedService. With a grace window
+ * (`rotationGraceMs`), a revoked token inside it (`withinGrace`) authenticates instead, reuse
+ * detection not involved. With `adminMode`, an administrator's token without the `admin_mode` scope
  * acts as a regular user (GitLab's `can_admin_all_resources?`): the principal's `user.admin` is false.
- *
- * @example
- * ```ts
- * import { authenticate } from './authenticate.js'
- * import type { AuthorityDeps } from './deps.js'
- * declare const deps: AuthorityDeps
- *
- * const principal = await authenticate(deps, request.headers.get('private-token'), {})
- * ```
  */
 export function authenticate(
   deps: AuthorityDeps,
   secret: string | null | undefined,
   options: AuthenticateOptions,
 ): ResultAsync<Principal, AuthenticateError> {
-  if (secret === null || secret === undefined || secret === '') return errAsync(unauthenticated('missing'))
-  // A secret with a routable token's tail but a wrong checksum (a typo, a truncation, a forgery) is
-  // refused before any store lookup; secrets of other formats (seeds, legacy) are looked up as usual.
-  if (checkRoutableSecret(secret, deps.prefix) === 'malformed') return errAsync(unauthenticated('malformed'))
-  return new ResultAsync(principalFor(deps, secret, options))
+  const refused = refuseSecret(deps, secret)
+  if (refused !== null) return settledResultAsync(err(refused))
+  const decided = principalFor(deps, secret as string, options)
+  // Decided without waiting (the store held the answer in memory, nothing to write): handed over
+  // settled, so that a caller able to go on at once does (the HTTP pipeline, `settledResult`).
+  return decided instanceof Promise ? new ResultAsync(decided) : settledResultAsync(decided)
 }
 
-type Authenticated = Result<Principal, AuthenticateError>
+/**
+ * Why a presented secret is refused before any lookup: none given, or a routable token's tail with a
+ * wrong checksum (a typo, a truncation, a forgery); `null` for a secret to look up (secrets of other
+ * formats, seeds and legacy ones, are looked up as usual).
+ */
+export function refuseSecret(
+  deps: AuthorityDeps,
+  secret: string | null | undefined,
+): ErrorOf<'unauthenticated'> | null {
+  if (secret === null || secret === undefined || secret === '') return unauthenticated('missing')
+  return checkRoutableSecret(secret, deps.prefix) === 'malformed' ? unauthenticated('malformed') : null
+}
 
-// The hot path is one promise reaction: the store's answer goes straight to `principalFrom`, which
-// decides synchronously unless it must write (reuse detection, `lastUsedAt`). An async function here
-// would await the store's ResultAsync as a thenable and then be awaited itself: three more microtask
-// turns and a generator on every request (docs/benchmarks.md, target 1).
+/** What authentication decides: the principal, or why there is none. */
+export type Authenticated = Result<Principal, AuthenticateError>
+
+/** The presented token with its owner, as {@link findPresented} answers: settled when the store had it in memory. */
+export type PresentedLookup =
+  | Promise<Result<TokenWithUser | null, StoreFailure>>
+  | ResultAsync<TokenWithUser | null, StoreFailure>
+
+// The hot path waits for nothing: the store's answer goes straight to `principalFrom`, which decides
+// synchronously unless it must write (reuse detection, `lastUsedAt`). An async function here would
+// await the store's ResultAsync as a thenable and then be awaited itself: three more microtask turns
+// and a generator on every request (docs/benchmarks.md, target 1).
 function principalFor(
   deps: AuthorityDeps,
   secret: string,
   options: AuthenticateOptions,
-): Promise<Authenticated> {
+): Authenticated | Promise<Authenticated> {
   try {
     const now = deps.clock.now()
-    const digest = deps.digest(secret)
     // A write decides (reuse detection, the token it rotates or revokes) on the row as stored now.
-    const found =
-      options.rotateRequest === true || options.write === true
-        ? findForDecision(deps, digest)
-        : findWithOwner(deps, digest)
+    const found = findPresented(
+      deps,
+      deps.digest(secret),
+      options.rotateRequest === true || options.write === true,
+    )
     // A store holding the answer in memory hands it over settled: decided now, no turn to wait for.
     const known = found instanceof Promise ? undefined : settledResult(found)
-    if (known !== undefined) return Promise.resolve<Authenticated>(principalFrom(deps, known, now, options))
+    if (known !== undefined) return principalFrom(deps, known, now, options)
     return Promise.resolve<Authenticated>(
       found.then<Authenticated, never>((result) => principalFrom(deps, result, now, options)),
     )
@@ -108,7 +120,12 @@ function principalFor(
   }
 }
 
-function principalFrom(
+/**
+ * Authentication's decision on the presented token as the store answered it (see
+ * {@link authenticate}), shared with the rotate request, which looks the token up once for its replay
+ * and its authentication.
+ */
+export function principalFrom(
   deps: AuthorityDeps,
   found: Result<TokenWithUser | null, StoreFailure>,
   now: Date,
@@ -229,35 +246,29 @@ export function actingAs(user: User, token: Token, adminMode: boolean): Principa
 }
 
 /**
- * The token with a digest and its owner: one joined lookup when the store has it and is the user
- * directory, else {@link tokenThenOwner}.
- *
- * @example
- * ```ts
- * import { findWithOwner } from './authenticate.js'
- * import type { AuthorityDeps } from './deps.js'
- * declare const deps: AuthorityDeps
- *
- * const found = await findWithOwner(deps, deps.digest(secret)) // ok({ token, user }) or ok(null)
- * ```
+ * The presented token with its owner. For authentication alone, a cache may answer from memory
+ * ({@link findWithOwner}); for a decision (a rotation request, any other write) the row is read as the
+ * store holds it now (docs/storage.md: only authentication may be answered from a cached row): one
+ * lookup when the store has `findFreshByDigest`, else the lookup by digest and a read by id.
  */
-export function findWithOwner(
-  deps: AuthorityDeps,
-  digest: string,
-): Promise<Result<TokenWithUser | null, StoreFailure>> | ResultAsync<TokenWithUser | null, StoreFailure> {
+export function findPresented(deps: AuthorityDeps, digest: string, decision: boolean): PresentedLookup {
+  if (!decision) return findWithOwner(deps, digest)
+  const fresh = deps.store.findFreshByDigest
+  if (fresh === undefined) return findThenReadById(deps, digest)
+  const found = fresh.call(deps.store, digest)
+  return deps.usersFromStore ? found : ownerFromDirectory(deps, found)
+}
+
+/** The token with a digest and its owner: one joined lookup when the store has it and is the user directory. */
+export function findWithOwner(deps: AuthorityDeps, digest: string): PresentedLookup {
   return deps.usersFromStore && deps.store.findByDigestWithUser !== undefined
     ? deps.store.findByDigestWithUser(digest)
     : tokenThenOwner(deps, digest)
 }
 
-/**
- * The token with a digest and its owner as a decision needs them: after the lookup by digest (which
- * a cache may answer from memory), the token is read again by id, which no cache answers, so a token
- * revoked or rotated through another instance is seen as it is (docs/storage.md: only authentication
- * may be answered from a cached row). A rotation request (its replay, reuse detection, the token it
- * rotates) is decided on it.
- */
-export async function findForDecision(
+// A store without `findFreshByDigest` (or a wrapper that does not forward it) may answer the lookup by
+// digest from a cache; a read by id it never answers from memory, so the decision sees the row as it is.
+async function findThenReadById(
   deps: AuthorityDeps,
   digest: string,
 ): Promise<Result<TokenWithUser | null, StoreFailure>> {
@@ -268,18 +279,21 @@ export async function findForDecision(
   return ok(stored.value === null ? null : { token: stored.value, user: found.value.user })
 }
 
+// A separate user directory: the store's fresh token, its owner from the directory.
+async function ownerFromDirectory(
+  deps: AuthorityDeps,
+  found: ResultAsync<TokenWithUser | null, StoreFailure>,
+): Promise<Result<TokenWithUser | null, StoreFailure>> {
+  const read = await found
+  if (read.isErr() || read.value === null) return read
+  const { token } = read.value
+  const owner = await deps.userById(token.userId)
+  return owner.isErr() ? err(owner.error) : ok({ token, user: owner.value })
+}
+
 /**
- * The token with a digest and its owner in two store calls, `findByDigest` then `findUser`: for a
- * store without `findByDigestWithUser`, or a separate user directory.
- *
- * @example
- * ```ts
- * import { tokenThenOwner } from './authenticate.js'
- * import type { AuthorityDeps } from './deps.js'
- * declare const deps: AuthorityDeps
- *
- * const found = await tokenThenOwner(deps, deps.digest(secret)) // ok({ token, user }) or ok(null)
- * ```
+ * The token with a digest and its owner in two store calls, `findByDigest` then the owner by id: for
+ * a store without `findByDigestWithUser`, or a separate user directory.
  */
 export async function tokenThenOwner(
   deps: AuthorityDeps,

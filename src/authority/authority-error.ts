@@ -1,5 +1,6 @@
 import type { ResultAsync } from 'neverthrow'
 import type { Authority } from './create-authority.js'
+import type { RotateRequestError } from './rotate-request.js'
 
 /** The methods of {@link Authority} that answer a `ResultAsync` (every one but `now`). */
 type ResultMethod = {
@@ -24,8 +25,11 @@ type ResultMethod = {
  * }
  * ```
  */
-export type AuthorityError<M extends ResultMethod = ResultMethod> = M extends ResultMethod
-  ? Authority[M] extends (...args: never[]) => ResultAsync<unknown, infer E>
-    ? E
+// `rotateRequest` is generic in the caller's own parse errors: its own errors are named without them.
+export type AuthorityError<M extends ResultMethod = ResultMethod> = M extends 'rotateRequest'
+  ? RotateRequestError
+  : M extends ResultMethod
+    ? Authority[M] extends (...args: never[]) => ResultAsync<unknown, infer E>
+      ? E
+      : never
     : never
-  : never

@@ -37,8 +37,15 @@ import type { Actor, Principal, SessionPrincipal, TokenRef } from './principal.j
 import { defaultTokenFormat, LATEST_RELEASE, type Release } from './release.js'
 import { type ReplayError, replayRotation } from './replay-rotation.js'
 import { resolveReplay } from './replay-window.js'
+import { type PrincipalError, type RequestCredentials, requestPrincipal } from './request-principal.js'
 import { type RevokeError, revoke } from './revoke.js'
 import { type RotateError, type RotateOptions, rotate } from './rotate.js'
+import {
+  type RequestRotation,
+  type RotateRequest,
+  type RotateRequestError,
+  rotateRequest,
+} from './rotate-request.js'
 import { type SudoError, sudo } from './sudo.js'
 import { userLookup } from './user-lookup.js'
 import { type Verification, type VerifyCode, type VerifyOptions, verify } from './verify.js'
@@ -121,6 +128,38 @@ export interface Authority {
    * administrator's token with the `sudo` scope acts as that user (id or username).
    */
   sudo(principal: Principal, identifier: string): ResultAsync<Principal, SudoError>
+  /**
+   * GitLab's `current_user` of an API request: its token authenticated, then the user it names with
+   * `sudo`; `null` when it presents neither (each route decides whether it serves anonymous callers).
+   * `write`: the request changes data, so it is decided on the token as the store holds it now, never
+   * on a cached row. The one way `patkit/http` turns a request into a principal (a rotation excepted:
+   * `rotateRequest` applies the same steps).
+   *
+   * @example
+   * ```ts
+   * const caller = await authority.requestPrincipal({ secret: request.headers.get('private-token'), sudo: request.headers.get('sudo') })
+   * if (caller.isOk() && caller.value !== null) console.log(caller.value.user.username)
+   * ```
+   */
+  requestPrincipal(
+    credentials: RequestCredentials,
+    options?: { readonly write?: boolean },
+  ): ResultAsync<Principal | null, PrincipalError>
+  /**
+   * A rotate request (`POST /personal_access_tokens/self/rotate` or `/:id/rotate`) in one call: a retry
+   * is replayed (`Idempotency-Key`, the grace window), else the secret is authenticated (a revoked
+   * token is reuse), `sudo` is applied, and the token rotated; the secret is digested and looked up
+   * once. See {@link RotateRequest} for the parameter errors a caller hands in.
+   *
+   * @example
+   * ```ts
+   * import { ok } from 'neverthrow'
+   *
+   * const rotated = await authority.rotateRequest({ secret, ref: ok('self'), idempotencyKey: 'retry-1' })
+   * if (rotated.isOk()) console.log(rotated.value.secret, rotated.value.replayed)
+   * ```
+   */
+  rotateRequest<E = never>(request: RotateRequest<E>): ResultAsync<RequestRotation, RotateRequestError | E>
   list(principal: Actor, request?: ListRequest): ResultAsync<TokenPage, ListError>
   get(principal: Actor, ref: TokenRef): ResultAsync<Token, GetError>
   rotate(principal: Actor, ref: TokenRef, options?: RotateOptions): ResultAsync<IssuedToken, RotateError>
@@ -356,6 +395,8 @@ export function authorityOver(deps: AuthorityDeps): Authority {
     now: () => deps.clock.now(),
     authenticate: (secret, opts = NO_OPTIONS) => authenticate(deps, secret, opts),
     sudo: (principal, identifier) => sudo(deps, principal, identifier),
+    requestPrincipal: (credentials, opts) => requestPrincipal(deps, credentials, opts?.write === true),
+    rotateRequest: (request) => rotateRequest(deps, request),
     list: (principal, request = {}) => listTokens(deps, principal, request),
     get: (principal, ref) => getToken(deps, principal, ref),
     // Every write first asks whether a token in its grace period presents it: it reads, never writes.

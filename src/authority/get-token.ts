@@ -1,7 +1,8 @@
-import { errAsync, okAsync, ResultAsync } from 'neverthrow'
+import { err, errAsync, ok, ResultAsync } from 'neverthrow'
 import { noToken } from '../domain/error-constructors.js'
 import type { ErrorOf } from '../domain/errors.js'
 import type { Token } from '../domain/token.js'
+import { settledResultAsync } from '../store/settled.js'
 import type { AuthorityDeps } from './deps.js'
 import type { Actor, TokenRef } from './principal.js'
 import { ANY_SCOPE, READ_SCOPES, requireScope } from './scope-policy.js'
@@ -37,9 +38,9 @@ export function getToken(deps: AuthorityDeps, principal: Actor, ref: TokenRef): 
   if (ref === 'self') {
     if (principal.token === null) return errAsync(noToken())
     // `GET /self` is the most frequent request there is, and needs no store call: a plain check
-    // answers it (docs/benchmarks.md, target 3).
+    // answers it, settled (docs/benchmarks.md, target 3).
     const allowed = requireScope(principal, ANY_SCOPE)
-    return allowed.isErr() ? errAsync(allowed.error) : okAsync(principal.token)
+    return settledResultAsync(allowed.isErr() ? err(allowed.error) : ok(principal.token))
   }
   const allowed = requireScope(principal, READ_SCOPES)
   if (allowed.isErr()) return errAsync(allowed.error)

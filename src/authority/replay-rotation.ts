@@ -1,17 +1,17 @@
-import { err, ok, type Result, ResultAsync } from 'neverthrow'
+import { err, ok, okAsync, type Result, ResultAsync } from 'neverthrow'
 import type { StoreFailure } from '../domain/errors.js'
 import { parseIdempotencyKey } from '../domain/idempotency-key.js'
 import type { ReceiptSealer } from '../domain/receipt-seal.js'
 import { isExpired } from '../domain/token.js'
 import type { RotationReceiptStore } from '../store/rotation-receipts.js'
-import { findForDecision } from './authenticate.js'
+import type { TokenWithUser } from '../store/token-store.js'
+import { findPresented } from './authenticate.js'
 import type { AuthorityDeps } from './deps.js'
 import { toTokenInfo } from './events.js'
 import { GRACE_RECEIPT_KEY } from './grace-window.js'
 import type { IssuedToken } from './issued-token.js'
-import type { Principal, TokenRef } from './principal.js'
-import { hasFeature } from './release.js'
-import { requireScope, SELF_ROTATE_SCOPES, WRITE_SCOPES } from './scope-policy.js'
+import type { TokenRef } from './principal.js'
+import { checkRotation } from './rotation-rule.js'
 
 /**
  * Every way `replayRotation` can fail: only the store. Everything else is `null`, "no replay".
@@ -40,16 +40,6 @@ export type ReplayError = StoreFailure
  * With `idempotencyKey` `null` (no header), the grace window's receipt is looked for instead: a token
  * that rotated itself less than `rotationGraceMs` ago gets the same successor, once, on the same terms.
  * With no grace window that is always `null`, without a store call.
- *
- * @example
- * ```ts
- * import { replayRotation } from './replay-rotation.js'
- * import type { AuthorityDeps } from './deps.js'
- * declare const deps: AuthorityDeps
- * declare const idempotencyKey: string
- *
- * const replayed = await replayRotation(deps, secret, 'self', idempotencyKey) // ok(null): no replay
- * ```
  */
 export function replayRotation(
   deps: AuthorityDeps,
@@ -57,36 +47,54 @@ export function replayRotation(
   ref: TokenRef,
   idempotencyKey: string | null,
 ): ResultAsync<IssuedToken | null, ReplayError> {
-  return new ResultAsync(replayFor(deps, secret, ref, idempotencyKey))
+  const receipts = receiptsFor(deps, idempotencyKey)
+  if (receipts === null || secret === null || secret === undefined || secret === '') return okAsync(null)
+  return new ResultAsync(lookUpThenReplay(deps, receipts, secret, ref))
 }
 
-async function replayFor(
+async function lookUpThenReplay(
   deps: AuthorityDeps,
-  secret: string | null | undefined,
+  receipts: Receipts,
+  secret: string,
   ref: TokenRef,
-  idempotencyKey: string | null,
 ): Promise<Result<IssuedToken | null, ReplayError>> {
-  const replay = receiptsFor(deps, idempotencyKey)
-  if (replay === null) return ok(null)
-  if (secret === null || secret === undefined || secret === '') return ok(null)
-  const key = replay.key
   const now = deps.clock.now()
-  const digest = deps.digest(secret)
-  const found = await findForDecision(deps, digest)
+  const found = await findPresented(deps, deps.digest(secret), true)
   if (found.isErr()) return err(found.error)
-  if (found.value === null) return ok(null)
-  const { token, user } = found.value
+  return replayFound(deps, receipts, found.value, secret, ref, now)
+}
+
+/** Where the receipt of a replay is looked for, and the key it was sealed under. */
+export interface Receipts {
+  readonly key: string
+  readonly sealer: ReceiptSealer
+  readonly store: RotationReceiptStore
+}
+
+/**
+ * The replay of a rotation whose presented token was read from the store already (the rotate request
+ * looks it up once for its replay and its authentication): see {@link replayRotation}.
+ */
+export async function replayFound(
+  deps: AuthorityDeps,
+  receipts: Receipts,
+  found: TokenWithUser | null,
+  secret: string,
+  ref: TokenRef,
+  now: Date,
+): Promise<Result<IssuedToken | null, ReplayError>> {
+  if (found === null) return ok(null)
+  const { token, user } = found
   if (user === null || user.blocked || isExpired(token, now) || !token.revoked) return ok(null)
-  if (!routeAllows({ user, token }, ref, deps)) return ok(null)
-  const consumed = await replay.store.consumeRotationReceipt(
-    token.id,
-    replay.sealer.keyDigest(secret, key),
-    now,
-  )
+  // Only where the first request could have rotated: the same release gate and scope, and its own token.
+  if (checkRotation(deps, { user, token }, ref).isErr() || (ref !== 'self' && ref !== token.id))
+    return ok(null)
+  const { key, sealer, store } = receipts
+  const consumed = await store.consumeRotationReceipt(token.id, sealer.keyDigest(secret, key), now)
   if (consumed.isErr()) return err(consumed.error)
   if (consumed.value === null) return ok(null)
   const { successor, sealedSecret } = consumed.value
-  const opened = await replay.sealer.open(
+  const opened = await sealer.open(
     { presentedSecret: secret, idempotencyKey: key, tokenId: token.id },
     sealedSecret,
   )
@@ -103,27 +111,16 @@ async function replayFor(
   return ok({ token: successor, secret: opened.value })
 }
 
-/** Where the receipt of this replay would be: the Idempotency-Key's, or without one the grace window's. */
-function receiptsFor(
-  deps: AuthorityDeps,
-  idempotencyKey: string | null,
-): { readonly key: string; readonly sealer: ReceiptSealer; readonly store: RotationReceiptStore } | null {
+/**
+ * Where the receipt of this replay would be: the Idempotency-Key's, or without one the grace
+ * window's; `null` when there is none to look for (no grace window, the header turned off, a store
+ * without receipts, an invalid key), and the request goes on as one without a key.
+ */
+export function receiptsFor(deps: AuthorityDeps, idempotencyKey: string | null): Receipts | null {
   if (idempotencyKey === null) {
     return deps.grace === null ? null : { ...deps.grace, key: GRACE_RECEIPT_KEY }
   }
   if (deps.replay === null || deps.replay.store === null) return null
   const key = parseIdempotencyKey(idempotencyKey)
   return key.isErr() ? null : { sealer: deps.replay.sealer, store: deps.replay.store, key: key.value }
-}
-
-/** Whether the rotate route addressed by `ref` is one the presented token could have rotated itself on. */
-function routeAllows(principal: Principal, ref: TokenRef, deps: AuthorityDeps): boolean {
-  if (ref === 'self') {
-    return hasFeature('self_rotate', deps.release) && requireScope(principal, SELF_ROTATE_SCOPES).isOk()
-  }
-  return (
-    ref === principal.token.id &&
-    hasFeature('rotate_by_id', deps.release) &&
-    requireScope(principal, WRITE_SCOPES).isOk()
-  )
 }

@@ -1,5 +1,5 @@
 import { err, ok, type Result, ResultAsync } from 'neverthrow'
-import { badRequest, featureUnavailable, noToken } from '../domain/error-constructors.js'
+import { badRequest, noToken } from '../domain/error-constructors.js'
 import type { ErrorOf } from '../domain/errors.js'
 import { parseIdempotencyKey } from '../domain/idempotency-key.js'
 import { rotateToken } from '../domain/rotate-token.js'
@@ -13,8 +13,8 @@ import { GRACE_RECEIPT_KEY, type GraceDeps } from './grace-window.js'
 import type { IssuedToken } from './issued-token.js'
 import type { Actor, TokenRef } from './principal.js'
 import { hasFeature } from './release.js'
-import { requireScope, SELF_ROTATE_SCOPES, WRITE_SCOPES } from './scope-policy.js'
-import { findAccessibleToken } from './token-access.js'
+import { checkRotation } from './rotation-rule.js'
+import { accessibleToken, findAccessibleToken } from './token-access.js'
 
 /**
  * The `Idempotency-Key` of a rotation and the secret that authenticated the request (the sealing key
@@ -90,15 +90,6 @@ export type RotateError = ErrorOf<
  * own id) also stores a receipt in the same store call: the successor's secret sealed under a key of
  * the pepper, the presented secret and the key. Rotating another token by id keeps no receipt: the
  * caller's own token still works, so a lost answer costs it nothing it cannot redo.
- *
- * @example
- * ```ts
- * import { rotate } from './rotate.js'
- * import type { AuthorityDeps } from './deps.js'
- * declare const deps: AuthorityDeps
- *
- * const rotated = await rotate(deps, principal, 'self', { expiresAt: '2030-01-31' })
- * ```
  */
 export function rotate(
   deps: AuthorityDeps,
@@ -106,35 +97,40 @@ export function rotate(
   ref: TokenRef,
   options: RotateOptions,
 ): ResultAsync<IssuedToken, RotateError> {
-  return new ResultAsync(rotateFor(deps, principal, ref, options))
+  return new ResultAsync(rotateFor(deps, principal, ref, options, deps.digest))
 }
 
-async function rotateFor(
+/**
+ * {@link rotate}, with the digest of a presented secret from `digestOf`, and `presented`: the
+ * principal's token as this request read it from the store, so that rotating it by its id reads it
+ * no second time. The rotate request passes both, having digested and looked up its secret already.
+ */
+export async function rotateFor(
   deps: AuthorityDeps,
   principal: Actor,
   ref: TokenRef,
   options: RotateOptions,
+  digestOf: (secret: string) => string,
+  presented?: Token,
 ): Promise<Result<IssuedToken, RotateError>> {
+  const allowed = checkRotation(deps, principal, ref)
+  if (allowed.isErr()) return err(allowed.error)
   let target: Token
   if (ref === 'self') {
-    if (!hasFeature('self_rotate', deps.release)) return err(featureUnavailable('self_rotate', deps.release))
     if (principal.token === null) return err(noToken())
-    const scoped = requireScope(principal, SELF_ROTATE_SCOPES)
-    if (scoped.isErr()) return err(scoped.error)
     target = principal.token
   } else {
-    if (!hasFeature('rotate_by_id', deps.release))
-      return err(featureUnavailable('rotate_by_id', deps.release))
-    const scoped = requireScope(principal, WRITE_SCOPES)
-    if (scoped.isErr()) return err(scoped.error)
-    const found = await findAccessibleToken(deps, principal, ref)
+    const found =
+      presented !== undefined && presented.id === ref
+        ? accessibleToken(principal, presented)
+        : await findAccessibleToken(deps, principal, ref)
     if (found.isErr()) return err(found.error)
     target = found.value
   }
-  const idempotency = idempotencyFor(deps, principal, target, options.idempotency)
+  const idempotency = idempotencyFor(deps, principal, target, options.idempotency, digestOf)
   if (idempotency.isErr()) return err(idempotency.error)
   const keyed =
-    idempotency.value ?? graceReceiptFor(deps.grace, deps, principal, target, options.presentedSecret)
+    idempotency.value ?? graceReceiptFor(deps.grace, principal, target, options.presentedSecret, digestOf)
   // Before 16.6 the parameter does not exist, so it is ignored like any unknown parameter.
   const requested = hasFeature('rotate_expires_at', deps.release) ? options.expiresAt : undefined
   const expiresAt = parseDateParameter(requested, 'expires_at')
@@ -183,13 +179,13 @@ interface KeyedRotation extends Omit<ReplayDeps, 'store'> {
  */
 function graceReceiptFor(
   grace: GraceDeps | null,
-  deps: AuthorityDeps,
   principal: Actor,
   target: Token,
   presentedSecret: string | undefined,
+  digestOf: (secret: string) => string,
 ): KeyedRotation | null {
   if (grace === null || presentedSecret === undefined || principal.token === null) return null
-  if (target.id !== principal.token.id || deps.digest(presentedSecret) !== principal.token.digest) return null
+  if (target.id !== principal.token.id || digestOf(presentedSecret) !== principal.token.digest) return null
   return { ...grace, key: GRACE_RECEIPT_KEY, presentedSecret }
 }
 
@@ -203,6 +199,7 @@ function idempotencyFor(
   principal: Actor,
   target: Token,
   requested: RotationIdempotency | undefined,
+  digestOf: (secret: string) => string,
 ): Result<KeyedRotation | null, ErrorOf<'invalid_parameter' | 'bad_request'>> {
   const replay = deps.replay
   if (requested === undefined || replay === null) return ok(null)
@@ -211,7 +208,7 @@ function idempotencyFor(
   if (replay.store === null) {
     return err(badRequest('Idempotency-Key is not supported by this token store'))
   }
-  if (principal.token === null || deps.digest(requested.presentedSecret) !== principal.token.digest) {
+  if (principal.token === null || digestOf(requested.presentedSecret) !== principal.token.digest) {
     return err(badRequest('the presented secret is not the principal’s token'))
   }
   if (target.id !== principal.token.id) return ok(null)

@@ -127,10 +127,11 @@ const DEFAULTS = {
  * verification does no I/O on the hot path (users found by `findUser` are kept too, for authorities
  * that look the owner up separately). A hit is answered settled (`settledResultAsync`). Every write through it drops what it changed here and tells the other
  * instances through `options.invalidation`; a lookup that raced an invalidation is not kept. Lists,
- * reads by id and every write go to the store: the authority decides on them (a rotation request reads
- * its token again by id), never on a cached row. A row read by id (its digest's "unknown", and an
- * entry it shows stale), a rotation the store refuses, and an insert the store refuses (its digest's
- * "unknown") drop what this cache held. See docs/storage.md, "Many instances on one database".
+ * reads by id, `findFreshByDigest` (offered when the wrapped store has it) and every write go to the
+ * store: the authority decides on them (a rotation request reads its token with `findFreshByDigest`),
+ * never on a cached row. A row read by id or fresh (its digest's "unknown", and an entry it shows
+ * stale), a rotation the store refuses, and an insert the store refuses (its digest's "unknown") drop
+ * what this cache held. See docs/storage.md, "Many instances on one database".
  *
  * Writes that bypass every cache (SQL by hand, a store not wrapped) are seen after `ttlMs`.
  *
@@ -442,6 +443,15 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
   // Optional reads pass through as the store has them; an optional write would need its invalidation here.
   const findSuccessor = store.findSuccessor?.bind(store)
   if (findSuccessor !== undefined) self.findSuccessor = findSuccessor
+  // A decision's lookup: never answered from memory nor kept, and, as a read by id, what it finds corrects this cache.
+  const findFreshByDigest = store.findFreshByDigest?.bind(store)
+  if (findFreshByDigest !== undefined) {
+    self.findFreshByDigest = (digest) =>
+      findFreshByDigest(digest).map((found) => {
+        refresh(found === null ? null : found.token)
+        return found
+      })
+  }
   const rotateWithReceipt = store.rotateWithReceipt?.bind(store)
   const consumeRotationReceipt = store.consumeRotationReceipt?.bind(store)
   if (rotateWithReceipt !== undefined && consumeRotationReceipt !== undefined) {

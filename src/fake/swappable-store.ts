@@ -75,6 +75,12 @@ export function swappableStore(initial: TokenStore): SwappableStore {
     store.findUserById = (id) =>
       current.findUserById !== undefined ? current.findUserById(id) : missing('findUserById', 'id lookup')
   }
+  if (initial.findFreshByDigest !== undefined) {
+    store.findFreshByDigest = (digest) =>
+      current.findFreshByDigest !== undefined
+        ? current.findFreshByDigest(digest)
+        : missing('findFreshByDigest', 'fresh lookup')
+  }
   if (initial.findSuccessor !== undefined) {
     store.findSuccessor = (id) =>
       current.findSuccessor !== undefined

@@ -27,16 +27,13 @@ export interface ClientIpSource {
  */
 export type ClientIpResolver = (source: ClientIpSource) => string | null | undefined
 
+// An IPv4-mapped IPv6 address: `::ffff:` (any case) and a dot after it.
+const IPV4_MAPPED = /^::ffff:[\s\S]*\./i
+
 /**
  * The address to record: the resolver's answer, else the socket's, with an IPv4-mapped IPv6 address
  * (`::ffff:127.0.0.1`, what a dual-stack node server reports) written as the IPv4 address, as Rails
  * reports it. Blank is none.
- *
- * @example
- * ```ts
- * import { resolveClientIp } from './client-ip.js'
- * resolveClientIp(undefined, { headers: new Headers(), socketAddress: '::ffff:10.0.0.1' }) // '10.0.0.1'
- * ```
  */
 export function resolveClientIp(
   resolver: ClientIpResolver | undefined,
@@ -46,5 +43,5 @@ export function resolveClientIp(
   if (raw === null) return null
   const ip = raw.trim()
   if (ip === '') return null
-  return ip.toLowerCase().startsWith('::ffff:') && ip.includes('.') ? ip.slice(7) : ip
+  return IPV4_MAPPED.test(ip) ? ip.slice(7) : ip
 }

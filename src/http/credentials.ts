@@ -55,7 +55,8 @@ export function presentedSecret(
 
 /** The `private_token` parameter, the query's then the body's; `null` when neither gives a value. */
 export function parameterSecret(url: URL, body: BodyParams): string | null {
-  const fromQuery = url.searchParams.get('private_token')
+  // Most requests have no query: its parameters are not parsed then.
+  const fromQuery = url.search.length > 1 ? url.searchParams.get('private_token') : null
   if (fromQuery !== null && fromQuery !== '') return fromQuery
   const fromBody = body['private_token']
   return typeof fromBody === 'string' && fromBody !== '' ? fromBody : null

@@ -8,7 +8,11 @@ export interface IncomingRequest {
   readonly method: string
   /** The absolute URL. */
   readonly url: string
-  /** `url` already parsed, when the adapter had to parse it anyway (saves parsing it twice). */
+  /**
+   * `url` already parsed, when the adapter had to parse it anyway (saves parsing it twice). It may be
+   * shared by requests with the same target (`createNodeListener` remembers the URLs of frequent
+   * targets): the handler never changes it.
+   */
   readonly parsedUrl?: URL
   readonly headers: { get(name: string): string | null }
   /**

@@ -1,55 +1,28 @@
-import type { Authority } from '../authority/create-authority.js'
-import type { Principal } from '../authority/principal.js'
 import { hasFeature } from '../authority/release.js'
+import { METADATA_SCOPES } from '../authority/scope-policy.js'
 import { errorReply } from './error-response.js'
 import { json, type Reply } from './responses.js'
+import type { CallerInput, RouteRow } from './route.js'
 
 /**
- * The instance routes patkit serves: `GET /version` and `GET /metadata`.
- *
- * @example
- * ```ts
- * import type { MetadataRouteName } from './metadata-routes.js'
- * const name: MetadataRouteName = 'version'
- * ```
+ * The instance routes clients call around tokens: `GET /metadata` (from 15.2; before, the path is no
+ * route) and `GET /version`, which answers the same from 15.5 and only `version` and `revision`
+ * before, as GitLab's did. Both need a token (GitLab's `authenticate!`).
  */
-export type MetadataRouteName = 'version' | 'metadata'
+export const METADATA_ROUTES: readonly RouteRow[] = [
+  { method: 'GET', path: '/version', scopes: METADATA_SCOPES, serve: version },
+  { method: 'GET', path: '/metadata', since: 'metadata', scopes: METADATA_SCOPES, serve: metadata },
+]
 
-/**
- * Whether a route is `version` or `metadata`.
- *
- * @example
- * ```ts
- * import { isMetadataRoute } from './metadata-routes.js'
- *
- * isMetadataRoute('metadata') // true
- * ```
- */
-export function isMetadataRoute(name: string): name is MetadataRouteName {
-  return name === 'version' || name === 'metadata'
+async function metadata({ authority, principal }: CallerInput): Promise<Reply> {
+  const found = await authority.metadata(principal)
+  return found.isErr() ? errorReply(found.error) : json(200, found.value)
 }
 
-/**
- * Serves `GET /metadata` (from 15.2; before, the path is no route: routes.ts) and `GET /version`,
- * which answers the same from 15.5 and only `version` and `revision` before, as GitLab's did, for the
- * request's principal (both need a token, GitLab's `authenticate!`).
- *
- * @example
- * ```ts
- * import { serveMetadataRoute } from './metadata-routes.js'
- *
- * const reply = await serveMetadataRoute(authority, 'version', principal)
- * ```
- */
-export async function serveMetadataRoute(
-  authority: Authority,
-  name: MetadataRouteName,
-  principal: Principal,
-): Promise<Reply> {
-  const metadata = await authority.metadata(principal)
-  if (metadata.isErr()) return errorReply(metadata.error)
-  if (name === 'version' && !hasFeature('version_mirrors_metadata', authority.release)) {
-    return json(200, { version: metadata.value.version, revision: metadata.value.revision })
-  }
-  return json(200, metadata.value)
+async function version(input: CallerInput): Promise<Reply> {
+  const { authority, principal } = input
+  if (hasFeature('version_mirrors_metadata', authority.release)) return metadata(input)
+  const found = await authority.metadata(principal)
+  if (found.isErr()) return errorReply(found.error)
+  return json(200, { version: found.value.version, revision: found.value.revision })
 }

@@ -1,17 +1,31 @@
 import { err, ok, type Result } from 'neverthrow'
-import type { CreateRequest } from '../authority/create.js'
 import type { TokenRef } from '../authority/principal.js'
+import { invalidParameter } from '../domain/error-constructors.js'
 import type { ErrorOf } from '../domain/errors.js'
 import { parseIsoDateTime } from '../query/iso-datetime.js'
 import type { BodyParams } from './request-body.js'
 
-type InvalidParameter = ErrorOf<'invalid_parameter'>
+/** A parameter Grape refuses: `<name> is missing`, `<name> is invalid`, ... (400). */
+export type InvalidParameter = ErrorOf<'invalid_parameter'>
 
-const invalid = (parameter: string, reason: InvalidParameter['reason'] = 'invalid'): InvalidParameter => ({
-  type: 'invalid_parameter',
-  parameter,
-  reason,
-})
+/**
+ * Grape's answer to a request with several bad parameters: every failure together, in declaration
+ * order (`name is missing, scopes is missing`); ok when there is none.
+ */
+export function grapeFailures(failures: readonly InvalidParameter[]): Result<void, InvalidParameter> {
+  const [first, ...further] = failures
+  if (first === undefined) return ok(undefined)
+  return err(
+    further.length === 0
+      ? first
+      : { ...first, further: further.map(({ parameter, reason }) => ({ parameter, reason })) },
+  )
+}
+
+/** The last value of a query parameter given several times (Rack keeps the last), or undefined. */
+export function lastValue(params: URLSearchParams, name: string): string | undefined {
+  return params.getAll(name).at(-1)
+}
 
 /** `:id` is a decimal integer or `self` (design decision); anything else is `id is invalid`. */
 export function parseTokenRef(segment: string | undefined): Result<TokenRef, InvalidParameter> {
@@ -21,9 +35,9 @@ export function parseTokenRef(segment: string | undefined): Result<TokenRef, Inv
 
 /** A positive decimal id that fits a JavaScript number exactly. */
 export function parseId(segment: string | undefined, parameter: string): Result<number, InvalidParameter> {
-  if (segment === undefined || !/^\d{1,15}$/.test(segment)) return err(invalid(parameter))
+  if (segment === undefined || !/^\d{1,15}$/.test(segment)) return err(invalidParameter(parameter, 'invalid'))
   const id = Number(segment)
-  return id > 0 ? ok(id) : err(invalid(parameter))
+  return id > 0 ? ok(id) : err(invalidParameter(parameter, 'invalid'))
 }
 
 /** Body keys the route does not know (besides `private_token` and `sudo`, accepted everywhere). */
@@ -35,7 +49,7 @@ export function unknownParameter(body: BodyParams, known: readonly string[]): st
 export function optionalString(body: BodyParams, name: string): Result<string | undefined, InvalidParameter> {
   const value = body[name]
   if (value === undefined) return ok(undefined)
-  return typeof value === 'string' ? ok(value) : err(invalid(name))
+  return typeof value === 'string' ? ok(value) : err(invalidParameter(name, 'invalid'))
 }
 
 /**
@@ -44,15 +58,6 @@ export function optionalString(body: BodyParams, name: string): Result<string | 
  * each part stripped; an array gets the same for each element as text (`nil` is empty text); any
  * other value, `null` included, is no scopes. A part left empty is kept, as in GitLab, where it then
  * fails the `values:` check.
- *
- * @example
- * ```ts
- * import { commaSeparatedToArray } from './request-params.js'
- *
- * commaSeparatedToArray('api, read_user') // ['api', 'read_user']
- * commaSeparatedToArray('api,,read_user,') // ['api', '', 'read_user']
- * commaSeparatedToArray(null) // []
- * ```
  */
 export function commaSeparatedToArray(value: unknown): string[] {
   if (typeof value === 'string') return rubySplitComma(value)
@@ -79,14 +84,6 @@ function rubyText(value: unknown): string {
  * A Grape `Date` parameter as text for the authority: absent or empty (Grape reads `''` as nil for
  * every typed parameter) is `undefined`; a date-time is its date as written (Grape's `Date` drops the
  * time); anything else is passed on, for the authority to refuse as `<name> is invalid`.
- *
- * @example
- * ```ts
- * import { grapeDate } from './request-params.js'
- *
- * grapeDate({ expires_at: '2026-12-22 23:20:00 UTC' }, 'expires_at') // ok('2026-12-22')
- * grapeDate({ expires_at: '' }, 'expires_at') // ok(undefined)
- * ```
  */
 export function grapeDate(body: BodyParams, name: string): Result<string | undefined, InvalidParameter> {
   const value = optionalString(body, name)
@@ -94,58 +91,4 @@ export function grapeDate(body: BodyParams, name: string): Result<string | undef
   if (value.value === '') return ok(undefined)
   const parsed = parseIsoDateTime(value.value)
   return ok(parsed.isOk() ? parsed.value.day : value.value)
-}
-
-/**
- * The body of both create routes, validated as Grape declares them (`requires :name, type: String`;
- * `requires :scopes, type: Array[String], coerce_with: CommaSeparatedToArray, values: allowedScopes`;
- * `description` and `expires_at` optional). Grape runs every validator and reports every failure
- * together, in declaration order. An absent `scopes` is `scopes is missing` and nothing more: its
- * coercion turns the absence into `[]`, which passes `values:`. A present `scopes` is coerced (see
- * {@link commaSeparatedToArray}), so `null`, `''` and `[]` are no scopes, which pass Grape and are the
- * model's `Scopes can't be blank`; a part outside `allowedScopes` (an empty one too) is `scopes does
- * not have a valid value`. A `name` of `null` is present and blank, the model's `Name can't be blank`.
- *
- * @example
- * ```ts
- * import { parseCreateBody } from './request-params.js'
- *
- * parseCreateBody({ name: 'ci', scopes: 'api,read_user' }, ['api', 'read_user']) // ok
- * parseCreateBody({}, ['api']).isErr() // true: name is missing, scopes is missing
- * ```
- */
-export function parseCreateBody(
-  body: BodyParams,
-  allowedScopes: readonly string[],
-): Result<CreateRequest, InvalidParameter> {
-  const failures: InvalidParameter[] = []
-  const name = body['name']
-  if (name === undefined) failures.push(invalid('name', 'missing'))
-  else if (name !== null && typeof name !== 'string') failures.push(invalid('name'))
-  const rawScopes = body['scopes']
-  const scopes = commaSeparatedToArray(rawScopes)
-  if (rawScopes === undefined) failures.push(invalid('scopes', 'missing'))
-  else if (!scopes.every((s) => allowedScopes.includes(s)))
-    failures.push(invalid('scopes', 'not_allowed_value'))
-  const description = body['description']
-  if (description !== undefined && description !== null && typeof description !== 'string') {
-    failures.push(invalid('description'))
-  }
-  const expiresAt = grapeDate(body, 'expires_at')
-  if (expiresAt.isErr()) failures.push(expiresAt.error)
-  const [first, ...further] = failures
-  if (first !== undefined) {
-    return err(
-      further.length === 0
-        ? first
-        : { ...first, further: further.map(({ parameter, reason }) => ({ parameter, reason })) },
-    )
-  }
-  return ok({
-    // Grape keeps a present `null`; the model finds it blank, as it finds `''`.
-    name: typeof name === 'string' ? name : '',
-    scopes,
-    ...(description === undefined ? {} : { description: description as string | null }),
-    ...(expiresAt.isOk() && expiresAt.value !== undefined ? { expiresAt: expiresAt.value } : {}),
-  })
 }

@@ -10,9 +10,18 @@ export interface Reply {
   readonly body: string | null
 }
 
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json' })
+
 /** JSON with GitLab's content type. */
-export function json(status: number, body: unknown, headers: Record<string, string> = {}): Reply {
-  return { status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }
+export function json(status: number, body: unknown, headers?: Record<string, string>): Reply {
+  return jsonText(status, JSON.stringify(body), headers)
+}
+
+/** {@link json} of a body already written as JSON text. */
+export function jsonText(status: number, body: string, headers?: Record<string, string>): Reply {
+  // Without further headers, every answer shares one frozen header object.
+  const all = headers === undefined ? JSON_HEADERS : { 'content-type': 'application/json', ...headers }
+  return { status, headers: all, body }
 }
 
 /** 204 with an empty body, as GitLab's `no_content!`. */
@@ -21,12 +30,12 @@ export function noContent(): Reply {
 }
 
 /** GitLab's `render_api_error!` shape: `{"message": "..."}`. */
-export function message(status: number, text: string, headers: Record<string, string> = {}): Reply {
+export function message(status: number, text: string, headers?: Record<string, string>): Reply {
   return json(status, { message: text }, headers)
 }
 
 /** Grape's validation and routing error shape: `{"error": "..."}`. */
-export function error(status: number, text: string, headers: Record<string, string> = {}): Reply {
+export function error(status: number, text: string, headers?: Record<string, string>): Reply {
   return json(status, { error: text }, headers)
 }
 

@@ -1,99 +1,77 @@
-import type { Authority } from '../authority/create-authority.js'
 import type { Principal } from '../authority/principal.js'
+import { USER_READ_SCOPES } from '../authority/scope-policy.js'
+import { unauthenticated } from '../domain/error-constructors.js'
 import { paginate } from '../query/pagination.js'
 import type { User } from '../store/user.js'
 import { errorReply } from './error-response.js'
 import { listParamsParser } from './list-params.js'
 import { paginationHeaders } from './pagination-headers.js'
 import { json, type Reply } from './responses.js'
+import type { CallerInput, RouteRow } from './route.js'
 import { type UserEntity, userJson, userWebBase } from './user-json.js'
 import { grapeBoolean, parseUsersParams } from './users-params.js'
 
 /**
- * The users API routes patkit serves: `GET /user` (the caller), `GET /users/:id` and
- * `GET /users?username=`.
- *
- * @example
- * ```ts
- * import type { UserRouteName } from './user-routes.js'
- * const name: UserRouteName = 'current_user'
- * ```
+ * The users API routes clients call around tokens: `GET /user` (the caller), `GET /users/:id` and
+ * `GET /users?username=`. `GET /users` and `GET /users/:id` also answer a request without a token
+ * (GitLab's `current_user` is nil, and each route decides); `GET /user` requires one. Administrators
+ * get GitLab's admin entities (`is_admin` and the other admin-only fields), others the public ones.
  */
-export type UserRouteName = 'current_user' | 'user' | 'users'
+export const USER_ROUTES: readonly RouteRow[] = [
+  { method: 'GET', path: '/user', caller: 'optional', scopes: USER_READ_SCOPES, serve: currentUser },
+  { method: 'GET', path: '/users', caller: 'optional', scopes: USER_READ_SCOPES, serve: users },
+  // Digits only, GitLab's `requirements: { id: /[0-9]*/ }`: `/users/1ASDF` is no route (404).
+  {
+    method: 'GET',
+    path: '/users/:id',
+    requirements: { id: /^\d+$/ },
+    caller: 'optional',
+    scopes: USER_READ_SCOPES,
+    serve: user,
+  },
+]
 
-const USER_ROUTES: readonly string[] = ['current_user', 'user', 'users'] satisfies UserRouteName[]
+type UsersInput = CallerInput<Principal | null>
 
-/**
- * Whether a route is one of the users API's.
- *
- * @example
- * ```ts
- * import { isUserRoute } from './user-routes.js'
- *
- * isUserRoute('users') // true
- * isUserRoute('list') // false
- * ```
- */
-export function isUserRoute(name: string): name is UserRouteName {
-  return USER_ROUTES.includes(name)
+function renderer({ principal, url, publicUrl }: UsersInput) {
+  const viewer = principal?.user ?? null
+  return (user: User, entity: UserEntity, withCustomAttributes = false) =>
+    userJson(user, { entity, viewer, webBase: userWebBase(url, publicUrl), withCustomAttributes })
 }
 
-/**
- * Serves one users API route for the request's principal. Unlike the token routes, `GET /users` and
- * `GET /users/:id` also answer a request without a token (`principal` is `null`, as GitLab's
- * `current_user` is nil, and each route decides); `GET /user` requires one. Administrators get
- * GitLab's admin entities (`is_admin` and the other admin-only fields), others the public ones.
- *
- * @example
- * ```ts
- * import { serveUserRoute } from './user-routes.js'
- * declare const url: URL
- *
- * const reply = await serveUserRoute(authority, 'current_user', undefined, principal, url, undefined)
- * ```
- */
-export async function serveUserRoute(
-  authority: Authority,
-  name: UserRouteName,
-  segment: string | undefined,
-  principal: Principal | null,
-  url: URL,
-  publicUrl: URL | undefined,
-): Promise<Reply> {
-  const viewer = principal?.user ?? null
-  const admin = viewer?.admin === true
-  const render = (user: User, entity: UserEntity, withCustomAttributes = false) =>
-    userJson(user, { entity, viewer, webBase: userWebBase(url, publicUrl), withCustomAttributes })
+async function currentUser(input: UsersInput): Promise<Reply> {
+  const { authority, principal } = input
+  if (principal === null) return errorReply(unauthenticated())
+  const me = await authority.currentUser(principal)
+  if (me.isErr()) return errorReply(me.error)
+  // GitLab picks the entity by `admin?` here, not by the admin-mode-aware check of the other routes.
+  return json(200, renderer(input)(me.value, me.value.admin ? 'with_admin' : 'public'))
+}
 
-  switch (name) {
-    case 'current_user': {
-      if (principal === null) return errorReply({ type: 'unauthenticated' })
-      const me = await authority.currentUser(principal)
-      if (me.isErr()) return errorReply(me.error)
-      // GitLab picks the entity by `admin?` here, not by the admin-mode-aware check of the other routes.
-      return json(200, render(me.value, me.value.admin ? 'with_admin' : 'public'))
-    }
-    case 'user': {
-      const custom = grapeBoolean(url.searchParams, 'with_custom_attributes')
-      if (custom.isErr()) return errorReply(custom.error)
-      // The route matches digits only (GitLab's `requirements: { id: /[0-9]*/ }`); ids too large to
-      // be exact become a number no user has.
-      const found = await authority.findUser(principal, Number(segment))
-      if (found.isErr()) return errorReply(found.error, 'users')
-      return json(200, render(found.value, admin ? 'details_with_admin' : 'user', custom.value === true))
-    }
-    case 'users': {
-      const params = parseUsersParams(url.searchParams, await listParamsParser())
-      if (params.isErr()) return errorReply(params.error)
-      const found = await authority.findUsers(principal, params.value.query)
-      if (found.isErr()) return errorReply(found.error, 'users')
-      const pagination = paginate(found.value.length, params.value.page)
-      const page = found.value.slice(pagination.offset, pagination.offset + pagination.perPage)
-      return json(
-        200,
-        page.map((user) => render(user, admin ? 'with_admin' : 'basic', params.value.withCustomAttributes)),
-        paginationHeaders(pagination, url, publicUrl),
-      )
-    }
-  }
+async function user(input: UsersInput): Promise<Reply> {
+  const { authority, principal, url, path } = input
+  const custom = grapeBoolean(url.searchParams, 'with_custom_attributes')
+  if (custom.isErr()) return errorReply(custom.error)
+  // Ids too large to be exact become a number no user has.
+  const found = await authority.findUser(principal, Number(path['id']))
+  if (found.isErr()) return errorReply(found.error, 'users')
+  const entity = principal?.user.admin === true ? 'details_with_admin' : 'user'
+  return json(200, renderer(input)(found.value, entity, custom.value === true))
+}
+
+async function users(input: UsersInput): Promise<Reply> {
+  const { authority, principal, url, publicUrl } = input
+  const params = parseUsersParams(url.searchParams, await listParamsParser())
+  if (params.isErr()) return errorReply(params.error)
+  const found = await authority.findUsers(principal, params.value.query)
+  if (found.isErr()) return errorReply(found.error, 'users')
+  const pagination = paginate(found.value.length, params.value.page)
+  const page = found.value.slice(pagination.offset, pagination.offset + pagination.perPage)
+  const render = renderer(input)
+  const entity = principal?.user.admin === true ? 'with_admin' : 'basic'
+  return json(
+    200,
+    page.map((u) => render(u, entity, params.value.withCustomAttributes)),
+    paginationHeaders(pagination, url, publicUrl),
+  )
 }

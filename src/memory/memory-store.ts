@@ -124,6 +124,8 @@ export function memoryStore(options: MemoryStoreOptions = {}): TokenStore {
     findByDigest: (digest) => attempt('findByDigest', () => ok(tokens.byDigest(digest))),
     // Answered settled (patkit/store's settledResultAsync): the authority reads it without waiting.
     findByDigestWithUser: withUser,
+    // Every read here is current: a decision's lookup is the same one.
+    findFreshByDigest: withUser,
     findById: (id) => attempt('findById', () => ok(tokens.byId(id))),
     findSuccessor: (id) => attempt('findSuccessor', () => ok(tokens.successorOf(id))),
     // With a userId only that user's tokens are read; the query still applies the whole filter.

@@ -36,7 +36,7 @@ import { webBody } from './web-body.js'
 export function createNodeListener(authority: Authority, options: HandlerOptions = {}): NodeListener {
   const core = handlerCore(authority, options)
   return (req, res) => {
-    void respond(core, req, res, options.clientIp)
+    respond(core, req, res, options.clientIp)
   }
 }
 
@@ -84,17 +84,25 @@ class NodeRequest implements IncomingRequest {
   }
 }
 
-async function respond(
+// An answer the core knows at once (GET /self on a store that holds the token in memory) is written
+// in the same turn as the request arrived (docs/benchmarks.md, target 3).
+function respond(
   core: HandlerCore,
   req: IncomingMessage,
   res: ServerResponse,
   clientIp: ClientIpResolver | undefined,
-): Promise<void> {
+): void {
   try {
     const method = req.method ?? 'GET'
     const url = urlOrRefusal(req, res, method)
     if (url === undefined) return
-    writeReply(res, await core(new NodeRequest(req, method, url.href, url, clientIp)))
+    const reply = core(new NodeRequest(req, method, url.href, url, clientIp))
+    if (reply instanceof Promise) {
+      reply.then(
+        (answer) => writeReply(res, answer),
+        () => internalError(res),
+      )
+    } else writeReply(res, reply)
   } catch {
     internalError(res)
   }

@@ -87,6 +87,9 @@ export function sqlStore<DB>(db: Kysely<DB>, options: SqlStoreOptions = {}): Tok
     findByDigest: (digest) => run('findByDigest', () => findTokenBy(context, statements, 'digest', digest)),
     findByDigestWithUser: (digest) =>
       run('findByDigestWithUser', () => findTokenWithUser(context, statements, digest)),
+    // Every read here is current: a decision's lookup is the joined one.
+    findFreshByDigest: (digest) =>
+      run('findFreshByDigest', () => findTokenWithUser(context, statements, digest)),
     findById: (id) => run('findById', () => findTokenBy(context, statements, 'id', id)),
     findSuccessor: (id) => run('findSuccessor', () => findTokenBy(context, statements, 'previous_id', id)),
     list: (query) => run('list', () => selectTokenPage(context, statements, query)),

@@ -49,7 +49,9 @@ export interface TokenWithUser {
  *   atomic step, so concurrent requests in one window write once.
  * - Reads see every write that completed before they started. A caching decorator (`cachedStore`)
  *   may answer `findByDigest`, `findByDigestWithUser` and `findUser` from memory, within its bound,
- *   but never `findById`: the authority reads a token by id where it decides (a rotation request).
+ *   but never `findById` nor `findFreshByDigest`: the authority reads the presented token with
+ *   `findFreshByDigest` where it decides (a rotation request, any other write), or, on a store
+ *   without it, by digest and then again by id.
  * - `consumeRotationReceipt` (optional, with `rotateWithReceipt`): of N concurrent consumptions of one
  *   receipt at most one gets it; it is decided in the same atomic step as the checks on the successor,
  *   so it never hands out a successor that a completed rotation, revocation or use had changed.
@@ -107,6 +109,15 @@ export interface TokenStore extends UserDirectory {
    * without waiting for a promise turn (docs/storage.md, "Writing a store for another database").
    */
   findByDigestWithUser?(digest: string): ResultAsync<TokenWithUser | null, StoreFailure>
+  /**
+   * Optional: `findByDigestWithUser`'s answer read from the store's own data as it is now, never from
+   * a cache. The authority decides a write on it (a rotation and its reuse detection, a revocation, a
+   * creation), so such a request looks its token up once. A store whose every read is current (a
+   * database, memory) makes it its joined lookup; a caching decorator passes it to the store it wraps
+   * (`cachedStore` offers it when that store has it). Absent, the authority looks the token up by
+   * digest and then reads it again by id; so must a wrapper that cannot forward it leave it absent.
+   */
+  findFreshByDigest?(digest: string): ResultAsync<TokenWithUser | null, StoreFailure>
   findById(id: number): ResultAsync<Token | null, StoreFailure>
   /**
    * Optional: the token rotated from `id` (its `previousId` is `id`; there is at most one), or `null`.

@@ -35,6 +35,7 @@ export interface ConformanceContext {
  */
 export const CAPABILITY_METHODS = {
   findByDigestWithUser: ['findByDigestWithUser'],
+  freshLookup: ['findFreshByDigest'],
   rotationReceipts: ['rotateWithReceipt', 'consumeRotationReceipt'],
   successorLookup: ['findSuccessor'],
   userIdLookup: ['findUserById'],

@@ -5,6 +5,7 @@ import type { TokenStore } from '../../store/token-store.js'
 const METHODS = [
   'findByDigest',
   'findByDigestWithUser',
+  'findFreshByDigest',
   'findById',
   'findSuccessor',
   'list',

@@ -1,0 +1,74 @@
+import type { Authority } from '../authority/create-authority.js'
+import type { Principal } from '../authority/principal.js'
+import type { Feature } from '../authority/release.js'
+import type { RequestCredentials } from '../authority/request-principal.js'
+import type { BodyParams } from './request-body.js'
+import type { Reply } from './responses.js'
+
+/** What every route handler gets: the request as the pipeline has read it. */
+export interface RouteInput {
+  readonly authority: Authority
+  readonly url: URL
+  /** The path's parameters by name (`id` of `/personal_access_tokens/:id`), percent-decoded. */
+  readonly path: Readonly<Record<string, string>>
+  /**
+   * The parameters of a request with a body, as Grape sees them: the query's and the body's, the
+   * body winning a name both give. Empty for GET, whose handlers read `url.searchParams`.
+   */
+  readonly params: BodyParams
+  /** `HandlerOptions.publicUrl`, for absolute `Link` URLs. */
+  readonly publicUrl: URL | undefined
+}
+
+/** A route's input once the pipeline has the caller: GitLab's `current_user`, after `sudo`. */
+export interface CallerInput<P extends Principal | null = Principal> extends RouteInput {
+  readonly principal: P
+}
+
+/** The input of a route whose use case authenticates the caller itself (`caller: 'use_case'`). */
+export interface CredentialsInput extends RouteInput {
+  readonly credentials: RequestCredentials
+  readonly headers: { get(name: string): string | null }
+  /** The pipeline's refusal of the request (an unknown parameter): the use case answers it after authentication. */
+  readonly refusal: Reply | undefined
+}
+
+/** What every row declares. */
+interface RowShape {
+  /** GET rows serve HEAD too, without the body. */
+  readonly method: 'GET' | 'POST' | 'DELETE'
+  /** Relative to the base path; `:name` is a path parameter (one non-empty segment). */
+  readonly path: string
+  /** Patterns a path parameter must match as sent (GitLab's `requirements:`), else the path is no route (404). */
+  readonly requirements?: Readonly<Record<string, RegExp>>
+  /** The GitLab feature the route is: before its release, no route at all (404, before authentication). */
+  readonly since?: Feature
+  /**
+   * The scopes the route's use case requires (one suffices), where one set applies to the route
+   * whatever it addresses. The authority checks them (in its order: some parameters are validated
+   * first); a test holds each row to what the route answers.
+   */
+  readonly scopes?: readonly string[]
+  /** The body parameters the route knows (POST, DELETE); any other is 400 once the caller is authenticated. */
+  readonly params?: readonly string[]
+}
+
+/**
+ * One route: a row of its module's table. `caller` says how the pipeline treats the request's caller:
+ * absent, a token is required (GitLab's `authenticate!`: 401 without); `'optional'`, anonymous callers
+ * are served too (`principal` is `null`); `'use_case'`, the use case authenticates the caller itself,
+ * in one authority call (a rotation, whose replay comes before authentication).
+ */
+export type RouteRow =
+  | (RowShape & {
+      readonly caller?: undefined
+      readonly serve: (input: CallerInput) => Reply | Promise<Reply>
+    })
+  | (RowShape & {
+      readonly caller: 'optional'
+      readonly serve: (input: CallerInput<Principal | null>) => Reply | Promise<Reply>
+    })
+  | (RowShape & {
+      readonly caller: 'use_case'
+      readonly serve: (input: CredentialsInput) => Reply | Promise<Reply>
+    })

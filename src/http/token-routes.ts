@@ -1,0 +1,168 @@
+import { err, type Result } from 'neverthrow'
+import type { GetError } from '../authority/get-token.js'
+import { READ_SCOPES, WRITE_SCOPES } from '../authority/scope-policy.js'
+import { SCOPES, USER_CREATABLE_SCOPES } from '../domain/scopes.js'
+import type { Token } from '../domain/token.js'
+import { paginate } from '../query/pagination.js'
+import { settledResult } from '../store/settled.js'
+import { parseAssociationsParams } from './associations.js'
+import { errorReply } from './error-response.js'
+import { listParamsParser } from './list-params.js'
+import { paginationHeaders } from './pagination-headers.js'
+import { grapeDate, parseId, parseTokenRef } from './request-params.js'
+import { json, jsonText, noContent, type Reply } from './responses.js'
+import type { CallerInput, CredentialsInput, RouteRow } from './route.js'
+import { parseCreateBody } from './token-body.js'
+import { tokenJson, tokenJsonText } from './token-json.js'
+
+const CREATE_PARAMS = ['name', 'scopes', 'description', 'expires_at']
+
+/**
+ * GitLab's personal access token routes (lib/api/personal_access_tokens.rb and its `self_*` files,
+ * and the create routes of lib/api/users.rb). `/self` is the `:id` segment, resolved by the use case.
+ */
+export const TOKEN_ROUTES: readonly RouteRow[] = [
+  { method: 'GET', path: '/personal_access_tokens', scopes: READ_SCOPES, serve: list },
+  // Any scope may read it (GitLab allows every scope on this class).
+  {
+    method: 'GET',
+    path: '/personal_access_tokens/self/associations',
+    since: 'token_associations',
+    serve: associations,
+  },
+  { method: 'GET', path: '/personal_access_tokens/:id', serve: get },
+  { method: 'DELETE', path: '/personal_access_tokens/:id', params: [], serve: revoke },
+  // The authority owns a rotation's order (replay before authentication): one call, `rotateRequest`.
+  {
+    method: 'POST',
+    path: '/personal_access_tokens/:id/rotate',
+    params: ['expires_at'],
+    caller: 'use_case',
+    serve: rotate,
+  },
+  {
+    method: 'POST',
+    path: '/users/:user_id/personal_access_tokens',
+    params: CREATE_PARAMS,
+    scopes: WRITE_SCOPES,
+    serve: createForUser,
+  },
+  {
+    method: 'POST',
+    path: '/user/personal_access_tokens',
+    params: CREATE_PARAMS,
+    scopes: WRITE_SCOPES,
+    serve: createSelf,
+  },
+]
+
+async function list({ authority, principal, url, publicUrl }: CallerInput): Promise<Reply> {
+  const params = (await listParamsParser())(url.searchParams)
+  if (params.isErr()) return errorReply(params.error)
+  const { filter, sort, page, userRef } = params.value
+  const result = await authority.list(principal, {
+    filter,
+    sort,
+    page,
+    ...(userRef === undefined ? {} : { userRef }),
+  })
+  if (result.isErr()) return errorReply(result.error)
+  const now = authority.now()
+  const items = result.value.items.map((t) => tokenJsonText(t, now, authority.release, 'last_used_ips_list'))
+  return {
+    status: 200,
+    headers: {
+      'content-type': 'application/json',
+      ...paginationHeaders(result.value.pagination, url, publicUrl),
+    },
+    body: `[${items.join(',')}]`,
+  }
+}
+
+// patkit's principals are always personal access tokens, and it knows no groups or projects, so
+// both lists are empty.
+async function associations({ authority, url, publicUrl }: CallerInput): Promise<Reply> {
+  const params = parseAssociationsParams(url.searchParams, authority.release, await listParamsParser())
+  if (params.isErr()) return errorReply(params.error)
+  return json(
+    200,
+    { groups: [], projects: [] },
+    paginationHeaders(paginate(0, params.value.page), url, publicUrl),
+  )
+}
+
+// GET /self is the most frequent request there is: answered at once when `get` is (docs/benchmarks.md, target 3).
+function get({ authority, principal, path }: CallerInput): Reply | Promise<Reply> {
+  const ref = parseTokenRef(path['id'])
+  if (ref.isErr()) return errorReply(ref.error)
+  const ips = ref.value === 'self' ? 'last_used_ips_self' : 'last_used_ips'
+  const answer = (result: Result<Token, GetError>): Reply =>
+    result.isErr()
+      ? errorReply(result.error)
+      : jsonText(200, tokenJsonText(result.value, authority.now(), authority.release, ips))
+  const found = authority.get(principal, ref.value)
+  const known = settledResult(found)
+  return known === undefined ? Promise.resolve(found.then<Reply, never>(answer)) : answer(known)
+}
+
+async function revoke({ authority, principal, path }: CallerInput): Promise<Reply> {
+  const ref = parseTokenRef(path['id'])
+  if (ref.isErr()) return errorReply(ref.error)
+  const result = await authority.revoke(principal, ref.value)
+  if (result.isOk()) return noContent()
+  return errorReply(result.error, ref.value === 'self' ? 'default' : 'revoke_by_id')
+}
+
+/**
+ * One authority call: a retry (`Idempotency-Key`, the grace window) is replayed before
+ * authentication; the pipeline's refusal (an unknown parameter) and an invalid id or `expires_at`
+ * are answered after it (a revoked token presented to them is still reuse). Only a request the
+ * first one could have been (no unknown parameter, a valid id) is looked up as a retry.
+ */
+async function rotate({
+  authority,
+  credentials,
+  headers,
+  path,
+  params,
+  refusal,
+}: CredentialsInput): Promise<Reply> {
+  const ref = refusal === undefined ? parseTokenRef(path['id']).mapErr((e) => errorReply(e)) : err(refusal)
+  const idempotencyKey = headers.get('idempotency-key')
+  const rotated = await authority.rotateRequest({
+    ...credentials,
+    idempotencyKey,
+    ref,
+    expiresAt: grapeDate(params, 'expires_at').mapErr((e) => errorReply(e)),
+  })
+  if (rotated.isErr()) return 'status' in rotated.error ? rotated.error : errorReply(rotated.error)
+  const { token, secret, replayed } = rotated.value
+  return json(
+    200,
+    { ...tokenJson(token, authority.now()), token: secret },
+    // A client can tell a replay of its first answer; the grace window's replay is answered as the rotation was.
+    replayed && idempotencyKey !== null ? { 'idempotent-replayed': 'true' } : {},
+  )
+}
+
+async function createForUser(input: CallerInput): Promise<Reply> {
+  const id = parseId(input.path['user_id'], 'user_id')
+  if (id.isErr()) return errorReply(id.error)
+  return create(input, id.value, SCOPES)
+}
+
+function createSelf(input: CallerInput): Promise<Reply> {
+  return create(input, 'self', USER_CREATABLE_SCOPES)
+}
+
+async function create(
+  { authority, principal, params }: CallerInput,
+  target: number | 'self',
+  allowedScopes: readonly string[],
+): Promise<Reply> {
+  const request = parseCreateBody(params, allowedScopes)
+  if (request.isErr()) return errorReply(request.error)
+  const result = await authority.create(principal, target, request.value)
+  if (result.isErr()) return errorReply(result.error, 'create')
+  return json(201, { ...tokenJson(result.value.token, authority.now()), token: result.value.secret })
+}
