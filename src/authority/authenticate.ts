@@ -1,7 +1,7 @@
 import { err, ok, type Result, ResultAsync } from 'neverthrow'
 import { forbidden, tokenExpired, tokenRevoked, unauthenticated } from '../domain/error-constructors.js'
 import type { ErrorOf, StoreFailure } from '../domain/errors.js'
-import { type LastUsed, nextLastUsed } from '../domain/last-used.js'
+import { type LastUsed, nextLastUsed, withLastUsed } from '../domain/last-used.js'
 import { checkRoutableSecret } from '../domain/routable-token.js'
 import { isExpired, type Token } from '../domain/token.js'
 import { settledResult, settledResultAsync } from '../store/settled.js'
@@ -33,16 +33,7 @@ export interface AuthenticateOptions {
   readonly ip?: string | null
 }
 
-/**
- * Every way authentication can fail.
- *
- * @example
- * ```ts
- * import type { AuthenticateError } from './authenticate.js'
- *
- * const e: AuthenticateError = { type: 'token_expired', tokenId: 7 }
- * ```
- */
+/** Every way authentication can fail. */
 export type AuthenticateError = ErrorOf<
   'unauthenticated' | 'token_expired' | 'token_revoked' | 'forbidden' | 'store_failure'
 >
@@ -232,13 +223,6 @@ async function touchThenPrincipal(
  * The principal of a user and a token, as the request acts: with admin mode on, an administrator is
  * one only through a token with the `admin_mode` scope (GitLab bypasses the session's admin mode
  * for such a token alone); otherwise `user.admin` is false and `inactiveAdmin` tells the user is one.
- *
- * @example
- * ```ts
- * import { actingAs } from './authenticate.js'
- *
- * actingAs(user, token, true).user.admin // false unless token.scopes includes 'admin_mode'
- * ```
  */
 export function actingAs(user: User, token: Token, adminMode: boolean): Principal {
   if (!adminMode || !user.admin || token.scopes.includes('admin_mode')) return { user, token }
@@ -306,12 +290,4 @@ export async function tokenThenOwner(
   const owner = await deps.userById(token.userId)
   if (owner.isErr()) return err(owner.error)
   return ok({ token, user: owner.value })
-}
-
-/** The token as the store holds it after a use it recorded. */
-function withLastUsed(token: Token, next: LastUsed): Token {
-  const { lastUsedIps: _previous, ...rest } = token
-  return next.lastUsedIps.length === 0
-    ? { ...rest, lastUsedAt: next.lastUsedAt }
-    : { ...rest, lastUsedAt: next.lastUsedAt, lastUsedIps: next.lastUsedIps }
 }

@@ -297,14 +297,6 @@ export function createAuthority(config: AuthorityConfig): Authority {
  *
  * @throws {AuthorityConfigError} for an invalid option, as `createAuthority`; also when the store
  * declares a `userIdType` other than the authority's (`store.userIdType`, see `TokenStore`).
- * @example
- * ```ts
- * import { authorityOver, resolveAuthorityDeps } from './create-authority.js'
- *
- * const deps = resolveAuthorityDeps({ store, pepper })
- * const authority = authorityOver(deps)
- * deps.digest(secret) // the digest the authority stores for `secret`
- * ```
  */
 export function resolveAuthorityDeps(config: AuthorityConfig): AuthorityDeps {
   const problem = authorityOptionProblem({
@@ -377,16 +369,7 @@ function userIdTypeMismatch(held: UserIdType, wanted: UserIdType, defaulted: boo
 // Shared by every call without options: authentication allocates nothing it can avoid.
 const NO_OPTIONS: AuthenticateOptions = Object.freeze({})
 
-/**
- * The authority over resolved dependencies (see {@link resolveAuthorityDeps}).
- *
- * @example
- * ```ts
- * import { authorityOver, resolveAuthorityDeps } from './create-authority.js'
- *
- * const authority = authorityOver(resolveAuthorityDeps({ store, pepper }))
- * ```
- */
+/** The authority over resolved dependencies (see {@link resolveAuthorityDeps}). */
 export function authorityOver(deps: AuthorityDeps): Authority {
   const authority: Authority = {
     release: deps.release,

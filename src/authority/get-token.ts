@@ -8,32 +8,12 @@ import type { Actor, TokenRef } from './principal.js'
 import { ANY_SCOPE, READ_SCOPES, requireScope } from './scope-policy.js'
 import { findAccessibleToken } from './token-access.js'
 
-/**
- * Every way `get` can fail.
- *
- * @example
- * ```ts
- * import type { GetError } from './get-token.js'
- * declare const e: GetError
- * e.type
- * ```
- */
+/** Every way `get` can fail. */
 export type GetError = ErrorOf<
   'insufficient_scope' | 'unauthorized' | 'not_found' | 'no_token' | 'store_failure'
 >
 
-/**
- * GET by id (own token, or any for an administrator) or `self` (any scope).
- *
- * @example
- * ```ts
- * import { getToken } from './get-token.js'
- * import type { AuthorityDeps } from './deps.js'
- * declare const deps: AuthorityDeps
- *
- * const token = await getToken(deps, principal, 'self')
- * ```
- */
+/** GET by id (own token, or any for an administrator) or `self` (any scope). */
 export function getToken(deps: AuthorityDeps, principal: Actor, ref: TokenRef): ResultAsync<Token, GetError> {
   if (ref === 'self') {
     if (principal.token === null) return errAsync(noToken())

@@ -25,5 +25,7 @@ export type {
 export type { IssueTokenInput } from './issue-token.js'
 export type { ListRequest } from './list-tokens.js'
 export { DEFAULT_ROTATION_REPLAY_WINDOW_MS } from './replay-window.js'
+export type { RequestCredentials } from './request-principal.js'
 export type { RotateOptions, RotationIdempotency } from './rotate.js'
+export type { RequestRotation, RotateRequest } from './rotate-request.js'
 export type { VerifyFailureCode, VerifyOptions } from './verify.js'

@@ -13,16 +13,7 @@ import type { IssuedToken } from './issued-token.js'
 import type { TokenRef } from './principal.js'
 import { checkRotation } from './rotation-rule.js'
 
-/**
- * Every way `replayRotation` can fail: only the store. Everything else is `null`, "no replay".
- *
- * @example
- * ```ts
- * import type { ReplayError } from './replay-rotation.js'
- * declare const e: ReplayError
- * e.type // 'store_failure'
- * ```
- */
+/** Every way `replayRotation` can fail: only the store. Everything else is `null`, "no replay". */
 export type ReplayError = StoreFailure
 
 /**

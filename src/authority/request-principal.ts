@@ -9,6 +9,14 @@ import { type SudoError, sudo } from './sudo.js'
  * What a request to the API presents: its token (`null` or absent for none), the user it names with
  * `sudo` (a parameter or the `Sudo` header; `null` or absent for none), and the client's address,
  * recorded in the token's `last_used_ips`.
+ *
+ * @example
+ * ```ts
+ * import type { RequestCredentials } from 'patkit/authority'
+ *
+ * const credentials: RequestCredentials = { secret: request.headers.get('private-token'), sudo: null, ip: '203.0.113.7' }
+ * const caller = await authority.requestPrincipal(credentials)
+ * ```
  */
 export interface RequestCredentials {
   readonly secret: string | null | undefined

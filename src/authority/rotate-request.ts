@@ -20,6 +20,15 @@ import type { SudoError } from './sudo.js'
  * GitLab validates parameters, so a revoked token presented to a malformed rotation is still reuse. A
  * `ref` error also means no replay is looked for (no first request could have been this one); an
  * `expiresAt` error does not (a retry is answered as its first request was).
+ *
+ * @example
+ * ```ts
+ * import { ok } from 'neverthrow'
+ * import type { RotateRequest } from 'patkit/authority'
+ *
+ * const request: RotateRequest = { secret, ref: ok('self'), idempotencyKey: 'retry-1', expiresAt: ok('2030-01-31') }
+ * const rotated = await authority.rotateRequest(request)
+ * ```
  */
 export interface RotateRequest<E = never> extends RequestCredentials {
   readonly idempotencyKey?: string | null
@@ -30,6 +39,18 @@ export interface RotateRequest<E = never> extends RequestCredentials {
 /**
  * A rotate request's answer: the successor and its secret, and whether it was a replay (the answer a
  * first request with the same secret and `Idempotency-Key`, or inside the grace window, was given).
+ *
+ * @example
+ * ```ts
+ * import { ok } from 'neverthrow'
+ * import type { RequestRotation } from 'patkit/authority'
+ *
+ * const rotated = await authority.rotateRequest({ secret, ref: ok('self') })
+ * if (rotated.isOk()) {
+ *   const answer: RequestRotation = rotated.value
+ *   console.log(answer.token.id, answer.replayed)
+ * }
+ * ```
  */
 export interface RequestRotation extends IssuedToken {
   readonly replayed: boolean

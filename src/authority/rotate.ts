@@ -59,13 +59,6 @@ export interface RotateOptions {
 /**
  * Every way `rotate` can fail. `token_revoked`: the principal's token is in its grace period
  * (`rotationGraceMs`), which may not rotate another token (docs/rotation.md).
- *
- * @example
- * ```ts
- * import type { RotateError } from './rotate.js'
- * declare const e: RotateError
- * e.type
- * ```
  */
 export type RotateError = ErrorOf<
   | 'insufficient_scope'

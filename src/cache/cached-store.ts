@@ -2,7 +2,7 @@ import { err, errAsync, ok, okAsync, type Result, ResultAsync } from 'neverthrow
 import { type Clock, epochMs, systemClock } from '../domain/clock.js'
 import { storeFailure } from '../domain/error-constructors.js'
 import type { StoreFailure } from '../domain/errors.js'
-import { nextLastUsed } from '../domain/last-used.js'
+import { usedToken } from '../domain/last-used.js'
 import type { Token } from '../domain/token.js'
 import type { UserId } from '../domain/user-id.js'
 import { settledResultAsync } from '../store/settled.js'
@@ -360,16 +360,16 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
     // never used), so it must not wait in a buffer.
     if (flushMs <= 0 || entry === undefined || entry.token.lastUsedAt === null) {
       return store.touchLastUsed(...args).map((written) => {
-        const next = entry === undefined ? null : nextLastUsed(entry.token, at, throttleMs, ip)
-        if (written && entry !== undefined && next !== null) entry.token = { ...entry.token, ...next }
+        const used = entry === undefined ? null : usedToken(entry.token, at, throttleMs, ip)
+        if (written && entry !== undefined && used !== null) entry.token = used
         return written
       })
     }
     // GitLab's LastUsedService rule on the cached view (which includes what is still buffered): only a
     // use that changes `last_used_at` or `last_used_ips` is queued.
-    const next = nextLastUsed(entry.token, at, throttleMs, ip)
-    if (next === null) return okAsync(false)
-    entry.token = { ...entry.token, ...next }
+    const used = usedToken(entry.token, at, throttleMs, ip)
+    if (used === null) return okAsync(false)
+    entry.token = used
     buffer.add(args)
     return okAsync(true)
   }

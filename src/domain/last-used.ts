@@ -125,7 +125,11 @@ export function nextLastUsed(
  */
 export function usedToken(token: Token, at: Date, throttleMs: number, ip: string | null): Token | null {
   const next = nextLastUsed(token, at, throttleMs, ip)
-  if (next === null) return null
+  return next === null ? null : withLastUsed(token, next)
+}
+
+/** The token with a use `nextLastUsed` gave applied, under the `no-empty-ips` contract. */
+export function withLastUsed(token: Token, next: LastUsed): Token {
   const { lastUsedIps: _previous, ...rest } = token
   return next.lastUsedIps.length === 0
     ? { ...rest, lastUsedAt: next.lastUsedAt }

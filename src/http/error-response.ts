@@ -67,6 +67,14 @@ const PARAMETER_REASONS = {
  * Where an error happened, when the same error has different bodies on different routes (GitLab's
  * revoke-by-id answers `404 Not found` through ActiveRecord, the users API `404 User Not Found`:
  * `create` for token creation under `/users`, `users` for `GET /users` and `GET /users/:id`).
+ *
+ * @example
+ * ```ts
+ * import { type ErrorContext, errorResponse } from 'patkit/http'
+ *
+ * const context: ErrorContext = 'revoke_by_id'
+ * const response = errorResponse({ type: 'not_found', entity: 'token' }, context) // 404 Not found
+ * ```
  */
 export type ErrorContext = 'default' | 'revoke_by_id' | 'create' | 'users'
 

@@ -36,15 +36,6 @@ export function isMalformedUrl(pathname: string, search: string): boolean {
  * Whether a parameter value holds a null byte, looking into arrays and objects as GitLab's middleware
  * does: two levels deep, no further (it guards against hostile nesting; anything deeper is a wrong
  * type for every patkit parameter anyway, and is refused as such).
- *
- * @example
- * ```ts
- * import { hasNullByte } from './malformed-strings.js'
- *
- * hasNullByte({ name: 'ci\u0000' })        // true
- * hasNullByte({ scopes: ['api', '\u0000'] }) // true
- * hasNullByte({ name: 'ci' })              // false
- * ```
  */
 export function hasNullByte(params: Params): boolean {
   return Object.values(params).some((value) => valueHasNullByte(value, 0))
@@ -64,14 +55,6 @@ function valueHasNullByte(value: unknown, depth: number): boolean {
  * Whether the `Authorization` header is one GitLab's middleware refuses: Basic credentials that
  * decode to a null byte, or any other value holding one (which no HTTP parser lets through, but a
  * hand-made request view could).
- *
- * @example
- * ```ts
- * import { isMalformedAuthorization } from './malformed-strings.js'
- *
- * isMalformedAuthorization(`Basic ${btoa('root:\u0000')}`) // true
- * isMalformedAuthorization('Bearer glpat-abc')             // false
- * ```
  */
 export function isMalformedAuthorization(authorization: string | null): boolean {
   if (authorization === null || authorization === '') return false

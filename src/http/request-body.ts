@@ -21,7 +21,16 @@ function decode(bytes: Uint8Array): string | undefined {
   }
 }
 
-/** The largest body the handler reads; larger ones get 413. */
+/**
+ * The largest body the handler reads by default (64 KiB); larger ones get 413. `bodyLimit` changes it.
+ *
+ * @example
+ * ```ts
+ * import { createHandler, DEFAULT_BODY_LIMIT } from 'patkit/http'
+ *
+ * const handler = createHandler(authority, { bodyLimit: 4 * DEFAULT_BODY_LIMIT })
+ * ```
+ */
 export const DEFAULT_BODY_LIMIT = 64 * 1024
 
 /** Parameters with a null byte in a value are refused as GitLab refuses them (see malformed-strings.ts). */

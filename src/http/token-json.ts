@@ -132,13 +132,6 @@ export function tokenJsonText(
  * GitLab's `ImpersonationToken` entity (the token's JSON, `last_used_ips` from the release that shows
  * them, and `impersonation`), and with a secret its `ImpersonationTokenWithToken`: before that release
  * `token` comes before `impersonation`, from it after, as GitLab's entities inherit them.
- *
- * @example
- * ```ts
- * import { impersonationTokenJson } from './token-json.js'
- *
- * impersonationTokenJson(token, new Date(), '18.6').impersonation // true for an impersonation token
- * ```
  */
 export function impersonationTokenJson(
   token: Token,

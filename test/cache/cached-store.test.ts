@@ -188,6 +188,23 @@ describe('cachedStore', () => {
     for (const token of tokens) expect((await okValue(inner.findById(token.id)))?.lastUsedAt).toEqual(later)
   })
 
+  it('a cached token used without an address keeps no empty lastUsedIps (the no-empty-ips contract)', async () => {
+    for (const flushMs of [0, 60_000]) {
+      const cached = cachedStore(memoryStore(), { lastUsedFlushMs: flushMs })
+      const [token] = await seeded(cached)
+      if (token === undefined) throw new Error('seeded() stores tokens')
+      const first = new Date('2026-06-15T12:00:00.000Z')
+      await okValue(cached.touchLastUsed(token.id, first, 60_000, null))
+      await okValue(cached.findByDigest(token.digest))
+      const later = new Date('2026-06-15T14:00:00.000Z')
+      expect(await okValue(cached.touchLastUsed(token.id, later, 60_000, null))).toBe(true)
+      const seen = await okValue(cached.findByDigest(token.digest))
+      expect(seen?.lastUsedAt).toEqual(later)
+      expect(seen !== null && 'lastUsedIps' in seen).toBe(false)
+      await cached.close()
+    }
+  })
+
   it('buffers every client IP a flush interval sees, as the store would record them one by one', async () => {
     const inner = memoryStore()
     const cached = cachedStore(inner, { lastUsedFlushMs: 60_000 })
