@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
 import type { Principal } from '../authority/principal.js'
-import { checkGuard, type GuardOptions, guardRequest } from '../http/authenticate-request.js'
+import { checkGuard, type GuardOptions, guardRequest, queryUrl } from '../http/authenticate-request.js'
 import { toResponse } from '../http/responses.js'
 
 /**
@@ -40,7 +40,7 @@ export interface TokenEnv {
 export function requireToken(options: GuardOptions): MiddlewareHandler<TokenEnv> {
   const realm = checkGuard(options)
   return async (c, next) => {
-    const outcome = await guardRequest(c.req.raw, new URL(c.req.url), options, realm)
+    const outcome = await guardRequest(c.req.raw, queryUrl(c.req.url), options, realm)
     if (outcome.isErr()) return toResponse(outcome.error)
     c.set('principal', outcome.value)
     await next()

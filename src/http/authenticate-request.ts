@@ -107,6 +107,21 @@ export function refusal(e: PatkitError, presented: boolean, realm: string): Repl
   return { ...reply, headers: { ...reply.headers, 'www-authenticate': bearerChallenge(realm, bearerError) } }
 }
 
+// Most requests a guard sees have no query: their target is not parsed at all (a URL parse was about
+// 2% of a guarded route's time). The shared URL is never written to.
+const NO_QUERY = new URL('http://localhost/')
+
+/** The URL whose query a guard reads `private_token` from (or refuses); the host is irrelevant. */
+export function queryUrl(target: string): URL {
+  if (!target.includes('?')) return NO_QUERY
+  try {
+    return new URL(target, 'http://localhost')
+  } catch {
+    // A target no URL parser takes has no query to read a token from.
+    return NO_QUERY
+  }
+}
+
 /**
  * {@link authenticateRequest} over any request view, answering a {@link Reply}: the node:http guard
  * calls it with a view of the `IncomingMessage`, so no `Request` or `Response` is built there.
@@ -162,6 +177,8 @@ export function authenticateRequest(
 ): ResultAsync<Principal, Response> {
   const realm = checkGuard(options)
   return new ResultAsync(
-    guardRequest(request, new URL(request.url), options, realm).then((outcome) => outcome.mapErr(toResponse)),
+    guardRequest(request, queryUrl(request.url), options, realm).then((outcome) =>
+      outcome.mapErr(toResponse),
+    ),
   )
 }

@@ -1,5 +1,5 @@
 import type { Principal } from '../authority/principal.js'
-import { checkGuard, type GuardOptions, guardRequest } from '../http/authenticate-request.js'
+import { checkGuard, type GuardOptions, guardRequest, queryUrl } from '../http/authenticate-request.js'
 import { toResponse } from '../http/responses.js'
 
 /**
@@ -47,7 +47,7 @@ export function withToken<R extends Request, C>(
 ): (request: R, context: C) => Promise<Response> {
   const realm = checkGuard(options)
   return async (request, context) => {
-    const outcome = await guardRequest(request, new URL(request.url), options, realm)
+    const outcome = await guardRequest(request, queryUrl(request.url), options, realm)
     if (outcome.isErr()) return toResponse(outcome.error)
     return handler(request, context, outcome.value)
   }

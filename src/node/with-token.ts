@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Result } from 'neverthrow'
 import type { Principal } from '../authority/principal.js'
-import { checkGuard, type GuardOptions, guardRequest } from '../http/authenticate-request.js'
+import { checkGuard, type GuardOptions, guardRequest, queryUrl } from '../http/authenticate-request.js'
 import type { Reply } from '../http/responses.js'
 import { headerOf, internalError, writeReply } from './node-io.js'
 import type { NodeListener } from './node-listener.js'
@@ -17,16 +17,6 @@ import type { NodeListener } from './node-listener.js'
  * ```
  */
 export type TokenListener = (req: IncomingMessage, res: ServerResponse, principal: Principal) => unknown
-
-/** The URL whose query `private_token` is read (or refused); the host is irrelevant to the guard. */
-function queryUrl(target: string): URL {
-  try {
-    return new URL(target, 'http://localhost')
-  } catch {
-    // A target no URL parser takes has no query to read a token from.
-    return new URL('http://localhost/')
-  }
-}
 
 /**
  * Protects a `node:http` route with a personal access token, as `authenticateRequest` does for a
