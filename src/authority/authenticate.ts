@@ -54,8 +54,10 @@ export function authenticate(
   options: AuthenticateOptions,
 ): ResultAsync<Principal, AuthenticateError> {
   const refused = refuseSecret(deps, secret)
-  if (refused !== null) return settledResultAsync(err(refused))
-  const decided = principalFor(deps, secret as string, options)
+  if (refused !== null || typeof secret !== 'string') {
+    return settledResultAsync(err(refused ?? unauthenticated('missing')))
+  }
+  const decided = principalFor(deps, secret, options)
   // Decided without waiting (the store held the answer in memory, nothing to write): handed over
   // settled, so that a caller able to go on at once does (the HTTP pipeline, `settledResult`).
   return decided instanceof Promise ? new ResultAsync(decided) : settledResultAsync(decided)

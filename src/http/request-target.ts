@@ -22,26 +22,20 @@ function parse(href: string): URL | undefined {
 
 // Clients send the same few targets again and again (`GET /api/v4/personal_access_tokens/self` above
 // all), and parsing one costs about as much as the rest of routing it: a parsed origin-form URL is
-// remembered by host and target, in maps cleared when full, so no variety of targets can grow them.
-// Requests with the same host and target share the URL object: the handler only reads the URLs it is
-// given.
+// remembered by target (with the host it was parsed with), in one map cleared when full, so no
+// variety of targets or hosts can grow it. Requests with the same host and target share the URL
+// object: the handler only reads the URLs it is given.
 const REMEMBERED_URLS = 1024
 const MAX_REMEMBERED_TARGET = 512
-const urls = new Map<string, Map<string, URL>>()
+const urls = new Map<string, { readonly authority: string; readonly url: URL }>()
 
 function originForm(authority: string, target: string): URL | undefined {
-  if (target.length > MAX_REMEMBERED_TARGET) return parse(`http://${authority}${target}`)
-  let byTarget = urls.get(authority)
-  let url = byTarget?.get(target)
-  if (url !== undefined) return url
-  url = parse(`http://${authority}${target}`)
-  if (url === undefined) return undefined
-  if (byTarget === undefined || byTarget.size >= REMEMBERED_URLS) {
-    if (urls.size >= REMEMBERED_URLS) urls.clear()
-    byTarget = new Map()
-    urls.set(authority, byTarget)
-  }
-  byTarget.set(target, url)
+  const known = urls.get(target)
+  if (known !== undefined && known.authority === authority) return known.url
+  const url = parse(`http://${authority}${target}`)
+  if (url === undefined || target.length > MAX_REMEMBERED_TARGET) return url
+  if (urls.size >= REMEMBERED_URLS) urls.clear()
+  urls.set(target, { authority, url })
   return url
 }
 

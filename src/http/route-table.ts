@@ -18,7 +18,6 @@ interface Template {
 /** The routes of every module, compiled once: `match` is a split and a few string comparisons. */
 export interface RouteTable {
   match(method: string, path: string): RouteMatch
-  readonly rows: readonly RouteRow[]
 }
 
 const NOT_FOUND: RouteMatch = Object.freeze({ kind: 'not_found' })
@@ -65,10 +64,8 @@ export function routeTable(rows: readonly RouteRow[]): RouteTable {
   // match is remembered per method and path, in a map cleared when full, so that no variety of paths
   // can grow it. Matches are frozen, so every request may share one.
   const remembered = new Map<string, Map<string, RouteMatch>>()
-  for (const row of rows) remembered.set(row.method, new Map())
-  remembered.set('HEAD', new Map())
+  for (const method of new Set([...rows.map((row) => row.method), 'HEAD'])) remembered.set(method, new Map())
   return {
-    rows,
     match(method, path) {
       const byPath = remembered.get(method)
       if (byPath === undefined || path.length > MAX_REMEMBERED_PATH) return find(method, path)
