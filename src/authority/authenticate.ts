@@ -271,25 +271,27 @@ async function ownerFromDirectory(
   found: ResultAsync<TokenWithUser | null, StoreFailure>,
 ): Promise<Result<TokenWithUser | null, StoreFailure>> {
   const read = await found
-  if (read.isErr() || read.value === null) return read
-  const { token } = read.value
-  const owner = await deps.userById(token.userId)
-  return owner.isErr() ? err(owner.error) : ok({ token, user: owner.value })
+  return read.isErr() ? read : withOwner(deps, read.value?.token ?? null)
 }
 
 /**
  * The token with a digest and its owner in two store calls, `findByDigest` then the owner by id: for
  * a store without `findByDigestWithUser`, or a separate user directory.
  */
-export async function tokenThenOwner(
+async function tokenThenOwner(
   deps: AuthorityDeps,
   digest: string,
 ): Promise<Result<TokenWithUser | null, StoreFailure>> {
   const found = await deps.store.findByDigest(digest)
-  if (found.isErr()) return err(found.error)
-  const token = found.value
+  return found.isErr() ? err(found.error) : withOwner(deps, found.value)
+}
+
+/** A token and its owner as the user directory has it (`null` when there is no token). */
+async function withOwner(
+  deps: AuthorityDeps,
+  token: Token | null,
+): Promise<Result<TokenWithUser | null, StoreFailure>> {
   if (token === null) return ok(null)
   const owner = await deps.userById(token.userId)
-  if (owner.isErr()) return err(owner.error)
-  return ok({ token, user: owner.value })
+  return owner.isErr() ? err(owner.error) : ok({ token, user: owner.value })
 }
