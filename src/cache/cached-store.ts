@@ -452,6 +452,9 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
         return found
       })
   }
+  // Projects, groups and the users the API creates are never cached: only authentication is, and a
+  // token's user is read with its token.
+  if (store.resources !== undefined) Object.assign(self, { resources: store.resources })
   const rotateWithReceipt = store.rotateWithReceipt?.bind(store)
   const consumeRotationReceipt = store.consumeRotationReceipt?.bind(store)
   if (rotateWithReceipt !== undefined && consumeRotationReceipt !== undefined) {

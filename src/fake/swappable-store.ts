@@ -81,6 +81,10 @@ export function swappableStore(initial: TokenStore): SwappableStore {
         ? current.findFreshByDigest(digest)
         : missing('findFreshByDigest', 'fresh lookup')
   }
+  if (initial.resources !== undefined) {
+    // Read at each call: a reset or restore swaps the store, and its resources with it.
+    Object.defineProperty(store, 'resources', { enumerable: true, get: () => current.resources })
+  }
   if (initial.findSuccessor !== undefined) {
     store.findSuccessor = (id) =>
       current.findSuccessor !== undefined

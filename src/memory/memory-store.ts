@@ -7,6 +7,7 @@ import type { TokenStore, TokenWithUser } from '../store/token-store.js'
 import type { User } from '../store/user.js'
 import { receiptTable } from './receipt-table.js'
 import { RecentMap } from './recent-map.js'
+import { resourceTable } from './resource-table.js'
 import type { StoredRow } from './stored-row.js'
 import { tokenTable } from './token-table.js'
 import { userTable } from './user-table.js'
@@ -90,6 +91,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): TokenStore {
     throw new TypeError(`memoryStore: userIdType ${JSON.stringify(userIdType)} is not 'integer' or 'string'`)
   }
   const users = userTable(userIdType)
+  const resources = resourceTable(users)
   // One store holds one kind of id: a token of another kind would belong to no user it can find.
   const checked = <T>(operation: string, userId: UserId, run: () => Result<T, StoreFailure>) => {
     const problem = userIdProblem(userIdType, userId)
@@ -129,7 +131,11 @@ export function memoryStore(options: MemoryStoreOptions = {}): TokenStore {
     findById: (id) => attempt('findById', () => ok(tokens.byId(id))),
     findSuccessor: (id) => attempt('findSuccessor', () => ok(tokens.successorOf(id))),
     // With a userId only that user's tokens are read; the query still applies the whole filter.
-    list: (query) => attempt('list', () => ok(tokens.list(query))),
+    list: (query) =>
+      attempt('list', () => {
+        const { resource } = query.filter
+        return ok(tokens.list(query, resource === undefined ? undefined : resources.botIdsOf(resource)))
+      }),
     insert: (draft) => attempt('insert', () => checked('insert', draft.userId, () => tokens.insert(draft))),
     revoke: (id) => attempt('revoke', () => ok(tokens.revoke(id))),
     rotate: (oldId, successor) => attempt('rotate', () => tokens.rotate(oldId, successor)),
@@ -154,5 +160,16 @@ export function memoryStore(options: MemoryStoreOptions = {}): TokenStore {
     putUser: (user) => attempt('putUser', () => users.put(user)),
     findUser: (ref) => attempt('findUser', () => ok(users.find(ref))),
     findUserById: (id) => attempt('findUserById', () => ok(users.findById(id))),
+    resources: {
+      findGroup: (ref) => attempt('findGroup', () => ok(resources.findGroup(ref))),
+      findProject: (ref) => attempt('findProject', () => ok(resources.findProject(ref))),
+      putGroup: (group) => attempt('putGroup', () => resources.putGroup(group)),
+      putProject: (project) => attempt('putProject', () => resources.putProject(project)),
+      listGroups: () => attempt('listGroups', () => ok(resources.listGroups())),
+      listProjects: () => attempt('listProjects', () => ok(resources.listProjects())),
+      setMember: (resource, member) => attempt('setMember', () => resources.setMember(resource, member)),
+      createUser: (draft) => attempt('createUser', () => resources.createUser(draft)),
+      listUsers: (filter) => attempt('listUsers', () => ok(resources.listUsers(filter))),
+    },
   }
 }

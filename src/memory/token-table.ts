@@ -36,9 +36,9 @@ interface TokenTable {
   successorOf(id: number): Token | null
   /**
    * One page of the tokens matching a list query, and how many match. With a `userId` in the filter
-   * only that user's tokens are read; only the page's tokens are built.
+   * only that user's tokens are read, with `owners` only theirs; only the page's tokens are built.
    */
-  list(query: ListQuery): { items: Token[]; total: number }
+  list(query: ListQuery, owners?: readonly UserId[]): { items: Token[]; total: number }
   insert(draft: TokenDraft): Result<Token, StoreFailure>
   importToken(token: Token): Result<Token, StoreFailure>
   revoke(id: number): RevokeOutcome
@@ -164,11 +164,16 @@ export function tokenTable(): TokenTable {
       const row = successor === undefined ? undefined : rows.get(successor)
       return row === undefined ? null : toToken(row)
     },
-    list(query) {
+    list(query, owners) {
       const { userId } = query.filter
       // The filter and sort read the rows themselves: building a Token (and its Dates) for each of a
       // million rows would cost more than the whole filter. Only the page becomes tokens.
-      const candidates = userId === undefined ? rows.values() : rowsOf(idsByUser.get(userId) ?? [])
+      let candidates: Iterable<StoredRow>
+      if (owners !== undefined) {
+        candidates = owners.flatMap((owner) => rowsOf(idsByUser.get(owner) ?? []))
+      } else {
+        candidates = userId === undefined ? rows.values() : rowsOf(idsByUser.get(userId) ?? [])
+      }
       const page = listOver(candidates, query, ROW_INSTANTS, ROW_ORDER)
       return { items: page.items.map(toToken), total: page.total }
     },

@@ -17,6 +17,10 @@ interface UserTable {
   find(ref: number | string): User | null
   /** By id only, matched exactly: the number 7 and the string `'7'` are different ids. */
   findById(id: UserId): User | null
+  /** Every user, in insertion order. */
+  all(): IterableIterator<User>
+  /** One above the highest integer id held (1 when there is none). */
+  nextIntegerId(): number
   /** Bumped by every `put`: what was read of the users before is current while it is unchanged. */
   readonly version: number
 }
@@ -28,7 +32,10 @@ export function userTable(userIdType: UserIdType = 'integer'): UserTable {
   const byId = new Map<UserId, User>()
   const idByUsername = new Map<string, UserId>()
   let version = 0
+  let highest = 0
   return {
+    all: () => byId.values(),
+    nextIntegerId: () => highest + 1,
     get version() {
       return version
     },
@@ -51,7 +58,17 @@ export function userTable(userIdType: UserIdType = 'integer'): UserTable {
         username: user.username,
         admin: user.admin,
         blocked: user.blocked,
+        ...(user.name === undefined ? {} : { name: user.name }),
+        ...(user.bot === undefined ? {} : { bot: user.bot }),
+        ...(user.botNamespace === undefined
+          ? {}
+          : { botNamespace: user.botNamespace === null ? null : Object.freeze({ ...user.botNamespace }) }),
+        ...(user.serviceAccount === undefined ? {} : { serviceAccount: user.serviceAccount }),
+        ...(user.provisionedByGroupId === undefined
+          ? {}
+          : { provisionedByGroupId: user.provisionedByGroupId }),
       })
+      if (typeof stored.id === 'number' && stored.id > highest) highest = stored.id
       byId.set(stored.id, stored)
       idByUsername.set(key, stored.id)
       version++

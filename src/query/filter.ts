@@ -1,4 +1,5 @@
 import type { CalendarDate } from '../domain/calendar.js'
+import type { ResourceRef } from '../domain/resource.js'
 import type { UserId } from '../domain/user-id.js'
 
 /**
@@ -16,6 +17,12 @@ import type { UserId } from '../domain/user-id.js'
 export interface TokenFilter {
   /** Only this user's tokens. */
   readonly userId?: UserId
+  /**
+   * Only tokens of this project's or group's bots (users with `bot: true` that are members of it), as
+   * GitLab's resource access token list. Resolved by the store (one with `resources`), never by the
+   * row predicate.
+   */
+  readonly resource?: ResourceRef
   /** Leave impersonation tokens out (what a non-admin's list does). */
   readonly excludeImpersonation?: boolean
   /** Only impersonation tokens (what the users API's impersonation token list does). */

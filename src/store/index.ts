@@ -18,6 +18,20 @@ export {
   nextLastUsed,
   type UsageRecord,
 } from '../domain/last-used.js'
+export {
+  ACCESS_LEVELS,
+  type AccessLevel,
+  directAccess,
+  effectiveAccess,
+  fullPathOf,
+  type Group,
+  isAccessLevel,
+  type Member,
+  type Project,
+  type ResourceRef,
+  type ResourceType,
+  type Visibility,
+} from '../domain/resource.js'
 export { tokensToRevokeOnReuse } from '../domain/reuse-detection.js'
 export {
   isRedeemable,
@@ -47,7 +61,8 @@ export { filterPredicate, matchesFilter } from '../query/predicate.js'
 export { parseSearch, type SearchPlan } from '../query/search.js'
 export { compareTokens } from '../query/sort.js'
 export { SORT_ORDERS, type SortDirection, type SortField, type SortOrder } from '../query/sort-order.js'
+export type { ResourceStore, UserDraft, UserFilter } from './resource-store.js'
 export { type RotationReceiptStore, supportsRotationReceipts } from './rotation-receipts.js'
 export { settledResult, settledResultAsync } from './settled.js'
 export type { RevokeOutcome, TokenStore, TokenWithUser } from './token-store.js'
-export type { User, UserDirectory } from './user.js'
+export { displayName, type User, type UserDirectory } from './user.js'

@@ -4,6 +4,7 @@ import type { RedeemedReceipt, RotationReceiptDraft } from '../domain/rotation-r
 import type { Token, TokenDraft } from '../domain/token.js'
 import type { UserIdType } from '../domain/user-id.js'
 import type { ListQuery } from '../query/filter.js'
+import type { ResourceStore } from './resource-store.js'
 import type { User, UserDirectory } from './user.js'
 
 /**
@@ -90,6 +91,11 @@ export interface TokenWithUser {
  * ```
  */
 export interface TokenStore extends UserDirectory {
+  /**
+   * Optional: GitLab's projects, groups, members, bots and service accounts (see {@link ResourceStore}).
+   * A store with it honours `filter.resource` in `list`.
+   */
+  readonly resources?: ResourceStore
   /**
    * Optional: the kind of user id the store holds, `'integer'` (GitLab's) or `'string'`, as it was
    * configured (`memoryStore({ userIdType })`, `sqlStore(db, { userIdType })`). `createAuthority`

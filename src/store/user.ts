@@ -1,5 +1,6 @@
 import type { ResultAsync } from 'neverthrow'
 import type { StoreFailure } from '../domain/errors.js'
+import type { ResourceRef } from '../domain/resource.js'
 import type { UserId } from '../domain/user-id.js'
 
 /**
@@ -17,6 +18,29 @@ export interface User {
   readonly username: string
   readonly admin: boolean
   readonly blocked: boolean
+  /** The display name GitLab's messages use (`"<name> cannot delete <bot name>"`); absent: the username. */
+  readonly name?: string
+  /** A bot user: a project or group access token's owner (GitLab's `project_bot` user type). */
+  readonly bot?: boolean
+  /** The project or group a bot belongs to (GitLab's `bot_namespace`); absent or null for others. */
+  readonly botNamespace?: ResourceRef | null
+  /** A service account (GitLab's `service_account` user type). */
+  readonly serviceAccount?: boolean
+  /** The top-level group that provisioned this service account; null for an instance-wide one. */
+  readonly provisionedByGroupId?: number | null
+}
+
+/**
+ * The name GitLab shows for a user: `name` when set, else the username.
+ *
+ * @example
+ * ```ts
+ * import { displayName } from 'patkit/store'
+ * displayName({ username: 'alice' }) // 'alice'
+ * ```
+ */
+export function displayName(user: Pick<User, 'name' | 'username'>): string {
+  return user.name ?? user.username
 }
 
 /**

@@ -36,6 +36,7 @@ export interface ConformanceContext {
 export const CAPABILITY_METHODS = {
   findByDigestWithUser: ['findByDigestWithUser'],
   freshLookup: ['findFreshByDigest'],
+  resources: ['resources'],
   rotationReceipts: ['rotateWithReceipt', 'consumeRotationReceipt'],
   successorLookup: ['findSuccessor'],
   userIdLookup: ['findUserById'],
@@ -62,7 +63,9 @@ export function hasCapability<K extends OptionalCapability>(
 ): store is WithCapability<K> {
   const methods: readonly (keyof TokenStore)[] = CAPABILITY_METHODS[capability]
   return methods.every((member) =>
-    member === 'userIdType' ? store[member] !== undefined : typeof store[member] === 'function',
+    member === 'userIdType' || member === 'resources'
+      ? store[member] !== undefined
+      : typeof store[member] === 'function',
   )
 }
 
