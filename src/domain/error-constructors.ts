@@ -1,11 +1,11 @@
-import type { ErrorOf, StoreFailure, UnauthenticatedReason } from './errors.js'
+import type { ErrorOf, NotFoundEntity, StoreFailure, UnauthenticatedReason } from './errors.js'
 
 // One constructor per error code, so a use case says `notFound('token')` and the union member's shape
 // is written here once. Optional fields are left out when absent (never `reason: undefined`): the HTTP
 // layer and callers tell "no reason" by the key's absence.
 
 /** `not_found`: the token or user does not exist (or is hidden as such). */
-export function notFound(entity: 'token' | 'user'): ErrorOf<'not_found'> {
+export function notFound(entity: NotFoundEntity): ErrorOf<'not_found'> {
   return { type: 'not_found', entity }
 }
 

@@ -57,6 +57,16 @@ export const ErrorType = {
  */
 export type ErrorCode = (typeof ErrorType)[keyof typeof ErrorType]
 
+// What a `not_found` error says is missing; each has GitLab's own 404 message.
+export type NotFoundEntity =
+  | 'token'
+  | 'user'
+  | 'project'
+  | 'group'
+  | 'project_access_token'
+  | 'group_access_token'
+  | 'personal_access_token'
+
 /**
  * Every expected failure, as data. Discriminate on `type`.
  *
@@ -109,7 +119,7 @@ export type PatkitError =
   /** `reason` is GitLab's text after `403 Forbidden - `, when it gives one. */
   | { readonly type: 'forbidden'; readonly reason?: string }
   /** `reference`: the user as a request named them (`sudo`), when GitLab's message repeats it. */
-  | { readonly type: 'not_found'; readonly entity: 'token' | 'user'; readonly reference?: string }
+  | { readonly type: 'not_found'; readonly entity: NotFoundEntity; readonly reference?: string }
   | { readonly type: 'bad_request'; readonly reason?: string }
   | { readonly type: 'feature_unavailable'; readonly feature: string; readonly release: string }
   | { readonly type: 'store_failure'; readonly operation: string; readonly cause: unknown }

@@ -78,6 +78,15 @@ const PARAMETER_REASONS = {
  */
 export type ErrorContext = 'default' | 'revoke_by_id' | 'create' | 'users'
 
+// GitLab's `not_found!(...)` names: `"#{source_type} Access Token"` keeps the source type lower-case.
+const NOT_FOUND_NAMES = {
+  project: 'Project',
+  group: 'Group',
+  project_access_token: 'project Access Token',
+  group_access_token: 'group Access Token',
+  personal_access_token: 'Personal Access Token',
+} as const
+
 function invalidToken(description: string): Reply {
   return json(
     401,
@@ -124,6 +133,8 @@ export function errorReply(e: PatkitError, context: ErrorContext = 'default'): R
       if (e.entity === 'user' && (context === 'create' || context === 'users')) {
         return message(404, '404 User Not Found')
       }
+      if (e.entity !== 'token' && e.entity !== 'user')
+        return message(404, `404 ${NOT_FOUND_NAMES[e.entity]} Not Found`)
       return message(404, context === 'revoke_by_id' ? '404 Not found' : '404 Not Found')
     case 'feature_unavailable':
       return error(404, '404 Not Found')
