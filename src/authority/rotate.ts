@@ -120,6 +120,21 @@ export async function rotateFor(
     if (found.isErr()) return err(found.error)
     target = found.value
   }
+  return rotateTarget(deps, principal, target, options, digestOf)
+}
+
+/**
+ * The rotation of a token the caller was allowed to rotate (the route's rule and access were
+ * checked): receipts, the expiry parameter, the atomic store call, the event. Shared by personal and
+ * resource access token rotation (resource-token-rotate.ts).
+ */
+export async function rotateTarget(
+  deps: AuthorityDeps,
+  principal: Actor,
+  target: Token,
+  options: RotateOptions,
+  digestOf: (secret: string) => string,
+): Promise<Result<IssuedToken, RotateError>> {
   const idempotency = idempotencyFor(deps, principal, target, options.idempotency, digestOf)
   if (idempotency.isErr()) return err(idempotency.error)
   const keyed =

@@ -44,6 +44,11 @@ export const ErrorType = {
    * address the token by its id. Never answered over HTTP, where every principal has a token.
    */
   NoToken: 'no_token',
+  /**
+   * The route does not serve this kind of caller: a resource access token's `self/rotate` presented
+   * with a human's token (GitLab answers 405).
+   */
+  MethodNotAllowed: 'method_not_allowed',
 } as const
 
 /**
@@ -124,6 +129,7 @@ export type PatkitError =
   | { readonly type: 'feature_unavailable'; readonly feature: string; readonly release: string }
   | { readonly type: 'store_failure'; readonly operation: string; readonly cause: unknown }
   | { readonly type: 'no_token' }
+  | { readonly type: 'method_not_allowed' }
 
 /**
  * Why a secret did not authenticate anyone (see `unauthenticated` in {@link PatkitError}).

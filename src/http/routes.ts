@@ -1,5 +1,6 @@
 import { IMPERSONATION_ROUTES } from './impersonation-routes.js'
 import { METADATA_ROUTES } from './metadata-routes.js'
+import { RESOURCE_TOKEN_ROUTES } from './resource-token-routes.js'
 import type { RouteRow } from './route.js'
 import { TOKEN_ROUTES } from './token-routes.js'
 import { USER_ROUTES } from './user-routes.js'
@@ -13,4 +14,5 @@ export const ROUTES: readonly RouteRow[] = [
   ...IMPERSONATION_ROUTES,
   ...USER_ROUTES,
   ...METADATA_ROUTES,
+  ...RESOURCE_TOKEN_ROUTES,
 ]
