@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { ResourceType } from '../../../src/store/index.js'
-import { idsOf, type ResourceWorld, resourceWorld } from './resource-world.js'
+import type { AccessLevel, ResourceType } from '../../../src/store/index.js'
+import { idsOf, resourceWorld } from './resource-world.js'
 import { daysFromToday, TODAY } from './world.js'
 
 // GitLab's spec/requests/api/resource_access_tokens_spec.rb (skratsch-solutions/gitlabhq 8bb5c513),
@@ -16,8 +16,8 @@ async function specWorld(type: ResourceType, options: { requireExpiry?: boolean 
   const user = await w.human('Alice Maintainer')
   const nonPrivileged = await w.human('Bob Developer')
   const top = await w.group()
-  const userLevel = type === 'project' ? 40 : 50
-  const botLevel = type === 'project' ? 40 : 50
+  const userLevel: AccessLevel = type === 'project' ? 40 : 50
+  const botLevel: AccessLevel = type === 'project' ? 40 : 50
   const make = async () =>
     type === 'project' ? (await w.project(top.id)).id : (await w.group('private', top.id)).id
   const resource = await make()
@@ -92,6 +92,7 @@ for (const type of ['project', 'group'] as const) {
       it('a bot token lists the same tokens', async () => {
         const w = await listWorld(type)
         const own = w.active[0]
+        if (own === undefined) throw new Error('no token')
         const r = await w.api('GET', w.base(w.resource), { personalAccessToken: own })
         expect(idsOf(r)).toEqual(w.all)
       })
