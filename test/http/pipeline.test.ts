@@ -23,7 +23,6 @@ function pathOf(row: RouteRow): string {
 /** A body the row's use case accepts, so that its own checks (scope, access) are reached. */
 function bodyOf(row: RouteRow): string | undefined {
   if (row.method !== 'POST' || row.path.endsWith('/rotate')) return undefined
-  if (row.path.endsWith('/service_accounts')) return JSON.stringify({ name: 'pipeline' })
   // `POST /user/personal_access_tokens` takes GitLab's self-service scopes only.
   const scopes = row.path === '/user/personal_access_tokens' ? ['self_rotate'] : ['read_api']
   return JSON.stringify({ name: 'pipeline', scopes, expires_at: '2026-04-01' })
