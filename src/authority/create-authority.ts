@@ -46,6 +46,7 @@ import {
   type RotateRequestError,
   rotateRequest,
 } from './rotate-request.js'
+import { type ServiceAccountMethods, serviceAccountMethods } from './service-accounts.js'
 import { type SudoError, sudo } from './sudo.js'
 import { userLookup } from './user-lookup.js'
 import { type Verification, type VerifyCode, type VerifyOptions, verify } from './verify.js'
@@ -75,7 +76,7 @@ export const DEFAULT_LAST_USED_THROTTLE_MS = 10 * 60 * 1000
  * }
  * ```
  */
-export interface Authority {
+export interface Authority extends ServiceAccountMethods {
   /** The emulated GitLab release. */
   readonly release: Release
   /** The `userIdType` option: `'integer'` (GitLab's) unless configured. */
@@ -406,6 +407,7 @@ export function authorityOver(deps: AuthorityDeps): Authority {
     metadata: (principal) => readInstanceMetadata(deps.release, principal),
     issueToken: (input) => issueToken(deps, input),
     putUser: (user) => deps.store.putUser(user),
+    ...serviceAccountMethods(deps),
   }
   return Object.freeze(authority)
 }

@@ -1,6 +1,7 @@
 import { IMPERSONATION_ROUTES } from './impersonation-routes.js'
 import { METADATA_ROUTES } from './metadata-routes.js'
 import type { RouteRow } from './route.js'
+import { SERVICE_ACCOUNT_ROUTES } from './service-account-routes.js'
 import { TOKEN_ROUTES } from './token-routes.js'
 import { USER_ROUTES } from './user-routes.js'
 
@@ -13,4 +14,5 @@ export const ROUTES: readonly RouteRow[] = [
   ...IMPERSONATION_ROUTES,
   ...USER_ROUTES,
   ...METADATA_ROUTES,
+  ...SERVICE_ACCOUNT_ROUTES,
 ]

@@ -40,6 +40,11 @@ describe('release emulation', () => {
       last_used_ips: '17.8',
       last_used_ips_self: '18.0',
       last_used_ips_list: '18.2',
+      service_accounts: '16.1',
+      service_accounts_list: '17.1',
+      group_service_accounts: '16.1',
+      group_service_accounts_list: '17.1',
+      group_service_account_tokens_list: '17.11',
     })
   })
 
