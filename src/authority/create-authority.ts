@@ -47,6 +47,7 @@ import {
   type RotateRequestError,
   rotateRequest,
 } from './rotate-request.js'
+import { type ServiceAccountMethods, serviceAccountMethods } from './service-accounts.js'
 import { type SudoError, sudo } from './sudo.js'
 import { userLookup } from './user-lookup.js'
 import { type Verification, type VerifyCode, type VerifyOptions, verify } from './verify.js'
@@ -76,7 +77,7 @@ export const DEFAULT_LAST_USED_THROTTLE_MS = 10 * 60 * 1000
  * }
  * ```
  */
-export interface Authority extends ResourceTokenMethods {
+export interface Authority extends ResourceTokenMethods, ServiceAccountMethods {
   /** The emulated GitLab release. */
   readonly release: Release
   /** The `userIdType` option: `'integer'` (GitLab's) unless configured. */
@@ -408,6 +409,7 @@ export function authorityOver(deps: AuthorityDeps): Authority {
     issueToken: (input) => issueToken(deps, input),
     putUser: (user) => deps.store.putUser(user),
     ...resourceTokenMethods(deps),
+    ...serviceAccountMethods(deps),
   }
   return Object.freeze(authority)
 }

@@ -134,6 +134,21 @@ export const FEATURES = {
     since: '17.6',
     description: 'the kas.externalK8sProxyUrl field of GET /metadata',
   },
+  // Service accounts (EE), dated by doc/api/service_accounts.md and group_service_accounts.md.
+  service_accounts: { since: '16.1', description: 'POST /service_accounts' },
+  service_accounts_list: { since: '17.1', description: 'GET /service_accounts' },
+  group_service_accounts: {
+    since: '16.1',
+    description: 'POST /groups/:id/service_accounts, and creating and rotating their tokens',
+  },
+  group_service_accounts_list: {
+    since: '17.1',
+    description: 'GET and DELETE /groups/:id/service_accounts',
+  },
+  group_service_account_tokens_list: {
+    since: '17.11',
+    description: 'listing and revoking the tokens of a group service account',
+  },
 } as const satisfies Record<string, { readonly since: Release; readonly description: string }>
 
 /**

@@ -14,7 +14,7 @@ import {
   resourceInView,
   tokenOfResource,
 } from './resource-token-access.js'
-import { rotateTarget } from './rotate.js'
+import { rotateFound } from './rotate.js'
 import {
   type RequestRotation,
   type RotateRequest,
@@ -105,7 +105,7 @@ function resourceStep(
     found(view.value)
     const target = await targetOf(deps, principal, address, view.value, ref)
     if (target.isErr()) return err(target.error)
-    return rotateTarget(deps, principal, target.value, options, digestOf)
+    return rotateFound(deps, principal, target.value, options, digestOf)
   }
 }
 

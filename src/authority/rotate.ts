@@ -120,15 +120,15 @@ export async function rotateFor(
     if (found.isErr()) return err(found.error)
     target = found.value
   }
-  return rotateTarget(deps, principal, target, options, digestOf)
+  return rotateFound(deps, principal, target, options, digestOf)
 }
 
 /**
- * The rotation of a token the caller was allowed to rotate (the route's rule and access were
- * checked): receipts, the expiry parameter, the atomic store call, the event. Shared by personal and
- * resource access token rotation (resource-token-rotate.ts).
+ * The rotation of a token already found and allowed (the checks on the caller are the route's): the
+ * receipt it keeps, `expires_at`, the pure transition and the one atomic store call, then the event.
+ * `rotate` and the rotations of other routes (a group's service account's token) share it.
  */
-export async function rotateTarget(
+export async function rotateFound(
   deps: AuthorityDeps,
   principal: Actor,
   target: Token,

@@ -49,6 +49,8 @@ export const ErrorType = {
    * with a human's token (GitLab answers 405).
    */
   MethodNotAllowed: 'method_not_allowed',
+  /** The operation conflicts with the target's state (GitLab answers 409 with `message`). */
+  Conflict: 'conflict',
 } as const
 
 /**
@@ -130,6 +132,7 @@ export type PatkitError =
   | { readonly type: 'store_failure'; readonly operation: string; readonly cause: unknown }
   | { readonly type: 'no_token' }
   | { readonly type: 'method_not_allowed' }
+  | { readonly type: 'conflict'; readonly message: string }
 
 /**
  * Why a secret did not authenticate anyone (see `unauthenticated` in {@link PatkitError}).

@@ -159,6 +159,8 @@ export function errorReply(e: PatkitError, context: ErrorContext = 'default'): R
       )
     case 'method_not_allowed':
       return message(405, '405 Method Not Allowed')
+    case 'conflict':
+      return message(409, e.message)
     case 'store_failure':
       return message(500, '500 Internal Server Error')
   }

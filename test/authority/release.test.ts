@@ -46,6 +46,11 @@ describe('release emulation', () => {
       resource_token_rotate: '16.0',
       resource_token_self_rotate: '17.9',
       resource_token_retained: '17.9',
+      service_accounts: '16.1',
+      service_accounts_list: '17.1',
+      group_service_accounts: '16.1',
+      group_service_accounts_list: '17.1',
+      group_service_account_tokens_list: '17.11',
     })
   })
 
