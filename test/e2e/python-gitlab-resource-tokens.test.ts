@@ -85,8 +85,9 @@ describe('python-gitlab project and group access tokens against the fake', () =>
           [seen.rotated.id, true],
           [seen.self_rotated.id, false],
         ])
+        // python-gitlab raises GitlabAuthenticationError for every 401, whatever the call (http_request).
         expect(seen.errors).toEqual({
-          outsider_list: { type: 'GitlabListError', code: 401, message: '401 Unauthorized' },
+          outsider_list: { type: 'GitlabAuthenticationError', code: 401, message: '401 Unauthorized' },
           unknown_delete: {
             type: 'GitlabDeleteError',
             code: 404,
