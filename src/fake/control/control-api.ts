@@ -3,6 +3,7 @@ import type { ControllableClock } from '../controllable-clock.js'
 import type { FakeState } from '../fake-state.js'
 import type { Faults } from '../faults.js'
 import type { Journal } from '../journal.js'
+import type { SeedReport } from '../seed/load-seed.js'
 import { clockTarget, durationMs } from './clock-input.js'
 import {
   type BodyRefusal,
@@ -80,6 +81,12 @@ function reply(status: number, body: unknown, headers: Record<string, string> = 
 
 function problem(status: number, message: string): Response {
   return reply(status, { error: message })
+}
+
+// What a reset or restore loaded, as `Counts` in the OpenAPI document.
+function counted(report: SeedReport) {
+  const { users, groups, projects } = report
+  return { users, tokens: report.issued.length + report.restored.length, groups, projects }
 }
 
 function clockJson(clock: ControllableClock) {
@@ -218,10 +225,7 @@ export function controlHandler(parts: ControlParts): (request: Request) => Promi
         if (reset.isErr()) return reply(500, { error: 'the seed no longer loads', problems: reset.error })
         journal.clear()
         faults.clear()
-        return reply(200, {
-          users: reset.value.users,
-          tokens: reset.value.issued.length + reset.value.restored.length,
-        })
+        return reply(200, counted(reset.value))
       }
       case 'GET /state': {
         const snapshot = await state.snapshot()
@@ -238,10 +242,7 @@ export function controlHandler(parts: ControlParts): (request: Request) => Promi
           )
         const restored = await state.restore(value)
         if (restored.isErr()) return reply(400, { error: 'invalid state', problems: restored.error })
-        return reply(200, {
-          users: restored.value.users,
-          tokens: restored.value.issued.length + restored.value.restored.length,
-        })
+        return reply(200, counted(restored.value))
       }
       case 'POST /users': {
         if (!isObject(value) && !Array.isArray(value))
