@@ -82,10 +82,16 @@ async function startSeed(
   if (file !== undefined) {
     return {
       seed: file,
-      lines: (_, { users, issued, restored, skipped }) => {
+      lines: (_, { users, groups, projects, issued, restored, skipped }) => {
         const kept = skipped.length === 0 ? '' : ` (${skipped.length} already stored)`
+        // Groups and projects are named only when the file has some: the line stays as it was otherwise.
+        const resources = [
+          ...(groups === 0 ? [] : [count(groups, 'group')]),
+          ...(projects === 0 ? [] : [count(projects, 'project')]),
+        ]
+        const what = [count(users, 'user'), ...resources].join(', ')
         return [
-          `seeded ${count(users, 'user')} and ${count(issued.length + restored.length, 'token')} from ${options.seed}${kept}`,
+          `seeded ${what} and ${count(issued.length + restored.length, 'token')} from ${options.seed}${kept}`,
         ]
       },
     }
