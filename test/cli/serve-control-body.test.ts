@@ -20,7 +20,10 @@ describe('patkit serve --control-body-limit', { timeout: SERVE_TIMEOUT }, () => 
     expect(JSON.stringify({ users }).length).toBeGreaterThan(64 * 1024)
     const server = await startServe([], { extraLines: 3 })
     const response = await restore(server.url)
-    expect([response.status, await response.json()]).toEqual([200, { users: 3000, tokens: 0, groups: 0, projects: 0 }])
+    expect([response.status, await response.json()]).toEqual([
+      200,
+      { users: 3000, tokens: 0, groups: 0, projects: 0 },
+    ])
     expect(await server.stop()).toEqual({ code: 0, signal: null })
   })
 
