@@ -299,3 +299,86 @@ describe('loading refuses, against the stored data, before any write', () => {
     ])
   })
 })
+
+describe('a snapshot carries what the API created', () => {
+  it('a bot and a service account the store created, with a minted token, and the memberships set later', async () => {
+    const fake = await fakeOver({ seed: WORLD })
+    const resources = fake.store.resources
+    if (resources === undefined) throw new Error('the memory store holds resources')
+    const bot = (
+      await resources.createUser({
+        username: 'group_1_bot_77',
+        name: 'group deploy',
+        admin: false,
+        blocked: false,
+        bot: true,
+        botNamespace: { type: 'group', id: 1 },
+      })
+    )._unsafeUnwrap()
+    const account = (
+      await resources.createUser({
+        username: 'service_account_9',
+        admin: false,
+        blocked: false,
+        serviceAccount: true,
+        provisionedByGroupId: null,
+      })
+    )._unsafeUnwrap()
+    ;(
+      await resources.setMember({ type: 'group', id: 1 }, { userId: bot.id as number, accessLevel: 30 })
+    )._unsafeUnwrap()
+    const minted = (
+      await fake.authority.issueToken({ userId: bot.id, name: 'minted', scopes: ['read_api'] })
+    )._unsafeUnwrap()
+    const snapshot = await snapshotOf(fake)
+    expect(snapshot.users).toContainEqual({
+      id: bot.id,
+      username: 'group_1_bot_77',
+      admin: false,
+      blocked: false,
+      name: 'group deploy',
+      bot: true,
+      bot_namespace: { type: 'group', id: 1 },
+    })
+    expect(snapshot.users).toContainEqual({
+      id: account.id,
+      username: 'service_account_9',
+      admin: false,
+      blocked: false,
+      service_account: true,
+    })
+    expect(snapshot.groups.find((g) => g.id === 1)?.members).toEqual([{ user_id: bot.id, access_level: 30 }])
+    expect(snapshot.tokens.find((t) => t.id === minted.token.id)).toMatchObject({
+      token_digest: minted.token.digest,
+    })
+    expect((await control(fake, 'PUT', '/state', snapshot)).status).toBe(200)
+    expect(await snapshotOf(fake)).toEqual(snapshot)
+  })
+})
+
+describe('createFakeGitLab takes groups and projects', () => {
+  it('serves a bot token of a seeded project, and a reset brings the resources back', async () => {
+    const { createFakeGitLab } = await import('../../src/fake/fake-gitlab.js')
+    const gitlab = await createFakeGitLab({
+      users: WORLD.users ?? [],
+      groups: WORLD.groups ?? [],
+      projects: WORLD.projects ?? [],
+      tokens: WORLD.tokens ?? [],
+    })
+    try {
+      const self = () =>
+        fetch(`${gitlab.apiUrl}/personal_access_tokens/self`, { headers: { 'PRIVATE-TOKEN': BOT_SECRET } })
+      // Before the token is used (a use sets last_used_at).
+      const before = await gitlab.snapshot()
+      expect((await self()).status).toBe(200)
+      expect(before.projects.map((p) => p.id)).toEqual([1, 7])
+      await gitlab.restore({})
+      expect((await gitlab.snapshot()).groups).toEqual([])
+      await gitlab.reset()
+      expect(await gitlab.snapshot()).toEqual(before)
+      expect((await self()).status).toBe(200)
+    } finally {
+      await gitlab.close()
+    }
+  })
+})
