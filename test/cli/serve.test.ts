@@ -75,6 +75,13 @@ describe('patkit serve: listening and demo data', { timeout: SERVE_TIMEOUT }, ()
     expect(botSelfLine).toBe(
       `try: curl -H "PRIVATE-TOKEN: ${botSecret}" ${server.url}/api/v4/personal_access_tokens/self`,
     )
+    const listed = await fetch(`${server.apiUrl}/projects/1/access_tokens`, {
+      headers: { 'PRIVATE-TOKEN': aliceSecret as string },
+    })
+    expect(listed.status).toBe(200)
+    expect(await listed.json()).toMatchObject([
+      { id: 3, user_id: 3, scopes: ['api'], access_level: 40, resource_type: 'project', resource_id: 1 },
+    ])
     const bot = await self(server.apiUrl, botSecret)
     expect(bot.status).toBe(200)
     expect(await bot.json()).toMatchObject({ user_id: 3, scopes: ['api'], active: true })
