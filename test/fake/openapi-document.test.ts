@@ -255,6 +255,14 @@ describe('real answers of the control API match the document', () => {
       await call(gitlab, 'POST', '/tokens', 201, { body: { user_id: 3, name: 'bob-ci', scopes: ['api'] } })
       await call(gitlab, 'POST', '/tokens', 400, { body: { user_id: 9, name: 'x', scopes: ['api'] } })
       await call(gitlab, 'POST', '/users', 400, { body: { id: 6, username: 'bot', bot: true } })
+      await call(gitlab, 'POST', '/groups', 201, {
+        body: { id: 1, path: 'acme', name: 'Acme', members: [{ user_id: 3, access_level: 50 }] },
+      })
+      await call(gitlab, 'POST', '/groups', 400, { body: [{ id: 2, path: 'x', name: 'X', parent_id: 9 }] })
+      await call(gitlab, 'POST', '/projects', 201, {
+        body: [{ id: 1, path: 'api', name: 'API', group_id: 1 }],
+      })
+      await call(gitlab, 'POST', '/projects', 400, { body: 'x' })
       await call(gitlab, 'GET', '/state', 200)
       const snapshot = (await (await fetch(`${gitlab.url}/__patkit/state`)).json()) as object
       await call(gitlab, 'PUT', '/state', 200, { body: snapshot })

@@ -382,3 +382,39 @@ describe('createFakeGitLab takes groups and projects', () => {
     }
   })
 })
+
+describe('POST /__patkit/groups and /__patkit/projects', () => {
+  it('add groups and projects to the data in place, or replace them by id', async () => {
+    const fake = await fakeOver()
+    expect(
+      await control(fake, 'POST', '/groups', {
+        id: 1,
+        path: 'acme',
+        name: 'Acme',
+        members: [{ user_id: 2, access_level: 50 }],
+      }),
+    ).toEqual({
+      status: 201,
+      body: [{ id: 1, path: 'acme', name: 'Acme', members: [{ user_id: 2, access_level: 50 }] }],
+    })
+    expect(
+      (await control(fake, 'POST', '/projects', [{ id: 4, path: 'api', name: 'API', group_id: 1 }])).status,
+    ).toBe(201)
+    expect((await fake.store.resources?.findProject('acme/api'))?._unsafeUnwrap()?.id).toBe(4)
+    // The seed's users and tokens are still there: an add, not a restore.
+    expect((await snapshotOf(fake)).tokens.length).toBeGreaterThan(0)
+    expect(
+      await control(fake, 'POST', '/projects', { id: 5, path: 'web', name: 'Web', group_id: 8 }),
+    ).toEqual({
+      status: 400,
+      body: {
+        error: 'invalid project',
+        problems: [{ path: 'projects[0].group_id', message: 'No group with id 8' }],
+      },
+    })
+    expect(await control(fake, 'POST', '/groups', 7)).toEqual({
+      status: 400,
+      body: { error: 'the body must be a JSON object or array: a group or groups in the seed format' },
+    })
+  })
+})

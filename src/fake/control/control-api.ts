@@ -110,6 +110,8 @@ const ROUTES: ReadonlyMap<string, { readonly body: 'none' | 'json' | 'bulk' }> =
   ['PUT /state', { body: 'bulk' }],
   ['POST /users', { body: 'bulk' }],
   ['POST /tokens', { body: 'json' }],
+  ['POST /groups', { body: 'json' }],
+  ['POST /projects', { body: 'json' }],
   ['GET /journal', { body: 'none' }],
   ['DELETE /journal', { body: 'none' }],
   ['GET /faults', { body: 'none' }],
@@ -127,7 +129,8 @@ function notFound(method: string, path: string): Response {
 
 /**
  * The control API of a fake authority as a web-standard handler for paths under {@link CONTROL_PREFIX}:
- * the clock, the data (reset, snapshot, restore, users and tokens with known secrets), the journal and
+ * the clock, the data (reset, snapshot, restore, users and tokens with known secrets, groups and
+ * projects), the journal and
  * the fault rules. `GET /__patkit/openapi.json` describes every route; docs/testing.md has recipes.
  *
  * Every request must be addressed to a loopback host or one of `allowedHosts` (else 403), must not come
@@ -251,6 +254,20 @@ export function controlHandler(parts: ControlParts): (request: Request) => Promi
         const added = await state.add({ users })
         if (added.isErr()) return reply(400, { error: 'invalid user', problems: added.error })
         return reply(201, users)
+      }
+      case 'POST /groups':
+      case 'POST /projects': {
+        const kind = route === 'POST /groups' ? 'groups' : 'projects'
+        const noun = kind === 'groups' ? 'group' : 'project'
+        if (!isObject(value) && !Array.isArray(value))
+          return problem(
+            400,
+            `the body must be a JSON object or array: a ${noun} or ${kind} in the seed format`,
+          )
+        const entries: unknown[] = Array.isArray(value) ? value : [value]
+        const added = await state.add({ [kind]: entries })
+        if (added.isErr()) return reply(400, { error: `invalid ${noun}`, problems: added.error })
+        return reply(201, entries)
       }
       case 'POST /tokens': {
         if (!isObject(value)) {

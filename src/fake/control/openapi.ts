@@ -409,6 +409,34 @@ export const CONTROL_OPENAPI = Object.freeze({
         },
       },
     },
+    '/__patkit/groups': {
+      post: {
+        operationId: 'addGroups',
+        summary: 'Add (or replace by id, members included) one group or an array of groups',
+        requestBody: {
+          required: true,
+          ...json({ oneOf: [ref('SeedGroup'), { type: 'array', items: ref('SeedGroup') }] }),
+        },
+        responses: {
+          '201': answer('the groups given, as an array', { type: 'array', items: ref('SeedGroup') }),
+          ...INVALID,
+        },
+      },
+    },
+    '/__patkit/projects': {
+      post: {
+        operationId: 'addProjects',
+        summary: 'Add (or replace by id, members included) one project or an array of projects',
+        requestBody: {
+          required: true,
+          ...json({ oneOf: [ref('SeedProject'), { type: 'array', items: ref('SeedProject') }] }),
+        },
+        responses: {
+          '201': answer('the projects given, as an array', { type: 'array', items: ref('SeedProject') }),
+          ...INVALID,
+        },
+      },
+    },
     '/__patkit/tokens': {
       post: {
         operationId: 'addToken',
