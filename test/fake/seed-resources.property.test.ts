@@ -7,26 +7,43 @@ import { control, fakeOver, snapshotOf } from './support/data-fake.js'
 // that clash in some case), it either refuses them and the data stays as it was, or every group and
 // project it stored has the full path its chain of parents gives, and no two of a kind share one.
 
-const groupsAndProjects = fc.record({
-  groups: fc.uniqueArray(
+// Parents mostly among the ids listed (in any order, so cycles too), now and then an unknown one.
+const reference = (ids: readonly number[]) =>
+  fc.oneof(
+    { arbitrary: fc.constant(null), weight: 2 },
+    { arbitrary: ids.length === 0 ? fc.constant(null) : fc.constantFrom(...ids), weight: 3 },
+    { arbitrary: fc.constant(7), weight: 1 },
+  )
+
+const groupsAndProjects = fc
+  .record({
+    groupIds: fc.uniqueArray(fc.integer({ min: 1, max: 6 }), { maxLength: 6 }),
+    projectIds: fc.uniqueArray(fc.integer({ min: 1, max: 4 }), { maxLength: 4 }),
+  })
+  .chain(({ groupIds, projectIds }) =>
     fc.record({
-      id: fc.integer({ min: 1, max: 6 }),
-      path: fc.constantFrom('a', 'A', 'b', 'c'),
-      name: fc.constant('G'),
-      parent_id: fc.option(fc.integer({ min: 1, max: 7 })),
+      groups: fc.tuple(
+        ...groupIds.map((id) =>
+          fc.record({
+            id: fc.constant(id),
+            path: fc.constantFrom('a', 'b', 'c', 'd', 'A'),
+            name: fc.constant('G'),
+            parent_id: reference(groupIds),
+          }),
+        ),
+      ),
+      projects: fc.tuple(
+        ...projectIds.map((id) =>
+          fc.record({
+            id: fc.constant(id),
+            path: fc.constantFrom('x', 'y', 'z', 'X'),
+            name: fc.constant('P'),
+            group_id: reference(groupIds),
+          }),
+        ),
+      ),
     }),
-    { selector: (g) => g.id, maxLength: 6 },
-  ),
-  projects: fc.uniqueArray(
-    fc.record({
-      id: fc.integer({ min: 1, max: 4 }),
-      path: fc.constantFrom('x', 'X', 'y'),
-      name: fc.constant('P'),
-      group_id: fc.option(fc.integer({ min: 1, max: 7 })),
-    }),
-    { selector: (p) => p.id, maxLength: 4 },
-  ),
-})
+  )
 
 function expectedPath(groups: Map<number, { path: string; parentId: number | null }>, id: number): string {
   const parts: string[] = []
