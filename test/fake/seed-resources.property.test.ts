@@ -1,9 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import type { FakeAuthority } from '../../src/fake/fake-authority.js'
 import type { Seed } from '../../src/fake/seed/seed-schema.js'
 import { control, fakeOver, snapshotOf } from './support/data-fake.js'
 
-// Whatever groups and projects a restore is given (parents anywhere in the list, unknown, cyclic; paths
+// Whatever groups and projects a restore (or an add over stored ones) is given (parents anywhere in the list, unknown, cyclic; paths
 // that clash in some case), it either refuses them and the data stays as it was, or every group and
 // project it stored has the full path its chain of parents gives, and no two of a kind share one.
 
@@ -53,7 +54,26 @@ function expectedPath(groups: Map<number, { path: string; parentId: number | nul
   return parts.join('/')
 }
 
-describe('a restore of any groups and projects', { timeout: 60_000 }, () => {
+async function expectConsistent(fake: FakeAuthority, world?: { groups: unknown[]; projects: unknown[] }) {
+  const resources = fake.store.resources
+  if (resources === undefined) throw new Error('the memory store holds resources')
+  const groups = (await resources.listGroups())._unsafeUnwrap()
+  const projects = (await resources.listProjects())._unsafeUnwrap()
+  if (world !== undefined) expect(groups).toHaveLength(world.groups.length)
+  if (world !== undefined) expect(projects).toHaveLength(world.projects.length)
+  const byId = new Map(groups.map((g) => [g.id, { path: g.path, parentId: g.parentId }]))
+  for (const group of groups) expect(group.fullPath).toBe(expectedPath(byId, group.id))
+  for (const project of projects) {
+    const above = project.groupId === null ? null : expectedPath(byId, project.groupId)
+    expect(project.fullPath).toBe(above === null ? project.path : `${above}/${project.path}`)
+  }
+  for (const list of [groups, projects]) {
+    const paths = list.map((r) => r.fullPath.toLowerCase())
+    expect(new Set(paths).size).toBe(paths.length)
+  }
+}
+
+describe('a restore, or an add, of any groups and projects', { timeout: 60_000 }, () => {
   it('is refused leaving the data as it was, or stores the full paths the parents give', async () => {
     await fc.assert(
       fc.asyncProperty(groupsAndProjects, async (world) => {
@@ -66,22 +86,25 @@ describe('a restore of any groups and projects', { timeout: 60_000 }, () => {
           expect(await snapshotOf(fake)).toEqual(before)
           return
         }
-        const resources = fake.store.resources
-        if (resources === undefined) throw new Error('the memory store holds resources')
-        const groups = (await resources.listGroups())._unsafeUnwrap()
-        const projects = (await resources.listProjects())._unsafeUnwrap()
-        expect(groups).toHaveLength(world.groups.length)
-        expect(projects).toHaveLength(world.projects.length)
-        const byId = new Map(groups.map((g) => [g.id, { path: g.path, parentId: g.parentId }]))
-        for (const group of groups) expect(group.fullPath).toBe(expectedPath(byId, group.id))
-        for (const project of projects) {
-          const above = project.groupId === null ? null : expectedPath(byId, project.groupId)
-          expect(project.fullPath).toBe(above === null ? project.path : `${above}/${project.path}`)
+        await expectConsistent(fake, world)
+      }),
+      { numRuns: 150 },
+    )
+  })
+
+  it('an add over stored ones is refused leaving the data as it was, or leaves every full path right', async () => {
+    await fc.assert(
+      fc.asyncProperty(groupsAndProjects, groupsAndProjects, async (first, second) => {
+        const fake = await fakeOver()
+        const users = [{ id: 1, username: 'root', admin: true }]
+        if ((await control(fake, 'PUT', '/state', { users, ...first })).status !== 200) return
+        const before = await snapshotOf(fake)
+        const added = await fake.state.add(second)
+        if (added.isErr()) {
+          expect(await snapshotOf(fake)).toEqual(before)
+          return
         }
-        for (const list of [groups, projects]) {
-          const paths = list.map((r) => r.fullPath.toLowerCase())
-          expect(new Set(paths).size).toBe(paths.length)
-        }
+        await expectConsistent(fake)
       }),
       { numRuns: 150 },
     )

@@ -418,3 +418,48 @@ describe('POST /__patkit/groups and /__patkit/projects', () => {
     })
   })
 })
+
+describe('an add that moves stored groups', () => {
+  it('takes a path a stored group gives up earlier in the same write', async () => {
+    const fake = await fakeOver({ seed: WORLD })
+    // Group 1 (acme) becomes acme-old; a new group 5 takes acme: group 1 is written first.
+    const added = await fake.state.add({
+      groups: [
+        { id: 5, path: 'acme', name: 'New Acme' },
+        { id: 1, path: 'acme-old', name: 'Acme' },
+      ],
+    })
+    expect(added.isOk()).toBe(true)
+    expect((await fake.store.resources?.findGroup('acme'))?._unsafeUnwrap()?.id).toBe(5)
+    expect((await fake.store.resources?.findProject(7))?._unsafeUnwrap()?.fullPath).toBe(
+      'acme-old/platform/api',
+    )
+  })
+
+  it('refuses two stored groups trading paths, before any write', async () => {
+    const fake = await fakeOver({
+      seed: {
+        users: [{ id: 1, username: 'root', admin: true }],
+        groups: [
+          { id: 1, path: 'a', name: 'A' },
+          { id: 2, path: 'b', name: 'B' },
+        ],
+      },
+    })
+    const before = await snapshotOf(fake)
+    const refused = await fake.state.add({
+      groups: [
+        { id: 1, path: 'b', name: 'A' },
+        { id: 2, path: 'a', name: 'B' },
+      ],
+    })
+    expect(refused.isErr() && refused.error).toEqual([
+      {
+        path: 'groups[0].path',
+        message:
+          'The full path "b" is still group 2\'s, which this write moves later: give group 2 its new path in an earlier write',
+      },
+    ])
+    expect(await snapshotOf(fake)).toEqual(before)
+  })
+})

@@ -131,6 +131,32 @@ function takenPaths(
   }
 }
 
+// The writes go one at a time and a store refuses a full path another resource still holds: a put may
+// take a path only once the stored resource holding it was written elsewhere (earlier in the order).
+// Two resources trading paths have no such order; refused here, so that no write fails halfway.
+function blockedPuts(
+  kind: 'groups' | 'projects',
+  planned: readonly (Group | Project)[],
+  stored: readonly (Group | Project)[],
+  seedIndex: (id: number) => number,
+  problems: SeedProblem[],
+) {
+  const noun = kind === 'groups' ? 'group' : 'project'
+  const holder = new Map(stored.map((resource) => [resource.fullPath.toLowerCase(), resource.id]))
+  const position = new Map(planned.map((resource, index) => [resource.id, index]))
+  planned.forEach((resource, index) => {
+    const held = holder.get(resource.fullPath.toLowerCase())
+    if (held === undefined || held === resource.id) return
+    const moves = position.get(held)
+    if (moves === undefined || moves < index) return
+    const at = seedIndex(resource.id)
+    problems.push({
+      path: at === -1 ? kind : `${kind}[${at}].path`,
+      message: `The full path "${resource.fullPath}" is still ${noun} ${held}'s, which this write moves later: give ${noun} ${held} its new path in an earlier write`,
+    })
+  })
+}
+
 function changed(node: Node, fullPath: string): boolean {
   return node.at !== undefined || node.stored?.fullPath !== fullPath
 }
@@ -253,5 +279,14 @@ export async function checkResources(
     const { parentId, ...rest } = toGroup(node, fullPath)
     return [{ ...rest, groupId: parentId }]
   })
-  return { groups: putGroups, projects: putProjects.sort((a, b) => a.id - b.id) }
+  putProjects.sort((a, b) => a.id - b.id)
+  blockedPuts('groups', putGroups, storedGroups, (id) => seedGroups.findIndex((g) => g.id === id), problems)
+  blockedPuts(
+    'projects',
+    putProjects,
+    storedProjects,
+    (id) => seedProjects.findIndex((p) => p.id === id),
+    problems,
+  )
+  return { groups: putGroups, projects: putProjects }
 }
