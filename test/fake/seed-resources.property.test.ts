@@ -4,9 +4,10 @@ import type { FakeAuthority } from '../../src/fake/fake-authority.js'
 import type { Seed } from '../../src/fake/seed/seed-schema.js'
 import { control, fakeOver, snapshotOf } from './support/data-fake.js'
 
-// Whatever groups and projects a restore (or an add over stored ones) is given (parents anywhere in the list, unknown, cyclic; paths
-// that clash in some case), it either refuses them and the data stays as it was, or every group and
-// project it stored has the full path its chain of parents gives, and no two of a kind share one.
+// Whatever groups and projects a restore (or an add over stored ones) is given (parents anywhere in
+// the list, unknown, cyclic; paths that clash in some case), it either refuses them and the data stays
+// as it was, or every group and project stored has the full path its chain of parents gives, and no
+// two of a kind share one.
 
 // Parents mostly among the ids listed (in any order, so cycles too), now and then an unknown one.
 const reference = (ids: readonly number[]) =>
