@@ -7,7 +7,13 @@ import { cryptoRandom, type RandomSource, seededRandom } from '../domain/random.
 import { DEFAULT_TOKEN_PREFIX } from '../domain/secret.js'
 import { isLoopbackHost, isWildcardHost } from '../fake/control/control-guard.js'
 import { controllableClock } from '../fake/controllable-clock.js'
-import { DEMO_USERS, INSECURE_DEVELOPMENT_PEPPER } from '../fake/demo-defaults.js'
+import {
+  DEMO_BOT,
+  DEMO_GROUP,
+  DEMO_PROJECT,
+  DEMO_USERS,
+  INSECURE_DEVELOPMENT_PEPPER,
+} from '../fake/demo-defaults.js'
 import { fakeAuthority } from '../fake/fake-authority.js'
 import { type ListeningServer, listenNode } from '../fake/listen.js'
 import type { SeedReport } from '../fake/seed/load-seed.js'
@@ -34,7 +40,8 @@ function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`
 }
 
-// Whether a store holds no token and none of the demo users (by id or username).
+// Whether a store holds no token and none of the demo users (the bot too; by id or username), nor the
+// demo group or project.
 function isEmpty(store: TokenStore): ResultAsync<boolean, StoreFailure> {
   const anyToken = store.list({
     filter: {},
@@ -43,10 +50,21 @@ function isEmpty(store: TokenStore): ResultAsync<boolean, StoreFailure> {
     now: systemClock.now(),
   })
   const demoUsers = ResultAsync.combine(
-    DEMO_USERS.flatMap((user) => [store.findUser(user.id), store.findUser(user.username)]),
+    [...DEMO_USERS, DEMO_BOT].flatMap((user) => [store.findUser(user.id), store.findUser(user.username)]),
   )
-  return ResultAsync.combine([anyToken, demoUsers] as const).map(
-    ([tokens, users]) => tokens.total === 0 && users.every((user) => user === null),
+  const { resources } = store
+  const demoResources = ResultAsync.combine(
+    resources === undefined
+      ? []
+      : [
+          resources.findGroup(DEMO_GROUP.id),
+          resources.findGroup(DEMO_GROUP.path),
+          resources.findProject(DEMO_PROJECT.id),
+        ],
+  )
+  return ResultAsync.combine([anyToken, demoUsers, demoResources] as const).map(
+    ([tokens, users, found]) =>
+      tokens.total === 0 && users.every((user) => user === null) && found.every((one) => one === null),
   )
 }
 
@@ -64,10 +82,16 @@ async function startSeed(
   if (file !== undefined) {
     return {
       seed: file,
-      lines: (_, { users, issued, restored, skipped }) => {
+      lines: (_, { users, groups, projects, issued, restored, skipped }) => {
         const kept = skipped.length === 0 ? '' : ` (${skipped.length} already stored)`
+        // Groups and projects are named only when the file has some: the line stays as it was otherwise.
+        const resources = [
+          ...(groups === 0 ? [] : [count(groups, 'group')]),
+          ...(projects === 0 ? [] : [count(projects, 'project')]),
+        ]
+        const what = [count(users, 'user'), ...resources].join(', ')
         return [
-          `seeded ${count(users, 'user')} and ${count(issued.length + restored.length, 'token')} from ${options.seed}${kept}`,
+          `seeded ${what} and ${count(issued.length + restored.length, 'token')} from ${options.seed}${kept}`,
         ]
       },
     }
@@ -97,13 +121,35 @@ async function startSeed(
       token: secrets[i] ?? '',
     })),
   }
+  const userLines = DEMO_USERS.map(
+    (user, i) => `${user.username}${user.admin === true ? ' (admin)' : ''}: ${secrets[i]}`,
+  )
+  const tryLine = (url: string) =>
+    `try: curl -H "PRIVATE-TOKEN: ${secrets[0]}" ${url}/api/v4/personal_access_tokens`
+  // A store without projects and groups (one of a host's own) gets the demo users alone.
+  if (store.resources === undefined) return { seed, lines: (url) => [...userLines, tryLine(url)] }
+  // Minted after the users' secrets, so `--random-seed N` gives them the same secrets as before.
+  const botSecret = mintSecret({ random, prefix: DEFAULT_TOKEN_PREFIX, format }, DEMO_BOT.id)
+  const withResources: ValidSeed = {
+    ...seed,
+    users: [...(seed.users ?? []), { ...DEMO_BOT }],
+    groups: [{ ...DEMO_GROUP }],
+    projects: [{ ...DEMO_PROJECT }],
+    tokens: [
+      ...(seed.tokens ?? []),
+      { user_id: DEMO_BOT.id, name: 'patkit demo', scopes: ['api'], token: botSecret },
+    ],
+  }
+  const projectPath = `${DEMO_GROUP.path}/${DEMO_PROJECT.path}`
   return {
-    seed,
+    seed: withResources,
     lines: (url) => [
-      ...DEMO_USERS.map(
-        (user, i) => `${user.username}${user.admin === true ? ' (admin)' : ''}: ${secrets[i]}`,
-      ),
-      `try: curl -H "PRIVATE-TOKEN: ${secrets[0]}" ${url}/api/v4/personal_access_tokens`,
+      ...userLines,
+      tryLine(url),
+      `${DEMO_BOT.username} (bot of project ${projectPath}, Maintainer): ${botSecret}`,
+      // alice, a Maintainer of the project: GitLab lets a Maintainer list its access tokens.
+      `try: curl -H "PRIVATE-TOKEN: ${secrets[1]}" ${url}/api/v4/projects/${DEMO_PROJECT.id}/access_tokens`,
+      `try: curl -H "PRIVATE-TOKEN: ${botSecret}" ${url}/api/v4/personal_access_tokens/self`,
     ],
   }
 }

@@ -1,3 +1,4 @@
+import type { ValidSeedGroup, ValidSeedProject } from './seed/seed-resource-schema.js'
 import type { SeedUser } from './seed/seed-schema.js'
 
 /**
@@ -41,3 +42,35 @@ export const DEMO_USERS: readonly SeedUser[] = Object.freeze([
  */
 // A string, not a Date: an exported Date could be changed in place with setTime by any importer.
 export const FAKE_GITLAB_START = '2026-01-01T00:00:00.000Z'
+
+// `patkit serve`'s demo resources (not `createFakeGitLab`'s defaults, which stay the two users): a
+// private group `demo` with a private project `demo/app`, alice a Maintainer of both, and the
+// project's bot (a project access token's owner, Maintainer), named as GitLab names them.
+export const DEMO_GROUP: ValidSeedGroup = Object.freeze<ValidSeedGroup>({
+  id: 1,
+  path: 'demo',
+  name: 'Demo',
+  parent_id: null,
+  visibility: 'private',
+  members: [{ user_id: 2, access_level: 40 }],
+})
+
+export const DEMO_BOT: SeedUser = Object.freeze({
+  id: 3,
+  username: 'project_1_bot_5e1f0c0ffee0d15ea5e0000000000001',
+  name: 'App bot',
+  bot: true,
+  bot_namespace: Object.freeze({ type: 'project', id: 1 }),
+})
+
+export const DEMO_PROJECT: ValidSeedProject = Object.freeze<ValidSeedProject>({
+  id: 1,
+  path: 'app',
+  name: 'App',
+  group_id: 1,
+  visibility: 'private',
+  members: [
+    { user_id: 2, access_level: 40 },
+    { user_id: 3, access_level: 40 },
+  ],
+})

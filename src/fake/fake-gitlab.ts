@@ -18,6 +18,7 @@ import type { Faults } from './faults.js'
 import type { Journal } from './journal.js'
 import { listenNode } from './listen.js'
 import { describeIssueFailure } from './seed/load-seed.js'
+import type { SeedGroup, SeedProject } from './seed/seed-resource-schema.js'
 import type { Seed, SeedProblem, SeedToken, SeedUser } from './seed/seed-schema.js'
 import { validateSeed } from './seed/seed-schema.js'
 
@@ -40,6 +41,10 @@ export interface FakeGitLabOptions<C extends Clock = ManualClock> {
   readonly users?: readonly SeedUser[]
   /** Tokens in the seed format (GitLab's field names, known secrets); default none. */
   readonly tokens?: readonly SeedToken[]
+  /** Groups in the seed format (`parent_id`, `visibility`, `members`); default none. */
+  readonly groups?: readonly SeedGroup[]
+  /** Projects in the seed format (`group_id`, `visibility`, `members`); default none. */
+  readonly projects?: readonly SeedProject[]
   /**
    * A clock, or the instant a manual clock starts at; default a manual clock at
    * {@link FAKE_GITLAB_START} (2026-01-01T00:00:00.000Z). Pass `systemClock` for real time.
@@ -120,12 +125,15 @@ export interface FakeGitLab<C extends Clock = ManualClock> {
   /** Fault rules applied to GitLab's API on the socket (not to `handler`). */
   readonly faults: Faults
   /**
-   * Back to the start: the start data (`users` and `tokens`, same secrets, ids and dates), the clock
+   * Back to the start: the start data (`users`, `tokens`, `groups` and `projects`, same secrets, ids and dates), the clock
    * at its start (a clock you passed is left alone), the journal and the faults cleared, then the
    * expiry notices of the start data. Only with the default memory store.
    */
   reset(): Promise<void>
-  /** Every user and token in the seed format (`token` where the secret is known, else `token_digest`). */
+  /**
+   * Every user, token, group and project in the seed format (`token` where the secret is known, else
+   * `token_digest`).
+   */
   snapshot(): Promise<StateSnapshot>
   /** Replaces the data with a snapshot (or any seed). Only with the default memory store. */
   restore(snapshot: StateSnapshot | Seed): Promise<void>
@@ -179,7 +187,12 @@ function problemsText(problems: readonly SeedProblem[]): string {
 export async function createFakeGitLab<C extends Clock = ManualClock>(
   options: FakeGitLabOptions<C> = {},
 ): Promise<FakeGitLab<C>> {
-  const validated = validateSeed({ users: options.users ?? DEMO_USERS, tokens: options.tokens ?? [] })
+  const validated = validateSeed({
+    users: options.users ?? DEMO_USERS,
+    tokens: options.tokens ?? [],
+    ...(options.groups === undefined ? {} : { groups: options.groups }),
+    ...(options.projects === undefined ? {} : { projects: options.projects }),
+  })
   if (!validated.success) {
     const lines = validated.problems.map((p) => `${p.path}: ${p.message}`)
     throw new TypeError(`createFakeGitLab: ${lines.join('; ')}`)

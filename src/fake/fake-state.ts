@@ -1,6 +1,7 @@
 import { err, ok, type Result } from 'neverthrow'
 import type { Authority } from '../authority/create-authority.js'
 import type { StoreFailure } from '../domain/errors.js'
+import type { Group, Member, Project } from '../domain/resource.js'
 import { isScope } from '../domain/scopes.js'
 import type { Digester } from '../domain/secret.js'
 import type { Token } from '../domain/token.js'
@@ -9,25 +10,34 @@ import type { User } from '../store/user.js'
 import { type SeedReport, writeSeed } from './seed/load-seed.js'
 import { checkSeed } from './seed/seed-check.js'
 import { resolveSeed } from './seed/seed-resolved.js'
+import type { SeedGroup, SeedProject } from './seed/seed-resource-schema.js'
 import type { SeedProblem, SeedToken, SeedUser, ValidSeed } from './seed/seed-schema.js'
 import type { SwappableStore } from './swappable-store.js'
 
 /**
- * A snapshot of a fake authority's data in the seed format: every user and token, a token with its
- * plaintext `token` when the secret is known (it came from the seed or the control API), otherwise with
- * its `token_digest` (a secret the API minted and showed once). `PUT /__patkit/state` and
- * `patkit serve --seed` take it back, under the same pepper.
+ * A snapshot of a fake authority's data in the seed format: every user (bots and service accounts
+ * too), token, group and project (with its members), a token with its plaintext `token` when the
+ * secret is known (it came from the seed or the control API), otherwise with its `token_digest` (a
+ * secret the API minted and showed once). `PUT /__patkit/state` and `patkit serve --seed` take it back,
+ * under the same pepper; a snapshot of the restored data is the same snapshot.
  *
  * @example
  * ```ts
  * import type { StateSnapshot } from 'patkit/fake'
  *
- * const snapshot: StateSnapshot = { users: [{ id: 1, username: 'root', admin: true, blocked: false }], tokens: [] }
+ * const snapshot: StateSnapshot = {
+ *   users: [{ id: 1, username: 'root', admin: true, blocked: false }],
+ *   tokens: [],
+ *   groups: [],
+ *   projects: [],
+ * }
  * ```
  */
 export interface StateSnapshot {
   readonly users: readonly SeedUser[]
   readonly tokens: readonly SeedToken[]
+  readonly groups: readonly SeedGroup[]
+  readonly projects: readonly SeedProject[]
 }
 
 /**
@@ -97,9 +107,35 @@ function seedToken(token: Token, secret: string | undefined): SeedToken | null {
   }
 }
 
+// The kind fields only when set, as the seed writes them: a plain user's entry stays as it was.
 function seedUser(user: User): SeedUser | null {
   if (typeof user.id !== 'number') return null
-  return { id: user.id, username: user.username, admin: user.admin, blocked: user.blocked }
+  const namespace = user.botNamespace ?? null
+  const provisioner = user.provisionedByGroupId ?? null
+  return {
+    id: user.id,
+    username: user.username,
+    admin: user.admin,
+    blocked: user.blocked,
+    ...(user.name === undefined ? {} : { name: user.name }),
+    ...(user.bot === true ? { bot: true } : {}),
+    ...(namespace === null ? {} : { bot_namespace: { type: namespace.type, id: namespace.id } }),
+    ...(user.serviceAccount === true ? { service_account: true } : {}),
+    ...(provisioner === null ? {} : { provisioned_by_group_id: provisioner }),
+  }
+}
+
+const seedMembers = (members: readonly Member[]) =>
+  members.map((member) => ({ user_id: member.userId, access_level: member.accessLevel }))
+
+function seedGroup(group: Group): SeedGroup {
+  const { id, path, name, visibility } = group
+  return { id, path, name, parent_id: group.parentId, visibility, members: seedMembers(group.members) }
+}
+
+function seedProject(project: Project): SeedProject {
+  const { id, path, name, visibility } = project
+  return { id, path, name, group_id: project.groupId, visibility, members: seedMembers(project.members) }
 }
 
 // A token's predecessor comes before it, as a seed requires (a token imported with a lower id than
@@ -140,6 +176,9 @@ export function fakeState(options: FakeStateOptions): FakeState {
   const userIds = new Set<number>()
   const remember = (seed: ValidSeed, report: SeedReport) => {
     for (const user of seed.users ?? []) userIds.add(user.id)
+    for (const resource of [...(seed.groups ?? []), ...(seed.projects ?? [])]) {
+      for (const member of resource.members ?? []) userIds.add(member.user_id)
+    }
     for (const token of seed.tokens ?? []) {
       if (token.token !== undefined) secrets.set(digest(token.token), token.token)
       userIds.add(token.user_id)
@@ -240,6 +279,24 @@ export function fakeState(options: FakeStateOptions): FakeState {
           tokens.push(seeded)
           userIds.add(seeded.user_id)
         }
+        const resources = store.resources
+        const groups: SeedGroup[] = []
+        const projects: SeedProject[] = []
+        if (resources !== undefined) {
+          // Every user the API created (bots, service accounts) and every member, beside the rest.
+          const everyone = await resources.listUsers({})
+          if (everyone.isErr()) return err(everyone.error)
+          for (const user of everyone.value) if (typeof user.id === 'number') userIds.add(user.id)
+          const storedGroups = await resources.listGroups()
+          if (storedGroups.isErr()) return err(storedGroups.error)
+          const storedProjects = await resources.listProjects()
+          if (storedProjects.isErr()) return err(storedProjects.error)
+          groups.push(...storedGroups.value.map(seedGroup))
+          projects.push(...storedProjects.value.map(seedProject))
+          for (const resource of [...storedGroups.value, ...storedProjects.value]) {
+            for (const member of resource.members) userIds.add(member.userId)
+          }
+        }
         const users: SeedUser[] = []
         for (const id of [...userIds].sort((a, b) => a - b)) {
           const found = await store.findUser(id)
@@ -247,7 +304,7 @@ export function fakeState(options: FakeStateOptions): FakeState {
           const seeded = found.value === null ? null : seedUser(found.value)
           if (seeded !== null) users.push(seeded)
         }
-        return ok({ users, tokens })
+        return ok({ users, tokens, groups, projects })
       }),
   }
 }

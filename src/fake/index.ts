@@ -20,6 +20,13 @@ export type { FaultAction, FaultRule, FaultRuleInput, Faults } from './faults.js
 export type { EventEntry, Journal, JournalEntry, JournalQuery, RequestEntry } from './journal.js'
 export { loadSeed, type SeedReport, type SeedTarget } from './seed/load-seed.js'
 export {
+  type SeedGroup,
+  type SeedProject,
+  seedGroupSchema,
+  seedMemberSchema,
+  seedProjectSchema,
+} from './seed/seed-resource-schema.js'
+export {
   type Seed,
   type SeedProblem,
   type SeedToken,

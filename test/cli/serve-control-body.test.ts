@@ -20,7 +20,10 @@ describe('patkit serve --control-body-limit', { timeout: SERVE_TIMEOUT }, () => 
     expect(JSON.stringify({ users }).length).toBeGreaterThan(64 * 1024)
     const server = await startServe([], { extraLines: 3 })
     const response = await restore(server.url)
-    expect([response.status, await response.json()]).toEqual([200, { users: 3000, tokens: 0 }])
+    expect([response.status, await response.json()]).toEqual([
+      200,
+      { users: 3000, tokens: 0, groups: 0, projects: 0 },
+    ])
     expect(await server.stop()).toEqual({ code: 0, signal: null })
   })
 
@@ -33,7 +36,7 @@ describe('patkit serve --control-body-limit', { timeout: SERVE_TIMEOUT }, () => 
         'the body is larger than 65536 bytes (64 KiB), the limit of PUT /__patkit/state (patkit serve --control-body-limit raises it)',
     })
     const state = (await (await fetch(`${server.url}/__patkit/state`)).json()) as { users: unknown[] }
-    expect(state.users).toHaveLength(2) // the demo users, untouched
+    expect(state.users).toHaveLength(3) // the demo users and the demo bot, untouched
     expect(await server.stop()).toEqual({ code: 0, signal: null })
   })
 

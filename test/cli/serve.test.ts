@@ -34,7 +34,7 @@ describe('patkit serve: listening and demo data', { timeout: SERVE_TIMEOUT }, ()
   })
 
   it('creates root (admin) and alice with one api token each, prints them and a curl line', async () => {
-    const server = await startServe([], { extraLines: 3 })
+    const server = await startServe([], { extraLines: 6 })
     const [, rootLine, aliceLine, curlLine] = server.lines
     const rootSecret = /^root \(admin\): (glpat-[A-Za-z0-9_-]{32,}\.01\.[0-9a-z]{9})$/.exec(
       rootLine ?? '',
@@ -50,11 +50,58 @@ describe('patkit serve: listening and demo data', { timeout: SERVE_TIMEOUT }, ()
     expect(await root.json()).toMatchObject({ user_id: 1, scopes: ['api'], active: true, revoked: false })
     const alice = await self(server.apiUrl, aliceSecret as string)
     expect(await alice.json()).toMatchObject({ user_id: 2, scopes: ['api'], active: true })
-    // root is an admin: it sees both demo tokens.
+    // root is an admin: it sees the demo tokens, the bot's included.
     const all = await fetch(`${server.apiUrl}/personal_access_tokens`, {
       headers: { 'PRIVATE-TOKEN': rootSecret as string },
     })
-    expect(((await all.json()) as unknown[]).length).toBe(2)
+    expect(((await all.json()) as unknown[]).length).toBe(3)
+    expect(await server.stop()).toEqual({ code: 0, signal: null })
+  })
+
+  it("creates the demo group and project with the project's bot (Maintainer), prints its token and how to try it", async () => {
+    const server = await startServe([], { extraLines: 6 })
+    const [, , aliceLine, , botLine, projectLine, botSelfLine] = server.lines
+    const aliceSecret = /^alice: (glpat-\S+)$/.exec(aliceLine ?? '')?.[1]
+    const match =
+      /^(project_1_bot_[0-9a-f]{32}) \(bot of project demo\/app, Maintainer\): (glpat-[A-Za-z0-9_-]{32,}\.01\.[0-9a-z]{9})$/.exec(
+        botLine ?? '',
+      )
+    expect(match).not.toBeNull()
+    const botSecret = match?.[2] as string
+    // GitLab's routes exactly: a project's access tokens, listed by a Maintainer; the bot's own token.
+    expect(projectLine).toBe(
+      `try: curl -H "PRIVATE-TOKEN: ${aliceSecret}" ${server.url}/api/v4/projects/1/access_tokens`,
+    )
+    expect(botSelfLine).toBe(
+      `try: curl -H "PRIVATE-TOKEN: ${botSecret}" ${server.url}/api/v4/personal_access_tokens/self`,
+    )
+    const listed = await fetch(`${server.apiUrl}/projects/1/access_tokens`, {
+      headers: { 'PRIVATE-TOKEN': aliceSecret as string },
+    })
+    expect(listed.status).toBe(200)
+    expect(await listed.json()).toMatchObject([
+      { id: 3, user_id: 3, scopes: ['api'], access_level: 40, resource_type: 'project', resource_id: 1 },
+    ])
+    const bot = await self(server.apiUrl, botSecret)
+    expect(bot.status).toBe(200)
+    expect(await bot.json()).toMatchObject({ user_id: 3, scopes: ['api'], active: true })
+    const state = await fetch(`${server.url}/__patkit/state`)
+    expect(await state.json()).toMatchObject({
+      users: [{ id: 1 }, { id: 2 }, { id: 3, bot: true, bot_namespace: { type: 'project', id: 1 } }],
+      groups: [{ id: 1, path: 'demo', visibility: 'private', members: [{ user_id: 2, access_level: 40 }] }],
+      projects: [
+        {
+          id: 1,
+          path: 'app',
+          group_id: 1,
+          visibility: 'private',
+          members: [
+            { user_id: 2, access_level: 40 },
+            { user_id: 3, access_level: 40 },
+          ],
+        },
+      ],
+    })
     expect(await server.stop()).toEqual({ code: 0, signal: null })
   })
 
@@ -268,11 +315,12 @@ describe('patkit serve flags', { timeout: SERVE_TIMEOUT }, () => {
     const response = await fetch(`${server.apiUrl}/personal_access_tokens?per_page=1`, {
       headers: { 'PRIVATE-TOKEN': rootSecret },
     })
+    // Three demo tokens (root's, alice's and the demo bot's): three pages of one.
     expect(response.headers.get('link')).toBe(
       [
         '<https://gitlab.example.com/api/v4/personal_access_tokens?page=2&per_page=1>; rel="next"',
         '<https://gitlab.example.com/api/v4/personal_access_tokens?page=1&per_page=1>; rel="first"',
-        '<https://gitlab.example.com/api/v4/personal_access_tokens?page=2&per_page=1>; rel="last"',
+        '<https://gitlab.example.com/api/v4/personal_access_tokens?page=3&per_page=1>; rel="last"',
       ].join(', '),
     )
     expect(await server.stop()).toEqual({ code: 0, signal: null })

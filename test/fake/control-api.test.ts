@@ -73,8 +73,10 @@ describe('the control API document', () => {
         '/__patkit/clock/set',
         '/__patkit/faults',
         '/__patkit/faults/{id}',
+        '/__patkit/groups',
         '/__patkit/journal',
         '/__patkit/openapi.json',
+        '/__patkit/projects',
         '/__patkit/reset',
         '/__patkit/state',
         '/__patkit/tokens',
@@ -149,7 +151,10 @@ describe('state', () => {
     await control(gitlab, 'POST', '/clock/advance', { days: 1 })
     expect((await api(gitlab, '/personal_access_tokens/self', ALICE)).status).toBe(401)
 
-    expect(await control(gitlab, 'POST', '/reset')).toEqual({ status: 200, body: { users: 2, tokens: 2 } })
+    expect(await control(gitlab, 'POST', '/reset')).toEqual({
+      status: 200,
+      body: { users: 2, tokens: 2, groups: 0, projects: 0 },
+    })
     const again = await api(gitlab, '/personal_access_tokens/self', ALICE)
     expect(again.status).toBe(200)
     expect(await again.json()).toMatchObject({ id: 2, active: true, revoked: false })
@@ -182,7 +187,7 @@ describe('state', () => {
     expect((await api(gitlab, '/personal_access_tokens/self', rotated.token)).status).toBe(401)
     expect(await control(gitlab, 'PUT', '/state', snapshot.body)).toEqual({
       status: 200,
-      body: { users: 2, tokens: 3 },
+      body: { users: 2, tokens: 3, groups: 0, projects: 0 },
     })
     const restored = await api(gitlab, '/personal_access_tokens/self', rotated.token)
     expect(restored.status).toBe(200)

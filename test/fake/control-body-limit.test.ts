@@ -149,7 +149,10 @@ describe('the bulk routes take a data set larger than 64 KiB', () => {
         body,
       }),
     )
-    expect([restored.status, await restored.json()]).toEqual([200, { users: 1, tokens: 600 }])
+    expect([restored.status, await restored.json()]).toEqual([
+      200,
+      { users: 1, tokens: 600, groups: 0, projects: 0 },
+    ])
     const batch = Array.from({ length: 2000 }, (_, i) => ({ id: i + 10, username: `user-${i}` }))
     expect(JSON.stringify(batch).length).toBeGreaterThan(64 * KIB)
     const added = await control(

@@ -133,8 +133,11 @@ describe('PUT /state', () => {
 
   it('{} empties the data', async () => {
     const { call } = await fake()
-    expect(await call('PUT', '/state', {})).toEqual({ status: 200, body: { users: 0, tokens: 0 } })
-    expect((await call('GET', '/state')).body).toEqual({ users: [], tokens: [] })
+    expect(await call('PUT', '/state', {})).toEqual({
+      status: 200,
+      body: { users: 0, tokens: 0, groups: 0, projects: 0 },
+    })
+    expect((await call('GET', '/state')).body).toEqual({ users: [], tokens: [], groups: [], projects: [] })
   })
 })
 

@@ -5,6 +5,11 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { seededRandom } from '../../src/domain/random.js'
 import { CONTROL_OPENAPI } from '../../src/fake/control/openapi.js'
 import { createFakeGitLab, type FakeGitLab, type FakeGitLabOptions } from '../../src/fake/fake-gitlab.js'
+import {
+  seedGroupSchema,
+  seedMemberSchema,
+  seedProjectSchema,
+} from '../../src/fake/seed/seed-resource-schema.js'
 import { seedTokenSchema, seedUserSchema } from '../../src/fake/seed/seed-schema.js'
 import { memoryStore } from '../../src/memory/memory-store.js'
 
@@ -118,6 +123,15 @@ describe('the document is valid OpenAPI 3.1', { timeout: 30_000 }, () => {
     )
     expect(Object.keys(schemas['SeedToken']?.properties ?? {}).sort()).toEqual(
       Object.keys(seedTokenSchema.shape).sort(),
+    )
+    expect(Object.keys(schemas['SeedGroup']?.properties ?? {}).sort()).toEqual(
+      Object.keys(seedGroupSchema.shape).sort(),
+    )
+    expect(Object.keys(schemas['SeedProject']?.properties ?? {}).sort()).toEqual(
+      Object.keys(seedProjectSchema.shape).sort(),
+    )
+    expect(Object.keys(schemas['SeedMember']?.properties ?? {}).sort()).toEqual(
+      Object.keys(seedMemberSchema.shape).sort(),
     )
   })
 })
@@ -240,9 +254,32 @@ describe('real answers of the control API match the document', () => {
       await call(gitlab, 'POST', '/users', 400, { body: { id: 0, username: 'x' } })
       await call(gitlab, 'POST', '/tokens', 201, { body: { user_id: 3, name: 'bob-ci', scopes: ['api'] } })
       await call(gitlab, 'POST', '/tokens', 400, { body: { user_id: 9, name: 'x', scopes: ['api'] } })
+      await call(gitlab, 'POST', '/users', 400, { body: { id: 6, username: 'bot', bot: true } })
+      await call(gitlab, 'POST', '/groups', 201, {
+        body: { id: 1, path: 'acme', name: 'Acme', members: [{ user_id: 3, access_level: 50 }] },
+      })
+      await call(gitlab, 'POST', '/groups', 400, { body: [{ id: 2, path: 'x', name: 'X', parent_id: 9 }] })
+      await call(gitlab, 'POST', '/projects', 201, {
+        body: [{ id: 1, path: 'api', name: 'API', group_id: 1 }],
+      })
+      await call(gitlab, 'POST', '/projects', 400, { body: 'x' })
       await call(gitlab, 'GET', '/state', 200)
       const snapshot = (await (await fetch(`${gitlab.url}/__patkit/state`)).json()) as object
       await call(gitlab, 'PUT', '/state', 200, { body: snapshot })
+      await call(gitlab, 'PUT', '/state', 200, {
+        body: {
+          users: [
+            { id: 2, username: 'alice', name: 'Alice' },
+            { id: 5, username: 'project_1_bot_a', bot: true, bot_namespace: { type: 'project', id: 1 } },
+          ],
+          groups: [{ id: 1, path: 'acme', name: 'Acme', members: [{ user_id: 2, access_level: 50 }] }],
+          projects: [
+            { id: 1, path: 'api', name: 'API', group_id: 1, members: [{ user_id: 5, access_level: 40 }] },
+          ],
+          tokens: [{ user_id: 5, name: 'deploy', scopes: ['api'], token: 'glpat-openapi-bot-secret' }],
+        },
+      })
+      await call(gitlab, 'GET', '/state', 200)
       await call(gitlab, 'PUT', '/state', 400)
       await call(gitlab, 'PUT', '/state', 400, {
         body: { tokens: [{ user_id: 2, name: 'x', scopes: ['api'] }] },

@@ -10,7 +10,7 @@ describe('patkit serve: a reset is the start data and the start clock again', {
   timeout: SERVE_TIMEOUT,
 }, () => {
   it('400 days on, POST /__patkit/reset gives back the demo tokens as they started, and the clock', async () => {
-    const server = await startServe(['--clock', '2026-01-01T00:00:00Z', '--frozen'], { extraLines: 3 })
+    const server = await startServe(['--clock', '2026-01-01T00:00:00Z', '--frozen'], { extraLines: 6 })
     const call = async (method: string, path: string, body?: unknown) => {
       const response = await fetch(`${server.url}/__patkit${path}`, {
         method,
@@ -23,6 +23,7 @@ describe('patkit serve: a reset is the start data and the start clock again', {
     expect(before.tokens.map((t) => [t.created_at, t.expires_at])).toEqual([
       ['2026-01-01T00:00:00.000Z', '2027-01-01'],
       ['2026-01-01T00:00:00.000Z', '2027-01-01'],
+      ['2026-01-01T00:00:00.000Z', '2027-01-01'], // the demo bot's
     ])
     await call('POST', '/clock/advance', { days: 400 })
     await call('POST', '/reset')

@@ -69,7 +69,7 @@ describe('a reset is the start data again, whatever the clock did', () => {
     }
     const before = await call('GET', '/state')
     await call('POST', '/clock/advance', { days: 400 })
-    expect(await call('POST', '/reset')).toEqual({ users: 2, tokens: 2 })
+    expect(await call('POST', '/reset')).toEqual({ users: 2, tokens: 2, groups: 0, projects: 0 })
     expect(await call('GET', '/state')).toEqual(before)
     expect(await call('GET', '/clock')).toEqual({ now: START, frozen: true })
     const self = await fetch(`${gitlab.apiUrl}/personal_access_tokens/self`, {

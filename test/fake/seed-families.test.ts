@@ -191,7 +191,7 @@ describe('a snapshot restores whatever the ids of a family', () => {
     expect(snapshot.tokens.map((t) => t.id)).toEqual([20, 5])
     expect(await control(fake, 'PUT', '/state', snapshot)).toEqual({
       status: 200,
-      body: { users: 2, tokens: 2 },
+      body: { users: 2, tokens: 2, groups: 0, projects: 0 },
     })
     expect(await snapshotOf(fake)).toEqual(snapshot)
     expect(await selfStatus(fake, 'glpat-family-secret-5')).toBe(200)

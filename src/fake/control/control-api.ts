@@ -3,6 +3,7 @@ import type { ControllableClock } from '../controllable-clock.js'
 import type { FakeState } from '../fake-state.js'
 import type { Faults } from '../faults.js'
 import type { Journal } from '../journal.js'
+import type { SeedReport } from '../seed/load-seed.js'
 import { clockTarget, durationMs } from './clock-input.js'
 import {
   type BodyRefusal,
@@ -82,6 +83,12 @@ function problem(status: number, message: string): Response {
   return reply(status, { error: message })
 }
 
+// What a reset or restore loaded, as `Counts` in the OpenAPI document.
+function counted(report: SeedReport) {
+  const { users, groups, projects } = report
+  return { users, tokens: report.issued.length + report.restored.length, groups, projects }
+}
+
 function clockJson(clock: ControllableClock) {
   return { now: clock.now().toISOString(), frozen: clock.frozen }
 }
@@ -103,6 +110,8 @@ const ROUTES: ReadonlyMap<string, { readonly body: 'none' | 'json' | 'bulk' }> =
   ['PUT /state', { body: 'bulk' }],
   ['POST /users', { body: 'bulk' }],
   ['POST /tokens', { body: 'json' }],
+  ['POST /groups', { body: 'json' }],
+  ['POST /projects', { body: 'json' }],
   ['GET /journal', { body: 'none' }],
   ['DELETE /journal', { body: 'none' }],
   ['GET /faults', { body: 'none' }],
@@ -120,7 +129,8 @@ function notFound(method: string, path: string): Response {
 
 /**
  * The control API of a fake authority as a web-standard handler for paths under {@link CONTROL_PREFIX}:
- * the clock, the data (reset, snapshot, restore, users and tokens with known secrets), the journal and
+ * the clock, the data (reset, snapshot, restore, users and tokens with known secrets, groups and
+ * projects), the journal and
  * the fault rules. `GET /__patkit/openapi.json` describes every route; docs/testing.md has recipes.
  *
  * Every request must be addressed to a loopback host or one of `allowedHosts` (else 403), must not come
@@ -218,10 +228,7 @@ export function controlHandler(parts: ControlParts): (request: Request) => Promi
         if (reset.isErr()) return reply(500, { error: 'the seed no longer loads', problems: reset.error })
         journal.clear()
         faults.clear()
-        return reply(200, {
-          users: reset.value.users,
-          tokens: reset.value.issued.length + reset.value.restored.length,
-        })
+        return reply(200, counted(reset.value))
       }
       case 'GET /state': {
         const snapshot = await state.snapshot()
@@ -238,10 +245,7 @@ export function controlHandler(parts: ControlParts): (request: Request) => Promi
           )
         const restored = await state.restore(value)
         if (restored.isErr()) return reply(400, { error: 'invalid state', problems: restored.error })
-        return reply(200, {
-          users: restored.value.users,
-          tokens: restored.value.issued.length + restored.value.restored.length,
-        })
+        return reply(200, counted(restored.value))
       }
       case 'POST /users': {
         if (!isObject(value) && !Array.isArray(value))
@@ -250,6 +254,20 @@ export function controlHandler(parts: ControlParts): (request: Request) => Promi
         const added = await state.add({ users })
         if (added.isErr()) return reply(400, { error: 'invalid user', problems: added.error })
         return reply(201, users)
+      }
+      case 'POST /groups':
+      case 'POST /projects': {
+        const kind = route === 'POST /groups' ? 'groups' : 'projects'
+        const noun = kind === 'groups' ? 'group' : 'project'
+        if (!isObject(value) && !Array.isArray(value))
+          return problem(
+            400,
+            `the body must be a JSON object or array: a ${noun} or ${kind} in the seed format`,
+          )
+        const entries: unknown[] = Array.isArray(value) ? value : [value]
+        const added = await state.add({ [kind]: entries })
+        if (added.isErr()) return reply(400, { error: `invalid ${noun}`, problems: added.error })
+        return reply(201, entries)
       }
       case 'POST /tokens': {
         if (!isObject(value)) {

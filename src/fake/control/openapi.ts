@@ -65,8 +65,53 @@ const seedUser = closed(
     admin: { type: 'boolean' },
     blocked: { type: 'boolean' },
     state: { enum: ['active', 'blocked'] },
+    name: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 255,
+      description: "the display name GitLab's messages use",
+    },
+    bot: { type: 'boolean', description: "a project or group access token's owner; needs bot_namespace" },
+    bot_namespace: {
+      oneOf: [
+        closed({ type: { enum: ['project', 'group'] }, id: integer(1) }, ['type', 'id']),
+        { type: 'null' },
+      ],
+      description: 'the project or group a bot belongs to',
+    },
+    service_account: { type: 'boolean' },
+    provisioned_by_group_id: nullable('integer', {
+      minimum: 1,
+      description: 'the top-level group that provisioned a service account',
+    }),
   },
   ['id', 'username'],
+)
+
+const seedMember = closed({ user_id: integer(1), access_level: { enum: [10, 15, 20, 30, 40, 50] } }, [
+  'user_id',
+  'access_level',
+])
+
+const resourceFields = {
+  id: integer(1),
+  path: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9_][A-Za-z0-9_.-]*$' },
+  name: { type: 'string', minLength: 1, maxLength: 255 },
+  visibility: { enum: ['private', 'internal', 'public'], description: 'default private' },
+  members: { type: 'array', items: { $ref: '#/components/schemas/SeedMember' } },
+}
+
+const seedGroup = closed(
+  {
+    ...resourceFields,
+    parent_id: nullable('integer', { minimum: 1, description: 'the group above; null: top level' }),
+  },
+  ['id', 'path', 'name'],
+)
+
+const seedProject = closed(
+  { ...resourceFields, group_id: nullable('integer', { minimum: 1, description: "the project's group" }) },
+  ['id', 'path', 'name'],
 )
 
 const seedToken = closed(
@@ -115,7 +160,12 @@ const faultRuleFields = {
   drop: { type: 'boolean' },
 }
 
-const counts = closed({ users: integer(0), tokens: integer(0) }, ['users', 'tokens'])
+const counts = closed({ users: integer(0), tokens: integer(0), groups: integer(0), projects: integer(0) }, [
+  'users',
+  'tokens',
+  'groups',
+  'projects',
+])
 
 const journalParameters = [
   { name: 'kind', schema: { enum: ['request', 'event'] } },
@@ -178,12 +228,17 @@ export const CONTROL_OPENAPI = Object.freeze({
         'now',
         'frozen',
       ]),
-      Counts: { ...counts, description: 'how many users and tokens were loaded' },
+      Counts: { ...counts, description: 'how many users, tokens, groups and projects were loaded' },
       SeedUser: seedUser,
+      SeedMember: { ...seedMember, description: 'a direct member and their role (access_level)' },
+      SeedGroup: { ...seedGroup, description: 'a group in the seed format, GitLab field names' },
+      SeedProject: { ...seedProject, description: 'a project in the seed format, GitLab field names' },
       SeedToken: { ...seedToken, description: 'a token in the seed format, GitLab field names' },
       Seed: {
         ...closed({
           users: { type: 'array', items: ref('SeedUser') },
+          groups: { type: 'array', items: ref('SeedGroup') },
+          projects: { type: 'array', items: ref('SeedProject') },
           tokens: {
             type: 'array',
             items: {
@@ -200,7 +255,7 @@ export const CONTROL_OPENAPI = Object.freeze({
           },
         }),
         description:
-          'The seed format of `patkit serve --seed` (docs/cli.md): users and tokens; a token has `token` (its secret) or `token_digest` with `id`.',
+          'The seed format of `patkit serve --seed` (docs/cli.md, docs/testing.md): users (bots and service accounts too), tokens, groups and projects with their members; a token has `token` (its secret) or `token_digest` with `id`.',
       },
       FaultRuleInput: closed(faultRuleFields),
       FaultRule: closed(
@@ -326,7 +381,7 @@ export const CONTROL_OPENAPI = Object.freeze({
     '/__patkit/state': {
       get: {
         operationId: 'getState',
-        summary: 'Snapshot of every user and token in the seed format',
+        summary: 'Snapshot of every user, token, group and project in the seed format',
         responses: { '200': answer('the snapshot', ref('Seed')), '500': failure('the store failed') },
       },
       put: {
@@ -350,6 +405,34 @@ export const CONTROL_OPENAPI = Object.freeze({
         },
         responses: {
           '201': answer('the users given, as an array', { type: 'array', items: ref('SeedUser') }),
+          ...INVALID,
+        },
+      },
+    },
+    '/__patkit/groups': {
+      post: {
+        operationId: 'addGroups',
+        summary: 'Add (or replace by id, members included) one group or an array of groups',
+        requestBody: {
+          required: true,
+          ...json({ oneOf: [ref('SeedGroup'), { type: 'array', items: ref('SeedGroup') }] }),
+        },
+        responses: {
+          '201': answer('the groups given, as an array', { type: 'array', items: ref('SeedGroup') }),
+          ...INVALID,
+        },
+      },
+    },
+    '/__patkit/projects': {
+      post: {
+        operationId: 'addProjects',
+        summary: 'Add (or replace by id, members included) one project or an array of projects',
+        requestBody: {
+          required: true,
+          ...json({ oneOf: [ref('SeedProject'), { type: 'array', items: ref('SeedProject') }] }),
+        },
+        responses: {
+          '201': answer('the projects given, as an array', { type: 'array', items: ref('SeedProject') }),
           ...INVALID,
         },
       },

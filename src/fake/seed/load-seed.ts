@@ -7,7 +7,9 @@ import type { PatkitError } from '../../domain/errors.js'
 import type { Digester } from '../../domain/secret.js'
 import type { Token } from '../../domain/token.js'
 import type { TokenStore } from '../../store/token-store.js'
+import type { User } from '../../store/user.js'
 import { checkSeed, type SeedPlan, seedDigest } from './seed-check.js'
+import type { ResourcePlan } from './seed-resources.js'
 import type { SeedProblem, ValidSeed } from './seed-schema.js'
 
 /**
@@ -28,18 +30,21 @@ export interface SeedTarget {
 }
 
 /**
- * What {@link loadSeed} did: how many users it put, the tokens it issued, and the indices (in the
- * seed's `tokens`) of those it left alone because their secret was already stored.
+ * What {@link loadSeed} did: how many users, groups and projects it put, the tokens it issued, and the
+ * indices (in the seed's `tokens`) of those it left alone because their secret was already stored.
  *
  * @example
  * ```ts
  * import type { SeedReport } from 'patkit/fake'
  *
- * const report: SeedReport = { users: 2, issued: [], restored: [], skipped: [0] }
+ * const report: SeedReport = { users: 2, groups: 1, projects: 1, issued: [], restored: [], skipped: [0] }
  * ```
  */
 export interface SeedReport {
   readonly users: number
+  /** The seed's groups (a stored group whose full path changed with them is put too, uncounted). */
+  readonly groups: number
+  readonly projects: number
   readonly issued: readonly IssuedToken[]
   /** Tokens given by `token_digest` (a snapshot's), stored as they were. */
   readonly restored: readonly Token[]
@@ -83,6 +88,55 @@ function issueProblem(index: number, input: IssueTokenInput, error: PatkitError)
 }
 
 type ValidSeedToken = NonNullable<ValidSeed['tokens']>[number]
+type ValidSeedUser = NonNullable<ValidSeed['users']>[number]
+
+// The seed's user as the store holds it: the kind fields only when the seed gives them, so a user
+// seeded without them reads back without them (a snapshot stays identical).
+function toUser(user: ValidSeedUser): User {
+  const namespace = user.bot_namespace ?? null
+  return {
+    id: user.id,
+    username: user.username,
+    admin: user.admin ?? false,
+    blocked: user.blocked ?? user.state === 'blocked',
+    ...(user.name === undefined ? {} : { name: user.name }),
+    ...(user.bot === true ? { bot: true } : {}),
+    ...(namespace === null ? {} : { botNamespace: { type: namespace.type, id: namespace.id } }),
+    ...(user.service_account === true ? { serviceAccount: true } : {}),
+    ...(user.provisioned_by_group_id === undefined || user.provisioned_by_group_id === null
+      ? {}
+      : { provisionedByGroupId: user.provisioned_by_group_id }),
+  }
+}
+
+// Groups (parents first), then projects, as `checkResources` planned them; the first failure stops it.
+async function writeResources(
+  store: TokenStore,
+  seed: ValidSeed,
+  plan: ResourcePlan,
+): Promise<SeedProblem | null> {
+  const resources = store.resources
+  if (resources === undefined) return null
+  const where = (kind: 'groups' | 'projects', id: number) => {
+    const index = (seed[kind] ?? []).findIndex((entry) => entry.id === id)
+    return index === -1 ? kind : `${kind}[${index}]`
+  }
+  for (const group of plan.groups) {
+    const put = await resources.putGroup(group)
+    if (put.isErr())
+      return { path: where('groups', group.id), message: `Could not be stored: ${describe(put.error.cause)}` }
+  }
+  for (const project of plan.projects) {
+    const put = await resources.putProject(project)
+    if (put.isErr()) {
+      return {
+        path: where('projects', project.id),
+        message: `Could not be stored: ${describe(put.error.cause)}`,
+      }
+    }
+  }
+  return null
+}
 
 function toInput(token: ValidSeedToken, secret: string): IssueTokenInput {
   // exactOptionalPropertyTypes: an absent seed field must stay absent, not become `undefined`.
@@ -169,16 +223,13 @@ export async function writeSeed(
 ): Promise<Result<SeedReport, SeedProblem>> {
   const users = seed.users ?? []
   for (const [index, user] of users.entries()) {
-    const put = await target.authority.putUser({
-      id: user.id,
-      username: user.username,
-      admin: user.admin ?? false,
-      blocked: user.blocked ?? user.state === 'blocked',
-    })
+    const put = await target.authority.putUser(toUser(user))
     if (put.isErr()) {
       return err({ path: `users[${index}]`, message: `Could not be stored: ${describe(put.error.cause)}` })
     }
   }
+  const written = await writeResources(target.store, seed, plan.resources)
+  if (written !== null) return err(written)
   const issued: IssuedToken[] = []
   const restoredTokens: Token[] = []
   const skipped: number[] = []
@@ -201,7 +252,14 @@ export async function writeSeed(
       skipped.push(index)
     else return err(issueProblem(index, input, result.error))
   }
-  return ok({ users: users.length, issued, restored: restoredTokens, skipped })
+  return ok({
+    users: users.length,
+    groups: seed.groups?.length ?? 0,
+    projects: seed.projects?.length ?? 0,
+    issued,
+    restored: restoredTokens,
+    skipped,
+  })
 }
 
 async function load(target: SeedTarget, seed: ValidSeed): Promise<Result<SeedReport, SeedProblem>> {
@@ -210,11 +268,12 @@ async function load(target: SeedTarget, seed: ValidSeed): Promise<Result<SeedRep
 }
 
 /**
- * Puts a validated seed in place: users first (added or replaced), then tokens in order, each with its
+ * Puts a validated seed in place: users first (added or replaced), then groups and projects with
+ * their members (added or replaced, groups above first; visibility private unless given), then tokens in order, each with its
  * known secret, id and dates. A token whose secret is already stored is skipped, so loading the same
  * seed twice into a persistent store is harmless. The whole seed is checked against the store before
  * the first write (unknown owners and predecessors, ids and usernames taken, families that would
- * fork), so a refused seed changes nothing; it is refused with its first problem, which names the
+ * fork, unknown groups and members, cycles, full paths taken, scopes a bot cannot hold), so a refused seed changes nothing; it is refused with its first problem, which names the
  * field. Only a failing store can stop it halfway.
  *
  * @example

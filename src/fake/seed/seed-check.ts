@@ -3,7 +3,9 @@ import { predecessorProblem, secondSuccessorProblem } from '../../authority/issu
 import type { StoreFailure } from '../../domain/errors.js'
 import type { Digester } from '../../domain/secret.js'
 import type { TokenStore } from '../../store/token-store.js'
+import { botTokenProblems } from './seed-bots.js'
 import { seedFamilyProblems } from './seed-families.js'
+import { checkResources, type ReadOnce, type ResourcePlan } from './seed-resources.js'
 import type { SeedProblem, ValidSeed } from './seed-schema.js'
 
 /**
@@ -12,6 +14,8 @@ import type { SeedProblem, ValidSeed } from './seed-schema.js'
  */
 export interface SeedPlan {
   readonly stored: ReadonlySet<number>
+  /** The groups and projects to put (parents first), each with its full path. */
+  readonly resources: ResourcePlan
 }
 
 /**
@@ -45,7 +49,9 @@ function nonEmpty(problems: readonly SeedProblem[]): SeedProblems | null {
  * never receives a forked family): the family rules among the seed's tokens (`seedFamilyProblems`),
  * usernames held by other stored users (as the users would be put, in order), secrets stored under
  * another id, ids taken, unknown owners, and a `previous_id` naming a stored token that is unknown,
- * still active, another user's, or rotated already. Every problem is listed, each naming its field.
+ * still active, another user's, or rotated already; groups and projects (`checkResources`: unknown
+ * groups and users, cycles, full paths taken) and bots' tokens (scopes GitLab never gives a bot).
+ * Every problem is listed, each naming its field.
  */
 export async function checkSeed(
   store: TokenStore,
@@ -70,8 +76,32 @@ export async function checkSeed(
   }
   await checkUsers(store, seed, read, problems)
   const stored = await checkTokens(store, digest, seed, read, problems)
+  const readOnce: ReadOnce = async (path, result) => {
+    const value = await read(path, result)
+    return value === UNREAD ? undefined : value
+  }
+  // Who a user id will be once the seed is written: the seed's entry, else the stored user.
+  const seedUsers = new Map((seed.users ?? []).map((user) => [user.id, user.bot === true]))
+  const storedBot = new Map<number, boolean | null>()
+  const botOf = async (path: string, id: number): Promise<boolean | null> => {
+    const given = seedUsers.get(id)
+    if (given !== undefined) return given
+    if (!storedBot.has(id)) {
+      const found = await readOnce(path, store.findUser(id))
+      storedBot.set(id, found === undefined || found === null ? null : found.bot === true)
+    }
+    return storedBot.get(id) ?? null
+  }
+  const resources = await checkResources(
+    store,
+    seed,
+    readOnce,
+    async (path, id) => (await botOf(path, id)) !== null,
+    problems,
+  )
+  problems.push(...(await botTokenProblems(seed, async (path, id) => (await botOf(path, id)) === true)))
   const refused = nonEmpty(problems)
-  return refused === null ? ok({ stored }) : err(refused)
+  return refused === null ? ok({ stored, resources }) : err(refused)
 }
 
 type Read = <T>(path: string, result: ResultAsync<T, StoreFailure>) => Promise<T | typeof UNREAD>

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { parseCalendarDate } from '../../domain/calendar.js'
 import { SCOPES } from '../../domain/scopes.js'
 import { seedFamilyProblems } from './seed-families.js'
+import { botNamespaceSchema, seedGroupSchema, seedProjectSchema } from './seed-resource-schema.js'
 
 // One of GitLab's scopes; zod stays at this edge (the seed file), out of the domain.
 const scopeSchema = z.enum(SCOPES)
@@ -9,7 +10,11 @@ const scopeSchema = z.enum(SCOPES)
 /**
  * One user of a seed: `id` and `username` are required; `admin` and `blocked` default to false.
  * `state` is the same choice in the word of GitLab's user entity, `active` or `blocked` (patkit's
- * users have no other state); given with `blocked`, the two must agree.
+ * users have no other state); given with `blocked`, the two must agree. `name` is the display name
+ * GitLab's messages use (default: the username). A bot (`bot: true`, the owner of a project or group
+ * access token) names its project or group in `bot_namespace`; a service account
+ * (`service_account: true`) may name the top-level group that provisioned it in
+ * `provisioned_by_group_id`.
  *
  * @example
  * ```ts
@@ -23,6 +28,11 @@ export const seedUserSchema = z.strictObject({
   admin: z.boolean().optional(),
   blocked: z.boolean().optional(),
   state: z.enum(['active', 'blocked']).optional(),
+  name: z.string().trim().min(1).max(255).optional(),
+  bot: z.boolean().optional(),
+  bot_namespace: botNamespaceSchema.nullable().optional(),
+  service_account: z.boolean().optional(),
+  provisioned_by_group_id: z.number().int().positive().nullable().optional(),
 })
 
 // Instants must carry their offset (`Z` or `+02:00`): a local time would mean a different instant on
@@ -89,11 +99,15 @@ function duplicates<T>(values: readonly T[]): Map<T, number> {
 }
 
 /**
- * A whole seed: users and their tokens, the format of `patkit serve --seed FILE` and of
- * `createFakeGitLab({ users, tokens })`. Both lists are optional; unknown keys are errors, and so are
- * two users with one id or username, two tokens with one id or secret, and a `previous_id` that would
- * fork a family: one naming a token of the seed must name a revoked token of the same user listed
- * before it, and no two tokens may name the same predecessor.
+ * A whole seed: users and their tokens, groups and projects with their members, the format of
+ * `patkit serve --seed FILE` and of `createFakeGitLab({ users, tokens, groups, projects })`. Every list
+ * is optional; unknown keys are errors, and so are two users with one id or username, two tokens with
+ * one id or secret, two groups (or two projects) with one id, a user listed twice among one
+ * resource's members, a bot without `bot_namespace` (or `bot_namespace` on a user that is no bot),
+ * `provisioned_by_group_id` on a user that is no service account, and a `previous_id` that would fork
+ * a family: one naming a token of the seed must name a revoked token of the same user listed before
+ * it, and no two tokens may name the same predecessor. What needs the stored data too (unknown
+ * groups and users, cycles, full paths taken, bots' scopes) is checked as the seed is loaded.
  *
  * @example
  * ```ts
@@ -108,12 +122,29 @@ export const seedSchema = z
   .strictObject({
     users: z.array(seedUserSchema).optional(),
     tokens: z.array(seedTokenSchema).optional(),
+    groups: z.array(seedGroupSchema).optional(),
+    projects: z.array(seedProjectSchema).optional(),
   })
   .superRefine((seed, context) => {
     const users = seed.users ?? []
     const tokens = seed.tokens ?? []
     const report = (path: (string | number)[], message: string) =>
       context.addIssue({ code: 'custom', path, message })
+    for (const [index, user] of users.entries()) {
+      for (const { field, message } of userKindProblems(user)) report(['users', index, field], message)
+    }
+    for (const kind of ['groups', 'projects'] as const) {
+      const resources = seed[kind] ?? []
+      const noun = kind === 'groups' ? 'group' : 'project'
+      for (const [id, index] of duplicates(resources.map((r) => r.id))) {
+        report([kind, index, 'id'], `Duplicate ${noun} id ${id}`)
+      }
+      for (const [index, resource] of resources.entries()) {
+        for (const [userId, at] of duplicates((resource.members ?? []).map((m) => m.user_id))) {
+          report([kind, index, 'members', at, 'user_id'], `User ${userId} is listed twice among the members`)
+        }
+      }
+    }
     for (const [index, user] of users.entries()) {
       if (
         user.state !== undefined &&
@@ -155,6 +186,36 @@ export const seedSchema = z
       report(['tokens', index, 'previous_id'], message)
     }
   })
+
+// The user kinds GitLab keeps apart: a bot belongs to one project or group, a service account may be
+// provisioned by a group, and no user is both.
+function userKindProblems(user: z.output<typeof seedUserSchema>): { field: string; message: string }[] {
+  const problems: { field: string; message: string }[] = []
+  const namespace = user.bot_namespace ?? null
+  if (user.bot === true && namespace === null) {
+    problems.push({
+      field: 'bot_namespace',
+      message: 'A bot needs bot_namespace: the project or group it belongs to',
+    })
+  }
+  if (user.bot !== true && namespace !== null) {
+    problems.push({ field: 'bot_namespace', message: 'Only a bot (bot: true) has a bot_namespace' })
+  }
+  if (user.bot === true && user.service_account === true) {
+    problems.push({ field: 'service_account', message: 'A user is a bot or a service account, not both' })
+  }
+  const provisioned = user.provisioned_by_group_id ?? null
+  if (provisioned !== null && user.service_account !== true) {
+    problems.push({
+      field: 'provisioned_by_group_id',
+      message: 'Only a service account (service_account: true) is provisioned by a group',
+    })
+  }
+  if (user.admin === true && user.bot === true) {
+    problems.push({ field: 'admin', message: 'A bot is never an administrator' })
+  }
+  return problems
+}
 
 /**
  * A user as a seed gives it (the input of {@link seedUserSchema}).

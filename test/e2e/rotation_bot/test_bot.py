@@ -249,7 +249,7 @@ def test_reset_brings_back_the_seed_and_clears_journal_and_faults(patkit, bot, s
     new_secret = stored(secret_file)
     patkit.control("POST", "/faults", {"path": "/api/v4/*", "status": 503})
 
-    assert patkit.control("POST", "/reset") == {"users": 2, "tokens": 3}
+    assert patkit.control("POST", "/reset") == {"users": 2, "tokens": 3, "groups": 0, "projects": 0}
     # Only the start data's expiry notices (19 days left at the start): the 30-day one of each bot token.
     journal = patkit.journal()
     assert [(e["type"], e["event"]["token"]["id"], e["event"]["days"]) for e in journal["entries"]] == [

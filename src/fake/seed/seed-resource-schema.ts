@@ -1,0 +1,108 @@
+import { z } from 'zod'
+import { ACCESS_LEVELS, isAccessLevel } from '../../domain/resource.js'
+
+/**
+ * One direct member of a seed's group or project, in GitLab's field names: the user and their role
+ * (`access_level` 10 Guest, 15 Planner, 20 Reporter, 30 Developer, 40 Maintainer, 50 Owner).
+ *
+ * @example
+ * ```ts
+ * import { seedMemberSchema } from 'patkit/fake'
+ * seedMemberSchema.parse({ user_id: 2, access_level: 40 })
+ * ```
+ */
+export const seedMemberSchema = z.strictObject({
+  user_id: z.number().int().positive(),
+  access_level: z
+    .number()
+    .refine(isAccessLevel, `access_level must be one of ${ACCESS_LEVELS.join(', ')}`)
+    .transform((level) => (isAccessLevel(level) ? level : 10)),
+})
+
+// GitLab's path rule, simplified: letters, digits, `_`, `-` and `.`, starting with a letter, digit or
+// `_`, no `/` (the full path joins the paths of the groups above).
+const resourcePath = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(
+    /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/,
+    'path: letters, digits, "_", "-" and "." only, starting with a letter, digit or "_"',
+  )
+
+const resourceFields = {
+  id: z.number().int().positive(),
+  path: resourcePath,
+  name: z.string().trim().min(1).max(255),
+  /** GitLab's default for a new group or project: private. */
+  visibility: z.enum(['private', 'internal', 'public']).optional(),
+  members: z.array(seedMemberSchema).optional(),
+}
+
+/**
+ * One group of a seed, in GitLab's field names: `parent_id` names the group above it (absent or
+ * `null` for a top-level group); `visibility` defaults to `private`, `members` to none.
+ *
+ * @example
+ * ```ts
+ * import { seedGroupSchema } from 'patkit/fake'
+ * seedGroupSchema.parse({ id: 1, path: 'acme', name: 'Acme', members: [{ user_id: 2, access_level: 50 }] })
+ * ```
+ */
+export const seedGroupSchema = z.strictObject({
+  ...resourceFields,
+  parent_id: z.number().int().positive().nullable().optional(),
+})
+
+/**
+ * One project of a seed, in GitLab's field names: `group_id` names its group (absent or `null`: a
+ * project outside any group); `visibility` defaults to `private`, `members` to none. Ids of projects
+ * and of groups are separate sequences.
+ *
+ * @example
+ * ```ts
+ * import { seedProjectSchema } from 'patkit/fake'
+ * seedProjectSchema.parse({ id: 1, path: 'api', name: 'API', group_id: 1 })
+ * ```
+ */
+export const seedProjectSchema = z.strictObject({
+  ...resourceFields,
+  group_id: z.number().int().positive().nullable().optional(),
+})
+
+/**
+ * A group as a seed gives it (the input of {@link seedGroupSchema}).
+ *
+ * @example
+ * ```ts
+ * import type { SeedGroup } from 'patkit/fake'
+ * const acme: SeedGroup = { id: 1, path: 'acme', name: 'Acme' }
+ * ```
+ */
+export type SeedGroup = z.input<typeof seedGroupSchema>
+
+/**
+ * A project as a seed gives it (the input of {@link seedProjectSchema}).
+ *
+ * @example
+ * ```ts
+ * import type { SeedProject } from 'patkit/fake'
+ * const api: SeedProject = { id: 1, path: 'api', name: 'API', group_id: 1 }
+ * ```
+ */
+export type SeedProject = z.input<typeof seedProjectSchema>
+
+/**
+ * A bot's namespace as a seed gives it (GitLab's `bot_namespace`): the project or group the bot
+ * belongs to.
+ */
+export const botNamespaceSchema = z.strictObject({
+  type: z.enum(['project', 'group']),
+  id: z.number().int().positive(),
+})
+
+/** A group after validation (`access_level` narrowed to an AccessLevel). */
+export type ValidSeedGroup = z.output<typeof seedGroupSchema>
+
+/** A project after validation. */
+export type ValidSeedProject = z.output<typeof seedProjectSchema>
