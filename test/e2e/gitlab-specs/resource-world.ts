@@ -17,13 +17,15 @@ export type ResourceWorld = Awaited<ReturnType<typeof resourceWorld>>
 
 export async function resourceWorld(options: ResourceWorldOptions = {}) {
   const w = await gitlabSpecWorld(options)
-  const resources = w.gitlab.store.resources
-  if (resources === undefined) throw new Error('the store holds no resources')
+  const held = w.gitlab.store.resources
+  if (held === undefined) throw new Error('the store holds no resources')
+  // Its narrowed type, for the hoisted functions below.
+  const resources = held
   let nextGroup = 1
   let nextProject = 1
 
   async function human(name: string, admin = false): Promise<SpecUser & { name: string }> {
-    const made = await resources!.createUser({
+    const made = await resources.createUser({
       username: name.toLowerCase().replace(/\W+/g, '_'),
       name,
       admin,
@@ -35,7 +37,7 @@ export async function resourceWorld(options: ResourceWorldOptions = {}) {
 
   async function group(visibility: Visibility = 'private', parentId: number | null = null): Promise<Group> {
     const id = nextGroup++
-    const put = await resources!.putGroup({
+    const put = await resources.putGroup({
       id,
       path: `group${id}`,
       fullPath: parentId === null ? `group${id}` : `group${parentId}/group${id}`,
@@ -50,7 +52,7 @@ export async function resourceWorld(options: ResourceWorldOptions = {}) {
 
   async function project(groupId: number | null, visibility: Visibility = 'private'): Promise<Project> {
     const id = nextProject++
-    const put = await resources!.putProject({
+    const put = await resources.putProject({
       id,
       path: `project${id}`,
       fullPath: groupId === null ? `project${id}` : `group${groupId}/project${id}`,
@@ -64,7 +66,7 @@ export async function resourceWorld(options: ResourceWorldOptions = {}) {
   }
 
   async function member(type: ResourceType, id: number, user: { id: number }, accessLevel: AccessLevel) {
-    const set = await resources!.setMember({ type, id }, { userId: user.id, accessLevel })
+    const set = await resources.setMember({ type, id }, { userId: user.id, accessLevel })
     if (set.isErr()) throw set.error
   }
 
@@ -72,7 +74,7 @@ export async function resourceWorld(options: ResourceWorldOptions = {}) {
   /** `create(:user, :project_bot)` and its membership. */
   async function bot(type: ResourceType, id: number, accessLevel: AccessLevel) {
     const n = nextBot++
-    const made = await resources!.createUser({
+    const made = await resources.createUser({
       username: `${type}_${id}_bot_${n}`,
       name: `Bot ${n}`,
       admin: false,
