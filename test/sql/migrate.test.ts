@@ -38,8 +38,9 @@ const VERSIONS = [
   '0004_cache_changes',
   '0005_last_used_ips',
   '0006_user_id_type',
+  '0007_resources',
 ]
-const VERSION = '0006_user_id_type'
+const VERSION = '0007_resources'
 
 /** A Kysely instance that compiles with `compiler` and never connects. */
 function offline(compiler: () => QueryCompiler, adapter = new SqliteAdapter()): Kysely<unknown> {
@@ -234,11 +235,11 @@ function describeMigrations(target: DatabaseTarget, dialect: SqlDialectName, tag
         )
         // As if the schema were still at 0004: no column, no 0005 record, and so no 0006 record (later).
         await sql`alter table ${sql.table(`${older}tokens`)} drop column last_used_ips`.execute(db)
-        await sql`delete from ${sql.table(`${older}migrations`)} where name in ('0005_last_used_ips', '0006_user_id_type')`.execute(
+        await sql`delete from ${sql.table(`${older}migrations`)} where name in ('0005_last_used_ips', '0006_user_id_type', '0007_resources')`.execute(
           db,
         )
         expect(await okValue(migrate(db, { tablePrefix: older }))).toEqual({
-          applied: ['0005_last_used_ips', '0006_user_id_type'],
+          applied: ['0005_last_used_ips', '0006_user_id_type', '0007_resources'],
           version: VERSION,
         })
         expect(await okValue(store.findById(token.id))).toEqual(token)
@@ -281,7 +282,9 @@ function describeMigrations(target: DatabaseTarget, dialect: SqlDialectName, tag
       try {
         await okValue(migrate(db, { tablePrefix: older }))
         // As a database migrated before 0006: its version and its record forgotten.
-        await sql`delete from ${sql.table(`${older}migrations`)} where name = '0006_user_id_type'`.execute(db)
+        await sql`delete from ${sql.table(`${older}migrations`)} where name in ('0006_user_id_type', '0007_resources')`.execute(
+          db,
+        )
         await sql`delete from ${sql.table(`${older}settings`)} where name = 'user_id_type'`.execute(db)
         const refused = await errValue(migrate(db, { tablePrefix: older, userIdType: 'string' }))
         expect(String(refused.cause)).toContain(
@@ -289,7 +292,7 @@ function describeMigrations(target: DatabaseTarget, dialect: SqlDialectName, tag
         )
         // The default kind still migrates it.
         expect(await okValue(migrate(db, { tablePrefix: older }))).toEqual({
-          applied: ['0006_user_id_type'],
+          applied: ['0006_user_id_type', '0007_resources'],
           version: VERSION,
         })
       } finally {
