@@ -11,6 +11,8 @@ import type { Reporter, TestCase } from 'vitest/node'
 /** Real clients built or run outside Node: seconds of CPU each, and tools a laptop may lack. */
 const CLIENT_RUNS = [
   'test/e2e/python-gitlab.test.ts',
+  'test/e2e/python-gitlab-resource-tokens.test.ts',
+  'test/e2e/ruby-gitlab-resource-tokens.test.ts',
   'test/e2e/ruby-gitlab.test.ts',
   'test/e2e/go-gitlab.test.ts',
   'test/e2e/rotation-bot.test.ts',

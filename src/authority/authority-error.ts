@@ -1,5 +1,6 @@
 import type { ResultAsync } from 'neverthrow'
 import type { Authority } from './create-authority.js'
+import type { ResourceRotateError } from './resource-token-rotate.js'
 import type { RotateRequestError } from './rotate-request.js'
 
 /** The methods of {@link Authority} that answer a `ResultAsync` (every one but `now`). */
@@ -25,11 +26,13 @@ type ResultMethod = {
  * }
  * ```
  */
-// `rotateRequest` is generic in the caller's own parse errors: its own errors are named without them.
+// `rotateRequest` and `rotateResourceTokenRequest` are generic in the caller's own parse errors: its own errors are named without them.
 export type AuthorityError<M extends ResultMethod = ResultMethod> = M extends 'rotateRequest'
   ? RotateRequestError
-  : M extends ResultMethod
-    ? Authority[M] extends (...args: never[]) => ResultAsync<unknown, infer E>
-      ? E
+  : M extends 'rotateResourceTokenRequest'
+    ? ResourceRotateError
+    : M extends ResultMethod
+      ? Authority[M] extends (...args: never[]) => ResultAsync<unknown, infer E>
+        ? E
+        : never
       : never
-    : never

@@ -38,6 +38,7 @@ import { defaultTokenFormat, LATEST_RELEASE, type Release } from './release.js'
 import { type ReplayError, replayRotation } from './replay-rotation.js'
 import { resolveReplay } from './replay-window.js'
 import { type PrincipalError, type RequestCredentials, requestPrincipal } from './request-principal.js'
+import { type ResourceTokenMethods, resourceTokenMethods } from './resource-tokens.js'
 import { type RevokeError, revoke } from './revoke.js'
 import { type RotateError, type RotateOptions, rotate } from './rotate.js'
 import {
@@ -46,6 +47,7 @@ import {
   type RotateRequestError,
   rotateRequest,
 } from './rotate-request.js'
+import { type ServiceAccountMethods, serviceAccountMethods } from './service-accounts.js'
 import { type SudoError, sudo } from './sudo.js'
 import { userLookup } from './user-lookup.js'
 import { type Verification, type VerifyCode, type VerifyOptions, verify } from './verify.js'
@@ -75,7 +77,7 @@ export const DEFAULT_LAST_USED_THROTTLE_MS = 10 * 60 * 1000
  * }
  * ```
  */
-export interface Authority {
+export interface Authority extends ResourceTokenMethods, ServiceAccountMethods {
   /** The emulated GitLab release. */
   readonly release: Release
   /** The `userIdType` option: `'integer'` (GitLab's) unless configured. */
@@ -406,6 +408,8 @@ export function authorityOver(deps: AuthorityDeps): Authority {
     metadata: (principal) => readInstanceMetadata(deps.release, principal),
     issueToken: (input) => issueToken(deps, input),
     putUser: (user) => deps.store.putUser(user),
+    ...resourceTokenMethods(deps),
+    ...serviceAccountMethods(deps),
   }
   return Object.freeze(authority)
 }

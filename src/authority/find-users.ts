@@ -62,9 +62,19 @@ export type FindUsersError = ErrorOf<
 const present = (value: string | undefined): value is string => value !== undefined && value.trim() !== ''
 
 /**
- * What patkit's users are, for every filter: humans, not internal, not bots, not external, without
- * projects and without two-factor authentication; active or blocked. An administrator's `admins`
- * and `two_factor` apply; for anyone else GitLab drops them (UsersFinder, `params.except!`).
+ * GitLab's `human` user type: not a bot of a project or group access token (`project_bot`) and not a
+ * service account (both are among GitLab's `BOT_USER_TYPES`).
+ */
+export function isHuman(user: User): boolean {
+  return user.bot !== true && user.serviceAccount !== true
+}
+
+/**
+ * What patkit's users are, for every filter: humans unless they are bots or service accounts
+ * (`humans`, `exclude_humans`; `without_project_bots` drops the bots only), not internal, not
+ * external, without projects and without two-factor authentication; active or blocked. An
+ * administrator's `admins` and `two_factor` apply; for anyone else GitLab drops them (UsersFinder,
+ * `params.except!`).
  */
 function matches(user: User, query: UsersQuery, viewerIsAdmin: boolean): boolean {
   for (const flag of query.flags ?? []) {
@@ -77,15 +87,21 @@ function matches(user: User, query: UsersQuery, viewerIsAdmin: boolean): boolean
         if (!user.blocked) return false
         break
       case 'external':
-      case 'exclude_humans':
         return false
+      case 'humans':
+        if (!isHuman(user)) return false
+        break
+      case 'exclude_humans':
+        if (isHuman(user)) return false
+        break
+      case 'without_project_bots':
+        if (user.bot === true) return false
+        break
       case 'admins':
         if (viewerIsAdmin && !user.admin) return false
         break
       case 'exclude_external':
-      case 'humans':
       case 'exclude_internal':
-      case 'without_project_bots':
       case 'without_projects':
         break
     }

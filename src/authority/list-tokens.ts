@@ -93,7 +93,8 @@ async function listFor(
   return ok({ items: listed.value.items, pagination: paginate(listed.value.total, page) })
 }
 
-function datedFilters(
+/** The list filters the emulated release has (before 15.5 the dated ones are ignored). */
+export function datedFilters(
   deps: AuthorityDeps,
   filter: Omit<TokenFilter, 'userId' | 'excludeImpersonation'>,
 ): Omit<TokenFilter, 'userId' | 'excludeImpersonation'> {

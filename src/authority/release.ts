@@ -102,6 +102,28 @@ export const FEATURES = {
     since: '17.7',
     description: 'the planner access level (15) among the values of min_access_level',
   },
+  // Project and group access tokens (docs/api/{project,group}_access_tokens.md history notes).
+  project_access_tokens: {
+    since: '13.9',
+    description: 'GET, POST /projects/:id/access_tokens and DELETE /projects/:id/access_tokens/:token_id',
+  },
+  group_access_tokens: {
+    since: '14.7',
+    description: 'GET, POST /groups/:id/access_tokens and DELETE /groups/:id/access_tokens/:token_id',
+  },
+  resource_token_get: { since: '14.10', description: 'GET /{projects,groups}/:id/access_tokens/:token_id' },
+  resource_token_rotate: {
+    since: '16.0',
+    description: 'POST /{projects,groups}/:id/access_tokens/:token_id/rotate',
+  },
+  resource_token_self_rotate: {
+    since: '17.9',
+    description: 'POST /{projects,groups}/:id/access_tokens/self/rotate',
+  },
+  resource_token_retained: {
+    since: '17.9',
+    description: "a revoked resource access token's bot and membership are kept (before: the bot is removed)",
+  },
   metadata: { since: '15.2', description: 'GET /metadata' },
   version_mirrors_metadata: {
     since: '15.5',
@@ -111,6 +133,21 @@ export const FEATURES = {
   metadata_kas_k8s_proxy_url: {
     since: '17.6',
     description: 'the kas.externalK8sProxyUrl field of GET /metadata',
+  },
+  // Service accounts (EE), dated by doc/api/service_accounts.md and group_service_accounts.md.
+  service_accounts: { since: '16.1', description: 'POST /service_accounts' },
+  service_accounts_list: { since: '17.1', description: 'GET /service_accounts' },
+  group_service_accounts: {
+    since: '16.1',
+    description: 'POST /groups/:id/service_accounts, and creating and rotating their tokens',
+  },
+  group_service_accounts_list: {
+    since: '17.1',
+    description: 'GET and DELETE /groups/:id/service_accounts',
+  },
+  group_service_account_tokens_list: {
+    since: '17.11',
+    description: 'listing and revoking the tokens of a group service account',
   },
 } as const satisfies Record<string, { readonly since: Release; readonly description: string }>
 

@@ -1,11 +1,12 @@
 import { err, ok, type Result, ResultAsync } from 'neverthrow'
 import { unauthenticated } from '../domain/error-constructors.js'
+import type { Token } from '../domain/token.js'
 import type { AuthenticateError } from './authenticate.js'
 import { findPresented, principalFrom, refuseSecret } from './authenticate.js'
 import type { AuthorityDeps } from './deps.js'
 import { refuseGracedWrite } from './grace-window.js'
 import type { IssuedToken } from './issued-token.js'
-import type { TokenRef } from './principal.js'
+import type { Principal, TokenRef } from './principal.js'
 import { receiptsFor, replayFound } from './replay-rotation.js'
 import type { RequestCredentials } from './request-principal.js'
 import { sudoAfter } from './request-principal.js'
@@ -73,13 +74,30 @@ export function rotateRequest<E>(
   deps: AuthorityDeps,
   request: RotateRequest<E>,
 ): ResultAsync<RequestRotation, RotateRequestError | E> {
-  return new ResultAsync(rotateRequestFor(deps, request))
+  return new ResultAsync(rotateRequestVia(deps, request, rotateFor))
 }
 
-async function rotateRequestFor<E>(
+/**
+ * The last step of a rotate request: which token `ref` names and whether the principal may rotate
+ * it, then the rotation. Personal access tokens use `rotateFor`; a project's or group's tokens
+ * their own (resource-token-rotate.ts), after the same replay, authentication (reuse detection) and
+ * `sudo`.
+ */
+export type RotationStep<X> = (
+  deps: AuthorityDeps,
+  principal: Principal,
+  ref: TokenRef,
+  options: RotateOptions,
+  digestOf: (secret: string) => string,
+  presented: Token,
+) => Promise<Result<IssuedToken, RotateError | X>>
+
+/** {@link rotateRequest} with its last step given: the one order of every rotate request. */
+export async function rotateRequestVia<E, X>(
   deps: AuthorityDeps,
   request: RotateRequest<E>,
-): Promise<Result<RequestRotation, RotateRequestError | E>> {
+  step: RotationStep<X>,
+): Promise<Result<RequestRotation, RotateRequestError | E | X>> {
   const { secret } = request
   const refused = refuseSecret(deps, secret)
   if (refused !== null || typeof secret !== 'string') return err(refused ?? unauthenticated('missing'))
@@ -113,6 +131,6 @@ async function rotateRequestFor<E>(
   }
   // The request's secret is the one just digested, its token the one just read (and its use recorded).
   const digestOf = (presented: string) => (presented === secret ? digest : deps.digest(presented))
-  const rotated = await rotateFor(deps, principal, ref, options, digestOf, authenticated.value.token)
+  const rotated = await step(deps, principal, ref, options, digestOf, authenticated.value.token)
   return rotated.isErr() ? err(rotated.error) : ok({ ...rotated.value, replayed: false })
 }

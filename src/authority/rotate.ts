@@ -120,6 +120,21 @@ export async function rotateFor(
     if (found.isErr()) return err(found.error)
     target = found.value
   }
+  return rotateFound(deps, principal, target, options, digestOf)
+}
+
+/**
+ * The rotation of a token already found and allowed (the checks on the caller are the route's): the
+ * receipt it keeps, `expires_at`, the pure transition and the one atomic store call, then the event.
+ * `rotate` and the rotations of other routes (a group's service account's token) share it.
+ */
+export async function rotateFound(
+  deps: AuthorityDeps,
+  principal: Actor,
+  target: Token,
+  options: RotateOptions,
+  digestOf: (secret: string) => string,
+): Promise<Result<IssuedToken, RotateError>> {
   const idempotency = idempotencyFor(deps, principal, target, options.idempotency, digestOf)
   if (idempotency.isErr()) return err(idempotency.error)
   const keyed =

@@ -1,9 +1,10 @@
-import type { Result } from 'neverthrow'
+import { ok, type Result } from 'neverthrow'
 import type { ErrorOf } from '../domain/errors.js'
 import { CREATION_EXPIRY } from '../domain/expiry.js'
 import { PERSONAL_MINT } from '../domain/mint-policy.js'
-import { USER_CREATABLE_SCOPES } from '../domain/scopes.js'
+import { ADMIN_ONLY_SCOPES, SCOPES, USER_CREATABLE_SCOPES } from '../domain/scopes.js'
 import type { UserId } from '../domain/user-id.js'
+import type { User } from '../store/user.js'
 import { administratorOver, namedUser, type UserLookup, userById, userFromDirectory } from './admission.js'
 import type { AuthorityDeps } from './deps.js'
 import type { Admission, TokenKind } from './mint.js'
@@ -106,3 +107,47 @@ export const SEEDED_TOKEN = {
   state: 'given',
   event: 'created',
 } as const satisfies TokenKind<null, UserId, unknown>
+
+/**
+ * GitLab's `resource_bot_scopes`: every scope but the administrators' (`sudo`, `admin_mode`,
+ * `read_service_ping`) and `read_user`, in GitLab's order.
+ */
+export const RESOURCE_BOT_SCOPES: readonly string[] = Object.freeze(
+  SCOPES.filter((s) => s !== 'read_user' && !(ADMIN_ONLY_SCOPES as readonly string[]).includes(s)),
+)
+
+/** Who minted a resource token for which bot: the caller was checked, and the bot made, before the mint. */
+export interface BotTarget {
+  readonly bot: User
+  /** The caller's user id; `null` for `issueResourceToken`, which no one asks. */
+  readonly actorUserId: UserId | null
+}
+
+/**
+ * A project or group access token (`POST /{projects,groups}/:id/access_tokens`, `issueResourceToken`):
+ * a token of the bot made for it, with `resource_bot_scopes` as the route's values. The caller's
+ * checks come first (resource-token-create.ts); `admit` only names the bot.
+ */
+export const RESOURCE_TOKEN = {
+  name: 'resource',
+  admit: async (_deps: AuthorityDeps, _caller: null, target: BotTarget) =>
+    ok<Admission, never>({ owner: target.bot, actorUserId: target.actorUserId }),
+  ...PERSONAL_MINT,
+  scopes: { values: RESOURCE_BOT_SCOPES, unknown: 'invalid_parameter', adminOnlyNeedsAdmin: false },
+  event: 'created',
+} as const satisfies TokenKind<null, BotTarget, never>
+
+/**
+ * `POST /groups/:id/service_accounts/:user_id/personal_access_tokens`: a group Owner (or an
+ * administrator) creates a token for one of the group's service accounts. The route checks the group
+ * and the account first (`service-account-access.ts`), so `admit` only names the owner. A personal
+ * token's policy: any scope of the instance (`all_available_scopes`), admin-only ones refused to the
+ * non-administrator owner by the model (422).
+ */
+export const SERVICE_ACCOUNT_TOKEN = {
+  name: 'service_account',
+  admit: async (_deps: AuthorityDeps, caller: Actor, account: User) =>
+    ok<Admission, never>({ owner: account, actorUserId: caller.user.id }),
+  ...PERSONAL_MINT,
+  event: 'created',
+} as const satisfies TokenKind<Actor, User, never>

@@ -78,3 +78,8 @@ export function validationFailed(message: string): ErrorOf<'validation_failed'> 
 export function storeFailure(operation: string, cause: unknown): StoreFailure {
   return { type: 'store_failure', operation, cause }
 }
+
+/** `conflict` (GitLab's `conflict!`, 409): the target's state forbids the operation; `message` says why. */
+export function conflict(message: string): ErrorOf<'conflict'> {
+  return { type: 'conflict', message }
+}

@@ -44,6 +44,13 @@ export const ErrorType = {
    * address the token by its id. Never answered over HTTP, where every principal has a token.
    */
   NoToken: 'no_token',
+  /**
+   * The route does not serve this kind of caller: a resource access token's `self/rotate` presented
+   * with a human's token (GitLab answers 405).
+   */
+  MethodNotAllowed: 'method_not_allowed',
+  /** The operation conflicts with the target's state (GitLab answers 409 with `message`). */
+  Conflict: 'conflict',
 } as const
 
 /**
@@ -124,6 +131,8 @@ export type PatkitError =
   | { readonly type: 'feature_unavailable'; readonly feature: string; readonly release: string }
   | { readonly type: 'store_failure'; readonly operation: string; readonly cause: unknown }
   | { readonly type: 'no_token' }
+  | { readonly type: 'method_not_allowed' }
+  | { readonly type: 'conflict'; readonly message: string }
 
 /**
  * Why a secret did not authenticate anyone (see `unauthenticated` in {@link PatkitError}).

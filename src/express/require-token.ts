@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http'
-import type { NextFunction, Response } from 'express'
+import type { NextFunction, Request, Response } from 'express'
 import type { Principal } from '../authority/principal.js'
 import { checkGuard, type GuardOptions } from '../http/authenticate-request.js'
 import { MissingPrincipalError } from '../http/missing-principal.js'
@@ -64,10 +64,11 @@ export type TokenMiddleware = (
  * })
  * ```
  */
-export function requireToken(options: GuardOptions): TokenMiddleware {
+export function requireToken(options: GuardOptions<[req: Request]>): TokenMiddleware {
   const realm = checkGuard(options)
   return async (req, res, next) => {
-    const outcome = await guardIncoming(req, req.originalUrl, options, realm)
+    // Express calls a middleware with its full Request; the type above only reads less of it.
+    const outcome = await guardIncoming(req, req.originalUrl, options, realm, req as Request)
     // Written as node:http's guard writes it: `res.send` would add a charset to GitLab's content type.
     if (outcome.isErr()) return writeReply(res, outcome.error)
     // `locals` is typed readonly for the routes; this is the one place that writes it.

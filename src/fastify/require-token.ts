@@ -97,13 +97,13 @@ export const fastifyPatkit: FastifyPluginAsync = Object.assign(
  * }))
  * ```
  */
-export function requireToken(options: GuardOptions): preHandlerAsyncHookHandler {
+export function requireToken(options: GuardOptions<[request: FastifyRequest]>): preHandlerAsyncHookHandler {
   const realm = checkGuard(options)
   return async function patkitToken(this, request: FastifyRequest, reply: FastifyReply) {
     if (!this.hasRequestDecorator('principal')) {
       throw new Error('patkit/fastify: register fastifyPatkit before using requireToken')
     }
-    const outcome = await guardIncoming(request.raw, request.raw.url ?? request.url, options, realm)
+    const outcome = await guardIncoming(request.raw, request.raw.url ?? request.url, options, realm, request)
     if (outcome.isErr()) {
       const { status, headers, body } = outcome.error
       // Bytes, not a string: for a string Fastify would add a charset to GitLab's content type.

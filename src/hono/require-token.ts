@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono'
+import type { Context, MiddlewareHandler } from 'hono'
 import type { Principal } from '../authority/principal.js'
 import { checkGuard, type GuardOptions, guardRequest, queryUrl } from '../http/authenticate-request.js'
 import { toResponse } from '../http/responses.js'
@@ -37,10 +37,10 @@ export interface TokenEnv {
  * )
  * ```
  */
-export function requireToken(options: GuardOptions): MiddlewareHandler<TokenEnv> {
+export function requireToken(options: GuardOptions<[c: Context]>): MiddlewareHandler<TokenEnv> {
   const realm = checkGuard(options)
   return async (c, next) => {
-    const outcome = await guardRequest(c.req.raw, queryUrl(c.req.url), options, realm)
+    const outcome = await guardRequest(c.req.raw, queryUrl(c.req.url), options, realm, c)
     if (outcome.isErr()) return toResponse(outcome.error)
     c.set('principal', outcome.value)
     await next()

@@ -4,9 +4,11 @@ import type { Principal } from '../authority/principal.js'
 import { ANY_SCOPE, requireScope } from '../authority/scope-policy.js'
 import { unauthenticated } from '../domain/error-constructors.js'
 import type { PatkitError } from '../domain/errors.js'
+import type { ResourceStore } from '../store/resource-store.js'
 import { type CredentialSource, parameterSecret, presentedSecret } from './credentials.js'
 import { bearerChallenge, bearerErrorOf, errorReply, GITLAB_REALM } from './error-response.js'
 import type { IncomingRequest } from './incoming.js'
+import { checkResource, type ResourceOption, requireResource } from './resource-guard.js'
 import { type Reply, toResponse } from './responses.js'
 
 /**
@@ -18,9 +20,12 @@ import { type Reply, toResponse } from './responses.js'
  * import type { GuardOptions } from 'patkit/http'
  * const readers: GuardOptions = { authority, scopes: ['read_api', 'api'], realm: 'my-app' }
  * const legacy: GuardOptions = { authority, scopes: 'any', credentials: 'headers_or_query' }
+ * const projectBots: GuardOptions = {
+ *   authority, scopes: ['api'], resource: { type: 'project', id: 7, minAccessLevel: 30 }, resources: store.resources,
+ * }
  * ```
  */
-export interface GuardOptions {
+export interface GuardOptions<A extends unknown[] = unknown[]> {
   readonly authority: Authority
   /**
    * A token needs one of these scopes (GitLab's `allow_access_with_scope`: any one suffices), else
@@ -43,6 +48,19 @@ export interface GuardOptions {
    * that can send no header). The request body is never read either way.
    */
   readonly credentials?: CredentialSource
+  /**
+   * The project or group the route belongs to: only a token of one of its bots passes (a resource
+   * access token), with at least `minAccessLevel` there when given; else 404 `Project Not Found` /
+   * `Group Not Found` (a human's token, another resource's bot) or 403 `403 Forbidden` (a bot below
+   * the level). A function gets the framework's request (a route parameter) and gives the
+   * requirement. Checked after the scopes; without it, no resource is read.
+   */
+  readonly resource?: ResourceOption<A>
+  /**
+   * Where the resource's members are read (`store.resources`): needed for `minAccessLevel` and for
+   * a resource named by its full path. A static requirement without it throws where the guard is built.
+   */
+  readonly resources?: ResourceStore | undefined
 }
 
 /**
@@ -52,8 +70,9 @@ export interface GuardOptions {
  * for an empty `scopes` list or a scope outside the authority's vocabulary (`authority.scopes`),
  * which would otherwise answer every request 403. The message names the mistake and the way out.
  */
-export function checkGuard(options: GuardOptions): string {
+export function checkGuard<A extends unknown[]>(options: GuardOptions<A>): string {
   checkScopes(options.scopes, options.authority.scopes)
+  checkResource(options.resource, options.resources)
   return checkRealm(options.realm)
 }
 
@@ -126,11 +145,12 @@ export function queryUrl(target: string): URL {
  * {@link authenticateRequest} over any request view, answering a {@link Reply}: the node:http guard
  * calls it with a view of the `IncomingMessage`, so no `Request` or `Response` is built there.
  */
-export async function guardRequest(
+export async function guardRequest<A extends unknown[]>(
   request: Pick<IncomingRequest, 'headers'>,
   url: URL,
-  options: GuardOptions,
+  options: GuardOptions<A>,
   realm: string,
+  ...args: A
 ): Promise<Result<Principal, Reply>> {
   // The body is the application's: it is never read. Any value but the opt-in reads headers only.
   const source = options.credentials === 'headers_or_query' ? 'headers_or_query' : 'headers'
@@ -145,7 +165,12 @@ export async function guardRequest(
   if (authenticated.isErr()) return err(refusal(authenticated.error, secret !== null, realm))
   const scoped = requireScope(authenticated.value, options.scopes === 'any' ? ANY_SCOPE : options.scopes)
   if (scoped.isErr()) return err(refusal(scoped.error, true, realm))
-  return ok(authenticated.value)
+  const { resource } = options
+  if (resource === undefined) return ok(authenticated.value)
+  const requirement = typeof resource === 'function' ? await resource(...args) : resource
+  const owned = await requireResource(authenticated.value, requirement, options.resources)
+  // A 404 or 403 about the resource, not the token: no challenge, as GitLab's API sends none.
+  return owned.mapErr((e) => errorReply(e))
 }
 
 /**
@@ -173,11 +198,11 @@ export async function guardRequest(
  */
 export function authenticateRequest(
   request: Request,
-  options: GuardOptions,
+  options: GuardOptions<[request: Request]>,
 ): ResultAsync<Principal, Response> {
   const realm = checkGuard(options)
   return new ResultAsync(
-    guardRequest(request, queryUrl(request.url), options, realm).then((outcome) =>
+    guardRequest(request, queryUrl(request.url), options, realm, request).then((outcome) =>
       outcome.mapErr(toResponse),
     ),
   )

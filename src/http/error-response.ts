@@ -157,6 +157,10 @@ export function errorReply(e: PatkitError, context: ErrorContext = 'default'): R
         400,
         [e, ...(e.further ?? [])].map((p) => `${p.parameter} ${PARAMETER_REASONS[p.reason]}`).join(', '),
       )
+    case 'method_not_allowed':
+      return message(405, '405 Method Not Allowed')
+    case 'conflict':
+      return message(409, e.message)
     case 'store_failure':
       return message(500, '500 Internal Server Error')
   }

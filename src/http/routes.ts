@@ -1,6 +1,8 @@
 import { IMPERSONATION_ROUTES } from './impersonation-routes.js'
 import { METADATA_ROUTES } from './metadata-routes.js'
+import { RESOURCE_TOKEN_ROUTES } from './resource-token-routes.js'
 import type { RouteRow } from './route.js'
+import { SERVICE_ACCOUNT_ROUTES } from './service-account-routes.js'
 import { TOKEN_ROUTES } from './token-routes.js'
 import { USER_ROUTES } from './user-routes.js'
 
@@ -13,4 +15,6 @@ export const ROUTES: readonly RouteRow[] = [
   ...IMPERSONATION_ROUTES,
   ...USER_ROUTES,
   ...METADATA_ROUTES,
+  ...RESOURCE_TOKEN_ROUTES,
+  ...SERVICE_ACCOUNT_ROUTES,
 ]

@@ -1,4 +1,5 @@
-import type { User } from '../store/user.js'
+import { isHuman } from '../authority/find-users.js'
+import { displayName, type User } from '../store/user.js'
 
 /**
  * GitLab's user entities, from the smallest to the largest (lib/api/entities/user_*.rb), each the
@@ -44,11 +45,12 @@ export interface UserJsonOptions {
  * A user as GitLab's API shows one, fields in GitLab's order. patkit knows a user's id, username,
  * role and whether they are blocked; every other field has the value that follows from what patkit
  * is, or null where it cannot know:
- * - `name` is the username; `state` is `active` or `blocked`; `is_admin` the role; `web_url` is
+ * - `name` is the user's `name`, else the username; `bot` is true for bots of project and group access
+ *   tokens and for service accounts (GitLab's `bot?`); `state` is `active` or `blocked`; `is_admin` the role; `web_url` is
  *   `<webBase>/<username>`, as GitLab's `user_url`;
- * - patkit has no profiles, sign-ins, projects, followers, identities, two-factor authentication,
- *   bots or external users: profile texts are GitLab's empty defaults (`""`, `pronouns` null),
- *   counts 0, `identities` [], `locked`, `bot`, `external`, `private_profile`,
+ * - patkit has no profiles, sign-ins, projects, followers, identities, two-factor authentication
+ *   or external users: profile texts are GitLab's empty defaults (`""`, `pronouns` null),
+ *   counts 0, `identities` [], `locked`, `external`, `private_profile`,
  *   `two_factor_enabled` false, `highest_role` 0 (no access), sign-in times and addresses null;
  * - what only a real instance holds is null: `avatar_url` (no Gravatar without an email),
  *   `created_at`, `email`, `public_email`, `commit_email`, `confirmed_at`, `last_activity_on`,
@@ -74,7 +76,7 @@ export function userJson(user: User, options: UserJsonOptions): Record<string, u
     id: user.id,
     username: user.username,
     public_email: null,
-    name: user.username,
+    name: displayName(user),
     state: user.blocked ? 'blocked' : 'active',
     locked: false,
     avatar_url: null,
@@ -96,7 +98,7 @@ export function userJson(user: User, options: UserJsonOptions): Record<string, u
     job_title: '',
     pronouns: null,
     organization: '',
-    bot: false,
+    bot: !isHuman(user),
     work_information: null,
   })
   if (readProfile) Object.assign(json, { followers: 0, following: 0 })
@@ -155,4 +157,19 @@ export function userJson(user: User, options: UserJsonOptions): Record<string, u
 export function userWebBase(requestUrl: URL, publicUrl: URL | undefined): string {
   if (publicUrl === undefined) return requestUrl.origin
   return `${publicUrl.origin}${publicUrl.pathname.replace(/\/+$/, '')}`
+}
+
+/**
+ * GitLab's `ServiceAccount` entity (the service account routes): `id`, `username`, `name`, `email`
+ * and `public_email`. patkit keeps no email addresses: `email` is the address GitLab generates for a
+ * service account, `<username>@noreply.<host>`, with the host clients see.
+ */
+export function serviceAccountJson(user: User, host: string): Record<string, unknown> {
+  return {
+    id: user.id,
+    username: user.username,
+    name: displayName(user),
+    email: `${user.username}@noreply.${host}`,
+    public_email: null,
+  }
 }

@@ -43,11 +43,11 @@ export type TokenRouteHandler<R extends Request, C> = (
  */
 export function withToken<R extends Request, C>(
   handler: TokenRouteHandler<R, C>,
-  options: GuardOptions,
+  options: GuardOptions<[request: R, context: C]>,
 ): (request: R, context: C) => Promise<Response> {
   const realm = checkGuard(options)
   return async (request, context) => {
-    const outcome = await guardRequest(request, queryUrl(request.url), options, realm)
+    const outcome = await guardRequest(request, queryUrl(request.url), options, realm, request, context)
     if (outcome.isErr()) return toResponse(outcome.error)
     return handler(request, context, outcome.value)
   }

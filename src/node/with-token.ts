@@ -42,7 +42,10 @@ export type TokenListener = (req: IncomingMessage, res: ServerResponse, principa
  * }).listen(3000)
  * ```
  */
-export function withToken(listener: TokenListener, options: GuardOptions): NodeListener {
+export function withToken(
+  listener: TokenListener,
+  options: GuardOptions<[req: IncomingMessage]>,
+): NodeListener {
   const realm = checkGuard(options)
   return (req, res) => {
     void guard(listener, options, realm, req, res)
@@ -54,26 +57,27 @@ export function withToken(listener: TokenListener, options: GuardOptions): NodeL
  * read in place, its query from `target` (the original request target: Express rewrites `req.url`
  * under a mounted router).
  */
-export function guardIncoming(
+export function guardIncoming<A extends unknown[]>(
   req: IncomingMessage,
   target: string,
-  options: GuardOptions,
+  options: GuardOptions<A>,
   realm: string,
+  ...args: A
 ): Promise<Result<Principal, Reply>> {
   const headers = { get: (name: string) => headerOf(req, name) }
-  return guardRequest({ headers }, queryUrl(target), options, realm)
+  return guardRequest({ headers }, queryUrl(target), options, realm, ...args)
 }
 
 async function guard(
   listener: TokenListener,
-  options: GuardOptions,
+  options: GuardOptions<[req: IncomingMessage]>,
   realm: string,
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
   let principal: Principal
   try {
-    const outcome = await guardIncoming(req, req.url ?? '/', options, realm)
+    const outcome = await guardIncoming(req, req.url ?? '/', options, realm, req)
     if (outcome.isErr()) return writeReply(res, outcome.error)
     principal = outcome.value
   } catch {

@@ -40,6 +40,17 @@ describe('release emulation', () => {
       last_used_ips: '17.8',
       last_used_ips_self: '18.0',
       last_used_ips_list: '18.2',
+      project_access_tokens: '13.9',
+      group_access_tokens: '14.7',
+      resource_token_get: '14.10',
+      resource_token_rotate: '16.0',
+      resource_token_self_rotate: '17.9',
+      resource_token_retained: '17.9',
+      service_accounts: '16.1',
+      service_accounts_list: '17.1',
+      group_service_accounts: '16.1',
+      group_service_accounts_list: '17.1',
+      group_service_account_tokens_list: '17.11',
     })
   })
 

@@ -1,0 +1,116 @@
+import { err, ok, type Result } from 'neverthrow'
+import { badRequest, notFound } from '../domain/error-constructors.js'
+import type { ErrorOf, StoreFailure } from '../domain/errors.js'
+import type { Token } from '../domain/token.js'
+import type { TokenFilter } from '../query/filter.js'
+import { paginate } from '../query/pagination.js'
+import type { User } from '../store/user.js'
+import type { CreateRequest } from './create.js'
+import type { AuthorityDeps } from './deps.js'
+import { toTokenInfo } from './events.js'
+import type { IssuedToken } from './issued-token.js'
+import type { ListRequest, TokenPage } from './list-tokens.js'
+import { type MintError, mint } from './mint.js'
+import type { Actor } from './principal.js'
+import { type RotateError, rotateFound } from './rotate.js'
+import { SERVICE_ACCOUNT_TOKEN } from './token-kinds.js'
+
+// The personal access tokens of a group's service account, once the route has checked the group and
+// the account (`groupAccount`). The account's owner is the group, not the caller: these are the
+// caller's checks, then the same store calls, mint path and rotation as a user's own tokens.
+
+/** One page of the account's tokens, with the token list's filters (never its impersonation tokens). */
+export async function listAccountTokens(
+  deps: AuthorityDeps,
+  account: User,
+  request: Omit<ListRequest, 'userRef'>,
+): Promise<Result<TokenPage, StoreFailure>> {
+  const filter: TokenFilter = { ...request.filter, userId: account.id, excludeImpersonation: true }
+  const page = {
+    page: Math.max(1, request.page?.page ?? 1),
+    perPage: Math.min(100, Math.max(1, request.page?.perPage ?? 20)),
+  }
+  const listed = await deps.store.list({
+    filter,
+    sort: request.sort ?? 'id_asc',
+    page,
+    now: deps.clock.now(),
+  })
+  if (listed.isErr()) return err(listed.error)
+  return ok({ items: listed.value.items, pagination: paginate(listed.value.total, page) })
+}
+
+/** A token for the account, through the one mint path (`SERVICE_ACCOUNT_TOKEN`). */
+export function createAccountToken(
+  deps: AuthorityDeps,
+  caller: Actor,
+  account: User,
+  request: CreateRequest,
+): Promise<Result<IssuedToken, MintError>> {
+  return mint(deps, SERVICE_ACCOUNT_TOKEN, caller, account, request)
+}
+
+// The account's token `id`, or null: another user's token is no token of the account.
+async function accountToken(
+  deps: AuthorityDeps,
+  account: User,
+  id: number,
+): Promise<Result<Token | null, StoreFailure>> {
+  const found = await deps.store.findById(id)
+  if (found.isErr()) return err(found.error)
+  return ok(found.value !== null && found.value.userId === account.id ? found.value : null)
+}
+
+/**
+ * Revokes the account's token (`404 Personal Access Token Not Found` for any other id). Revoking a
+ * revoked token succeeds, as GitLab's `revoke_token` does.
+ */
+export async function revokeAccountToken(
+  deps: AuthorityDeps,
+  caller: Actor,
+  account: User,
+  id: number,
+): Promise<Result<void, ErrorOf<'not_found'> | StoreFailure>> {
+  const found = await accountToken(deps, account, id)
+  if (found.isErr()) return err(found.error)
+  const token = found.value
+  if (token === null) return err(notFound('personal_access_token'))
+  const outcome = await deps.store.revoke(token.id)
+  if (outcome.isErr()) return err(outcome.error)
+  if (outcome.value === 'missing') return err(notFound('personal_access_token'))
+  if (outcome.value === 'revoked') {
+    deps.emit({
+      type: 'revoked',
+      at: deps.clock.now(),
+      actorUserId: caller.user.id,
+      token: toTokenInfo({ ...token, revoked: true }),
+    })
+  }
+  return ok(undefined)
+}
+
+/**
+ * Rotates the account's token (`404 Not Found` for any other id) with the PAT rotation: the same
+ * family, a week by default, `Token already revoked` for a revoked one.
+ */
+export async function rotateAccountToken(
+  deps: AuthorityDeps,
+  caller: Actor,
+  account: User,
+  id: number,
+  expiresAt: string | undefined,
+): Promise<Result<IssuedToken, RotateError>> {
+  const found = await accountToken(deps, account, id)
+  if (found.isErr()) return err(found.error)
+  if (found.value === null) return err(notFound('token'))
+  const rotated = await rotateFound(
+    deps,
+    caller,
+    found.value,
+    expiresAt === undefined ? {} : { expiresAt },
+    deps.digest,
+  )
+  // The store reports a rotation lost to a concurrent one as missing or revoked: GitLab's 400.
+  if (rotated.isErr() && rotated.error.type === 'not_found') return err(badRequest('Token already revoked'))
+  return rotated
+}

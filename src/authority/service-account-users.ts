@@ -1,0 +1,169 @@
+import { err, ok, type Result } from 'neverthrow'
+import { badRequest, conflict, forbidden } from '../domain/error-constructors.js'
+import type { ErrorOf, StoreFailure } from '../domain/errors.js'
+import type { Group } from '../domain/resource.js'
+import type { UserDraft } from '../store/resource-store.js'
+import type { User } from '../store/user.js'
+import type { AuthorityDeps } from './deps.js'
+import { toTokenInfo } from './events.js'
+import { type Actor, actsAsAdmin } from './principal.js'
+import { requireResources } from './resource-access.js'
+import { requireScope } from './scope-policy.js'
+import { isDeleted } from './service-account-access.js'
+
+/**
+ * A service account to create: GitLab's `name` (default `Service account user`) and `username`
+ * (default `service_account_<hex>`, or `service_account_group_<group id>_<hex>` for a group's).
+ */
+export interface ServiceAccountRequest {
+  readonly name?: string
+  readonly username?: string
+}
+
+/** The order of a service account list: GitLab's `order_by` (`id`) and `sort` (`desc`). */
+export interface ServiceAccountOrder {
+  readonly orderBy?: 'id' | 'username'
+  readonly sort?: 'asc' | 'desc'
+}
+
+/** How creating or listing service accounts fails. */
+export type ServiceAccountUserError =
+  | ErrorOf<'insufficient_scope' | 'forbidden' | 'not_found' | 'bad_request'>
+  | StoreFailure
+
+const DEFAULT_NAME = 'Service account user'
+
+// GitLab's `SecureRandom.hex(16)`: 16 random bytes as 32 hex digits, from the injected source.
+function hex16(deps: AuthorityDeps): string {
+  return Array.from(deps.random.bytes(16), (b) => b.toString(16).padStart(2, '0')).join('')
+}
+
+/** GitLab's `authenticated_as_admin!` of the instance routes: the scope, then 403 for non-administrators. */
+export function requireAdministrator(
+  caller: Actor,
+  scopes: readonly string[],
+): Result<void, ErrorOf<'insufficient_scope' | 'forbidden'>> {
+  const scoped = requireScope(caller, scopes)
+  if (scoped.isErr()) return scoped
+  return actsAsAdmin(caller) ? ok(undefined) : err(forbidden())
+}
+
+/**
+ * Creates a service account (`provisionedByGroupId`: the group's id, or `null` for an instance-wide
+ * one). A given username already taken (in any case) is `400 Username has already been taken`.
+ */
+export async function createServiceAccount(
+  deps: AuthorityDeps,
+  request: ServiceAccountRequest,
+  group: Group | null,
+): Promise<Result<User, ServiceAccountUserError>> {
+  const resources = await requireResources(deps, 'createUser')
+  if (resources.isErr()) return err(resources.error)
+  const prefix = group === null ? 'service_account' : `service_account_group_${group.id}`
+  const username =
+    request.username === undefined || request.username === '' ? `${prefix}_${hex16(deps)}` : request.username
+  const taken = await deps.users.findUser(username)
+  if (taken.isErr()) return err(taken.error)
+  if (taken.value !== null && taken.value.username.toLowerCase() === username.toLowerCase()) {
+    return err(badRequest('Username has already been taken'))
+  }
+  const draft: UserDraft = {
+    username,
+    name: request.name === undefined || request.name === '' ? DEFAULT_NAME : request.name,
+    admin: false,
+    blocked: false,
+    bot: false,
+    botNamespace: null,
+    serviceAccount: true,
+    provisionedByGroupId: group === null ? null : group.id,
+  }
+  return resources.value.createUser(draft)
+}
+
+/** The service accounts of a group (or the instance's, `null`), in the order asked (GitLab: id, desc). */
+export async function listServiceAccounts(
+  deps: AuthorityDeps,
+  group: Group | null,
+  order: ServiceAccountOrder,
+): Promise<Result<readonly User[], StoreFailure>> {
+  const resources = await requireResources(deps, 'listUsers')
+  if (resources.isErr()) return err(resources.error)
+  const listed = await resources.value.listUsers({
+    serviceAccount: true,
+    provisionedByGroupId: group === null ? null : group.id,
+  })
+  if (listed.isErr()) return err(listed.error)
+  const key = order.orderBy ?? 'id'
+  const direction = (order.sort ?? 'desc') === 'asc' ? 1 : -1
+  const compare = (a: User, b: User): number => {
+    const [x, y] = key === 'id' ? [a.id, b.id] : [a.username, b.username]
+    return x < y ? -direction : x > y ? direction : 0
+  }
+  return ok(listed.value.filter((user) => !isDeleted(user)).sort(compare))
+}
+
+/**
+ * Deletes a group's service account, as GitLab's `DELETE /groups/:id/service_accounts/:user_id`
+ * appears over HTTP: 409 `User cannot be removed while is the sole-owner of a group` unless
+ * `hardDelete`; then the account is blocked (GitLab blocks it and removes it in the background) and
+ * its active tokens are revoked, so it is listed no more and its tokens authenticate no one. patkit
+ * deletes no group (GitLab's `hard_delete` also deletes the groups the account solely owns).
+ */
+export async function deleteServiceAccount(
+  deps: AuthorityDeps,
+  caller: Actor,
+  account: User,
+  hardDelete: boolean,
+): Promise<Result<void, ErrorOf<'conflict'> | StoreFailure>> {
+  const resources = await requireResources(deps, 'listGroups')
+  if (resources.isErr()) return err(resources.error)
+  if (!hardDelete) {
+    const groups = await resources.value.listGroups()
+    if (groups.isErr()) return err(groups.error)
+    if (groups.value.some((group) => soleOwner(group, account))) return err(conflict(SOLE_OWNER))
+  }
+  const blocked = await deps.store.putUser({ ...account, blocked: true })
+  if (blocked.isErr()) return err(blocked.error)
+  return revokeAll(deps, caller, account)
+}
+
+const SOLE_OWNER = 'User cannot be removed while is the sole-owner of a group'
+
+function soleOwner(group: Group, account: User): boolean {
+  const owners = group.members.filter((m) => m.accessLevel === 50)
+  return owners.length === 1 && owners[0]?.userId === account.id
+}
+
+// GitLab destroys a deleted user's tokens with it; patkit revokes them (families and audit kept).
+async function revokeAll(
+  deps: AuthorityDeps,
+  caller: Actor,
+  account: User,
+): Promise<Result<void, StoreFailure>> {
+  const now = deps.clock.now()
+  for (;;) {
+    const page = await deps.store.list({
+      filter: { userId: account.id, state: 'active' },
+      sort: 'id_asc',
+      page: { page: 1, perPage: 100 },
+      now,
+    })
+    if (page.isErr()) return err(page.error)
+    let progressed = false
+    for (const token of page.value.items) {
+      const revoked = await deps.store.revoke(token.id)
+      if (revoked.isErr()) return err(revoked.error)
+      if (revoked.value === 'revoked') {
+        progressed = true
+        deps.emit({
+          type: 'revoked',
+          at: now,
+          actorUserId: caller.user.id,
+          token: toTokenInfo({ ...token, revoked: true }),
+        })
+      }
+    }
+    // Done when no active token is left, or none of this page could be revoked (revoked meanwhile).
+    if (!progressed) return ok(undefined)
+  }
+}

@@ -1,0 +1,153 @@
+import { err, ok } from 'neverthrow'
+import type { Feature } from '../authority/release.js'
+import type { ResourceAddress } from '../authority/resource-token-access.js'
+import { READ_SCOPES, SELF_ROTATE_SCOPES, WRITE_SCOPES } from '../authority/scope-policy.js'
+import type { ResourceType } from '../domain/resource.js'
+import { errorReply } from './error-response.js'
+import { listParamsParser } from './list-params.js'
+import { paginationHeaders } from './pagination-headers.js'
+import { grapeDate } from './request-params.js'
+import { parseResourceTokenBody } from './resource-token-body.js'
+import { resourceTokenJsonText } from './resource-token-json.js'
+import { jsonText, noContent, type Reply } from './responses.js'
+import type { CallerInput, CredentialsInput, RouteRow } from './route.js'
+
+const CREATE_PARAMS = ['name', 'description', 'scopes', 'expires_at', 'access_level']
+
+// The release that brought each source type's list, create and revoke routes.
+const INTRODUCED: Record<ResourceType, Feature> = {
+  project: 'project_access_tokens',
+  group: 'group_access_tokens',
+}
+
+function address(type: ResourceType, path: Readonly<Record<string, string>>): ResourceAddress {
+  return { type, id: path['id'] ?? '' }
+}
+
+/**
+ * GitLab's project and group access token routes (lib/api/resource_access_tokens.rb and
+ * resource_access_tokens/self_rotation.rb), for both source types. `self/rotate` comes before
+ * `:token_id/rotate`, as GitLab mounts SelfRotation first.
+ */
+function rowsFor(type: ResourceType): RouteRow[] {
+  const base = `/${type}s/:id/access_tokens`
+  return [
+    { method: 'GET', path: base, since: INTRODUCED[type], scopes: READ_SCOPES, serve: (i) => list(type, i) },
+    {
+      method: 'POST',
+      path: base,
+      since: INTRODUCED[type],
+      params: CREATE_PARAMS,
+      scopes: WRITE_SCOPES,
+      serve: (i) => create(type, i),
+    },
+    {
+      method: 'POST',
+      path: `${base}/self/rotate`,
+      since: 'resource_token_self_rotate',
+      params: ['expires_at'],
+      scopes: SELF_ROTATE_SCOPES,
+      caller: 'use_case',
+      serve: (i) => rotate(type, i, true),
+    },
+    {
+      method: 'GET',
+      path: `${base}/:token_id`,
+      since: 'resource_token_get',
+      scopes: READ_SCOPES,
+      serve: (i) => get(type, i),
+    },
+    {
+      method: 'DELETE',
+      path: `${base}/:token_id`,
+      since: INTRODUCED[type],
+      params: [],
+      scopes: WRITE_SCOPES,
+      serve: (i) => revoke(type, i),
+    },
+    {
+      method: 'POST',
+      path: `${base}/:token_id/rotate`,
+      since: 'resource_token_rotate',
+      params: ['expires_at'],
+      scopes: WRITE_SCOPES,
+      caller: 'use_case',
+      serve: (i) => rotate(type, i, false),
+    },
+  ]
+}
+
+/** The rows of both source types. */
+export const RESOURCE_TOKEN_ROUTES: readonly RouteRow[] = [...rowsFor('project'), ...rowsFor('group')]
+
+async function list(
+  type: ResourceType,
+  { authority, principal, path, url, publicUrl }: CallerInput,
+): Promise<Reply> {
+  const params = (await listParamsParser())(url.searchParams)
+  if (params.isErr()) return errorReply(params.error)
+  const { filter, sort, page } = params.value
+  const result = await authority.listResourceTokens(principal, address(type, path), { filter, sort, page })
+  if (result.isErr()) return errorReply(result.error)
+  const now = authority.now()
+  const items = result.value.items.map((shown) => resourceTokenJsonText(shown, now, authority.release))
+  return {
+    status: 200,
+    headers: {
+      'content-type': 'application/json',
+      ...paginationHeaders(result.value.pagination, url, publicUrl),
+    },
+    body: `[${items.join(',')}]`,
+  }
+}
+
+async function get(type: ResourceType, { authority, principal, path }: CallerInput): Promise<Reply> {
+  const result = await authority.getResourceToken(principal, address(type, path), path['token_id'] ?? '')
+  if (result.isErr()) return errorReply(result.error)
+  return jsonText(200, resourceTokenJsonText(result.value, authority.now(), authority.release))
+}
+
+async function create(
+  type: ResourceType,
+  { authority, principal, path, params }: CallerInput,
+): Promise<Reply> {
+  const request = parseResourceTokenBody(params)
+  if (request.isErr()) return errorReply(request.error)
+  const result = await authority.createResourceToken(principal, address(type, path), request.value)
+  if (result.isErr()) return errorReply(result.error)
+  const { secret, ...shown } = result.value
+  return jsonText(201, resourceTokenJsonText(shown, authority.now(), authority.release, secret))
+}
+
+async function revoke(type: ResourceType, { authority, principal, path }: CallerInput): Promise<Reply> {
+  const result = await authority.revokeResourceToken(principal, address(type, path), path['token_id'] ?? '')
+  return result.isOk() ? noContent() : errorReply(result.error)
+}
+
+// `token_id` is a String: one that is no number finds no token (GitLab's `find_by_id`), never 400.
+function tokenRef(path: Readonly<Record<string, string>>): number {
+  const id = path['token_id'] ?? ''
+  return /^\d{1,15}$/.test(id) ? Number(id) : 0
+}
+
+/**
+ * One authority call, as the personal access token rotation: a revoked token presented here is
+ * reuse (its descendants are revoked) before anything else is looked at.
+ */
+async function rotate(
+  type: ResourceType,
+  { authority, credentials, headers, path, params, refusal }: CredentialsInput,
+  self: boolean,
+): Promise<Reply> {
+  const idempotencyKey = headers.get('idempotency-key')
+  const rotated = await authority.rotateResourceTokenRequest(address(type, path), {
+    ...credentials,
+    idempotencyKey,
+    ref: refusal === undefined ? ok(self ? 'self' : tokenRef(path)) : err(refusal),
+    expiresAt: grapeDate(params, 'expires_at').mapErr((e) => errorReply(e)),
+  })
+  if (rotated.isErr()) return 'status' in rotated.error ? rotated.error : errorReply(rotated.error)
+  const { secret, replayed, ...shown } = rotated.value
+  const text = resourceTokenJsonText(shown, authority.now(), authority.release, secret)
+  return jsonText(200, text, replayed && idempotencyKey !== null ? { 'idempotent-replayed': 'true' } : {})
+}

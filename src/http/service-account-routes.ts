@@ -1,0 +1,309 @@
+import { err, ok, type Result, type ResultAsync } from 'neverthrow'
+import { READ_SCOPES, WRITE_SCOPES } from '../authority/scope-policy.js'
+import type {
+  ServiceAccountError,
+  ServiceAccountOrder,
+  ServiceAccountRequest,
+} from '../authority/service-accounts.js'
+import { invalidParameter } from '../domain/error-constructors.js'
+import { SCOPES } from '../domain/scopes.js'
+import { GRAPE_FALSE_VALUES, GRAPE_TRUE_VALUES } from '../query/grape-coercions.js'
+import { paginate } from '../query/pagination.js'
+import type { User } from '../store/user.js'
+import { errorReply } from './error-response.js'
+import { listParamsParser, parsePage } from './list-params.js'
+import { paginationHeaders } from './pagination-headers.js'
+import type { BodyParams } from './request-body.js'
+import {
+  grapeDate,
+  grapeFailures,
+  type InvalidParameter,
+  lastValue,
+  optionalString,
+  parseId,
+} from './request-params.js'
+import { json, noContent, type Reply } from './responses.js'
+import type { CallerInput, RouteRow } from './route.js'
+import { parseCreateBody } from './token-body.js'
+import { tokenJson, tokenJsonText } from './token-json.js'
+import { serviceAccountJson } from './user-json.js'
+
+const ACCOUNT_PARAMS = ['name', 'username', 'email']
+const TOKEN_PARAMS = ['name', 'scopes', 'description', 'expires_at']
+const GROUP = '/groups/:id/service_accounts'
+const TOKENS = `${GROUP}/:user_id/personal_access_tokens`
+
+// The create routes declare no `params`: GitLab reads only the names it declares and ignores the
+// rest (its spec sends `skip_owner_check` and expects 403, not 400).
+/**
+ * GitLab's service account routes (EE: ee/lib/api/service_accounts.rb, group_service_accounts.rb):
+ * the instance's accounts (administrators), a top-level group's accounts and their personal access
+ * tokens (the group's Owners and administrators). `PATCH` is not served (the pipeline has no PATCH).
+ */
+export const SERVICE_ACCOUNT_ROUTES: readonly RouteRow[] = [
+  {
+    method: 'POST',
+    path: '/service_accounts',
+    since: 'service_accounts',
+    scopes: WRITE_SCOPES,
+    serve: createInstanceAccount,
+  },
+  {
+    method: 'GET',
+    path: '/service_accounts',
+    since: 'service_accounts_list',
+    scopes: READ_SCOPES,
+    serve: listInstanceAccounts,
+  },
+  {
+    method: 'POST',
+    path: GROUP,
+    since: 'group_service_accounts',
+    scopes: WRITE_SCOPES,
+    serve: createGroupAccount,
+  },
+  {
+    method: 'GET',
+    path: GROUP,
+    since: 'group_service_accounts_list',
+    scopes: READ_SCOPES,
+    serve: listGroupAccounts,
+  },
+  {
+    method: 'DELETE',
+    path: `${GROUP}/:user_id`,
+    since: 'group_service_accounts_list',
+    params: ['hard_delete'],
+    scopes: WRITE_SCOPES,
+    serve: deleteGroupAccount,
+  },
+  {
+    method: 'GET',
+    path: TOKENS,
+    since: 'group_service_account_tokens_list',
+    scopes: READ_SCOPES,
+    serve: listTokens,
+  },
+  {
+    method: 'POST',
+    path: TOKENS,
+    since: 'group_service_accounts',
+    params: TOKEN_PARAMS,
+    scopes: WRITE_SCOPES,
+    serve: createToken,
+  },
+  {
+    method: 'DELETE',
+    path: `${TOKENS}/:token_id`,
+    since: 'group_service_account_tokens_list',
+    params: [],
+    scopes: WRITE_SCOPES,
+    serve: revokeToken,
+  },
+  {
+    method: 'POST',
+    path: `${TOKENS}/:token_id/rotate`,
+    since: 'group_service_accounts',
+    params: ['expires_at'],
+    scopes: WRITE_SCOPES,
+    serve: rotateToken,
+  },
+]
+
+/**
+ * A request with an invalid parameter, answered in GitLab's order: the route's `before` checks
+ * (scope, group, permission) first, then the parameter (Grape validates after them).
+ */
+async function refused(
+  input: CallerInput,
+  error: InvalidParameter,
+  groupRef: string | null,
+  access: 'read' | 'write',
+): Promise<Reply> {
+  const allowed = await input.authority.serviceAccountAccess(input.principal, groupRef, access)
+  return errorReply(allowed.isErr() ? allowed.error : error, 'users')
+}
+
+// patkit keeps no email: the entity shows the address GitLab generates, on the host clients see.
+function accounts(input: CallerInput, users: readonly User[]): Record<string, unknown>[] {
+  const host = (input.publicUrl ?? input.url).hostname
+  return users.map((user) => serviceAccountJson(user, host))
+}
+
+/**
+ * `name`, `username` and `email` (String, optional). patkit keeps no email addresses, so a given
+ * `email` is checked and not kept.
+ */
+function accountBody(body: BodyParams): Result<ServiceAccountRequest, InvalidParameter> {
+  const failures: InvalidParameter[] = []
+  const values: Record<string, string> = {}
+  for (const name of ACCOUNT_PARAMS) {
+    const value = optionalString(body, name)
+    if (value.isErr()) failures.push(value.error)
+    else if (value.value !== undefined) values[name] = value.value
+  }
+  const checked = grapeFailures(failures)
+  if (checked.isErr()) return err(checked.error)
+  return ok({
+    ...(values['name'] === undefined ? {} : { name: values['name'] }),
+    ...(values['username'] === undefined ? {} : { username: values['username'] }),
+  })
+}
+
+/** `order_by` (`id`, `username`; default `id`) and `sort` (`asc`, `desc`; default `desc`). */
+function accountOrder(params: URLSearchParams): Result<ServiceAccountOrder, InvalidParameter> {
+  const orderBy = lastValue(params, 'order_by')
+  if (orderBy !== undefined && orderBy !== 'id' && orderBy !== 'username') {
+    return err(invalidParameter('order_by', 'not_allowed_value'))
+  }
+  const sort = lastValue(params, 'sort')
+  if (sort !== undefined && sort !== 'asc' && sort !== 'desc') {
+    return err(invalidParameter('sort', 'not_allowed_value'))
+  }
+  return ok({ ...(orderBy === undefined ? {} : { orderBy }), ...(sort === undefined ? {} : { sort }) })
+}
+
+async function listed(
+  input: CallerInput,
+  groupRef: string | null,
+  list: (order: ServiceAccountOrder) => ResultAsync<readonly User[], ServiceAccountError>,
+): Promise<Reply> {
+  const { url, publicUrl } = input
+  const order = accountOrder(url.searchParams)
+  if (order.isErr()) return refused(input, order.error, groupRef, 'read')
+  const page = parsePage(url.searchParams, await listParamsParser())
+  if (page.isErr()) return refused(input, page.error, groupRef, 'read')
+  const found = await list(order.value)
+  if (found.isErr()) return errorReply(found.error, 'users')
+  const pagination = paginate(found.value.length, page.value)
+  const items = found.value.slice(pagination.offset, pagination.offset + pagination.perPage)
+  return json(200, accounts(input, items), paginationHeaders(pagination, url, publicUrl))
+}
+
+async function createInstanceAccount(input: CallerInput): Promise<Reply> {
+  const request = accountBody(input.params)
+  if (request.isErr()) return refused(input, request.error, null, 'write')
+  const created = await input.authority.createServiceAccount(input.principal, request.value)
+  if (created.isErr()) return errorReply(created.error, 'users')
+  return json(201, accounts(input, [created.value])[0])
+}
+
+function listInstanceAccounts(input: CallerInput): Promise<Reply> {
+  return listed(input, null, (order) => input.authority.listServiceAccounts(input.principal, order))
+}
+
+async function createGroupAccount(input: CallerInput): Promise<Reply> {
+  const group = input.path['id'] ?? ''
+  const request = accountBody(input.params)
+  if (request.isErr()) return refused(input, request.error, group, 'write')
+  const created = await input.authority.createGroupServiceAccount(input.principal, group, request.value)
+  if (created.isErr()) return errorReply(created.error, 'users')
+  return json(201, accounts(input, [created.value])[0])
+}
+
+function listGroupAccounts(input: CallerInput): Promise<Reply> {
+  const group = input.path['id'] ?? ''
+  return listed(input, group, (order) =>
+    input.authority.listGroupServiceAccounts(input.principal, group, order),
+  )
+}
+
+// Grape's Boolean: true, false, their words as text in any case; anything else `hard_delete is invalid`.
+function hardDelete(body: BodyParams): Result<boolean, InvalidParameter> {
+  const value = body['hard_delete']
+  if (value === undefined || value === null || value === '') return ok(false)
+  if (typeof value === 'boolean') return ok(value)
+  const text = String(value).toLowerCase()
+  if ((GRAPE_TRUE_VALUES as readonly string[]).includes(text)) return ok(true)
+  if ((GRAPE_FALSE_VALUES as readonly string[]).includes(text)) return ok(false)
+  return err(invalidParameter('hard_delete', 'invalid'))
+}
+
+async function deleteGroupAccount(input: CallerInput): Promise<Reply> {
+  const userId = parseId(input.path['user_id'], 'user_id')
+  if (userId.isErr()) return refused(input, userId.error, input.path['id'] ?? '', 'write')
+  const hard = hardDelete(input.params)
+  if (hard.isErr()) return refused(input, hard.error, input.path['id'] ?? '', 'write')
+  const deleted = await input.authority.deleteGroupServiceAccount(
+    input.principal,
+    input.path['id'] ?? '',
+    userId.value,
+    { hardDelete: hard.value },
+  )
+  return deleted.isErr() ? errorReply(deleted.error, 'users') : noContent()
+}
+
+async function listTokens(input: CallerInput): Promise<Reply> {
+  const { authority, principal, url, publicUrl } = input
+  const userId = parseId(input.path['user_id'], 'user_id')
+  if (userId.isErr()) return refused(input, userId.error, input.path['id'] ?? '', 'read')
+  const params = (await listParamsParser())(url.searchParams)
+  if (params.isErr()) return refused(input, params.error, input.path['id'] ?? '', 'read')
+  const { filter, sort, page } = params.value
+  const result = await authority.listServiceAccountTokens(principal, input.path['id'] ?? '', userId.value, {
+    filter,
+    sort,
+    page,
+  })
+  if (result.isErr()) return errorReply(result.error, 'users')
+  const now = authority.now()
+  const items = result.value.items.map((t) => tokenJsonText(t, now, authority.release, 'last_used_ips_list'))
+  return {
+    status: 200,
+    headers: {
+      'content-type': 'application/json',
+      ...paginationHeaders(result.value.pagination, url, publicUrl),
+    },
+    body: `[${items.join(',')}]`,
+  }
+}
+
+async function createToken(input: CallerInput): Promise<Reply> {
+  const { authority, principal } = input
+  const userId = parseId(input.path['user_id'], 'user_id')
+  if (userId.isErr()) return refused(input, userId.error, input.path['id'] ?? '', 'write')
+  const request = parseCreateBody(input.params, SCOPES)
+  if (request.isErr()) return refused(input, request.error, input.path['id'] ?? '', 'write')
+  const created = await authority.createServiceAccountToken(
+    principal,
+    input.path['id'] ?? '',
+    userId.value,
+    request.value,
+  )
+  // GitLab's `render_api_error!(message, :unprocessable_entity)`: the model's message, bare, 422.
+  if (created.isErr()) return errorReply(created.error, 'create')
+  return json(201, { ...tokenJson(created.value.token, authority.now()), token: created.value.secret })
+}
+
+async function revokeToken(input: CallerInput): Promise<Reply> {
+  const userId = parseId(input.path['user_id'], 'user_id')
+  if (userId.isErr()) return refused(input, userId.error, input.path['id'] ?? '', 'write')
+  const tokenId = parseId(input.path['token_id'], 'token_id')
+  if (tokenId.isErr()) return refused(input, tokenId.error, input.path['id'] ?? '', 'write')
+  const revoked = await input.authority.revokeServiceAccountToken(
+    input.principal,
+    input.path['id'] ?? '',
+    userId.value,
+    tokenId.value,
+  )
+  return revoked.isErr() ? errorReply(revoked.error, 'users') : noContent()
+}
+
+async function rotateToken(input: CallerInput): Promise<Reply> {
+  const { authority, principal } = input
+  const userId = parseId(input.path['user_id'], 'user_id')
+  if (userId.isErr()) return refused(input, userId.error, input.path['id'] ?? '', 'write')
+  const tokenId = parseId(input.path['token_id'], 'token_id')
+  if (tokenId.isErr()) return refused(input, tokenId.error, input.path['id'] ?? '', 'write')
+  const expiresAt = grapeDate(input.params, 'expires_at')
+  if (expiresAt.isErr()) return refused(input, expiresAt.error, input.path['id'] ?? '', 'write')
+  const rotated = await authority.rotateServiceAccountToken(
+    principal,
+    input.path['id'] ?? '',
+    userId.value,
+    tokenId.value,
+    expiresAt.value === undefined ? {} : { expiresAt: expiresAt.value },
+  )
+  if (rotated.isErr()) return errorReply(rotated.error, 'users')
+  return json(200, { ...tokenJson(rotated.value.token, authority.now()), token: rotated.value.secret })
+}
