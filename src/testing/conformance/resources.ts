@@ -150,6 +150,13 @@ export function describeResources(ctx: ConformanceContext): void {
         expect(await okValue(resources.findProject(2))).toBeNull()
         // Full paths are unique per kind: a project may have a group's.
         expect((await okValue(resources.putProject(projectFixture(3, { path: 'acme' })))).id).toBe(3)
+        // A refused replacement leaves the resource as it was, members included.
+        const kept = projectFixture(5, { path: 'kept', members: [{ userId: 2, accessLevel: 40 }] })
+        await okValue(resources.putProject(kept))
+        await errValue(
+          resources.putProject(projectFixture(5, { path: 'ACME', fullPath: 'ACME/api', members: [] })),
+        )
+        expect(membersSorted(await okValue(resources.findProject(5)))).toEqual(kept)
         // The holder itself may keep or re-case its path.
         await okValue(resources.putGroup(groupFixture(1, { path: 'Acme' })))
         expect((await okValue(resources.findGroup('acme')))?.fullPath).toBe('Acme')
