@@ -252,6 +252,43 @@ function describeMigrations(target: DatabaseTarget, dialect: SqlDialectName, tag
       }
     })
 
+    it('0007 adds resources and the user fields to a store created before it, keeping its users', async () => {
+      const older = `${prefix}r_`
+      try {
+        await okValue(migrate(db, { tablePrefix: older }))
+        const root = { id: 1, username: 'root', admin: true, blocked: false }
+        await okValue(sqlStore(db, { tablePrefix: older }).putUser(root))
+        // As if the schema were still at 0006: no resource tables, no user fields, no 0007 record.
+        for (const table of ['members', 'groups', 'projects']) {
+          await sql`drop table ${sql.table(older + table)}`.execute(db)
+        }
+        for (const column of [
+          'name',
+          'bot',
+          'bot_namespace_type',
+          'bot_namespace_id',
+          'service_account',
+          'provisioned_by_group_id',
+        ]) {
+          await sql`alter table ${sql.table(`${older}users`)} drop column ${sql.id(column)}`.execute(db)
+        }
+        await sql`delete from ${sql.table(`${older}migrations`)} where name = '0007_resources'`.execute(db)
+        expect(await okValue(migrate(db, { tablePrefix: older }))).toEqual({
+          applied: ['0007_resources'],
+          version: VERSION,
+        })
+        const store = sqlStore(db, { tablePrefix: older })
+        expect(await okValue(store.findUser(1))).toEqual(root)
+        const created = await okValue(
+          store.resources?.createUser({ username: 'bot', admin: false, blocked: false, bot: true }) ??
+            Promise.reject(new Error('no resources')),
+        )
+        expect(created).toEqual({ id: 2, username: 'bot', admin: false, blocked: false, bot: true })
+      } finally {
+        await dropTables(db, older)
+      }
+    })
+
     it('userIdType string creates text user id columns and records the kind; the other kind is refused later', async () => {
       const strings = `${prefix}u_`
       try {
