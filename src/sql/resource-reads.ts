@@ -11,21 +11,28 @@ import {
 
 const DIGITS = /^\d+$/
 
-type Found<T extends ResourceType> = T extends 'group' ? Group : Project
+/** How each kind is read: its table's rows decoded with their members. */
+type Decoder<T> = (row: ResourceRow, members: readonly MemberRow[]) => T
 
-function decode<T extends ResourceType>(type: T, row: ResourceRow, members: readonly MemberRow[]): Found<T> {
-  return (type === 'group' ? decodeGroup(row, members) : decodeProject(row, members)) as Found<T>
+/** The decoder of each kind. */
+export const GROUPS: { readonly type: 'group'; readonly decode: Decoder<Group> } = {
+  type: 'group',
+  decode: decodeGroup,
+}
+export const PROJECTS: { readonly type: 'project'; readonly decode: Decoder<Project> } = {
+  type: 'project',
+  decode: decodeProject,
 }
 
 /**
  * A group or project by id (a number or a string of digits) or by full path in any case (folded in
  * JavaScript into `full_path_lower`, as usernames are), with its members; null when there is none.
  */
-export async function selectResource<T extends ResourceType>(
+export async function selectResource<T>(
   { db }: SqlContext,
-  type: T,
+  { type, decode }: { readonly type: ResourceType; readonly decode: Decoder<T> },
   ref: number | string,
-): Promise<Found<T> | null> {
+): Promise<T | null> {
   const id = typeof ref === 'number' ? ref : DIGITS.test(ref) ? Number(ref) : null
   if (id !== null && !Number.isSafeInteger(id)) return null
   const table = tableOf(type)
@@ -36,14 +43,14 @@ export async function selectResource<T extends ResourceType>(
   ).executeTakeFirst()
   if (row === undefined) return null
   const members = await selectMembers(db, type, Number(row.id))
-  return decode(type, row, members)
+  return decode(row, members)
 }
 
 /** Every group or project in id order, with its members: two statements whatever their number. */
-export async function selectResources<T extends ResourceType>(
+export async function selectResources<T>(
   { db }: SqlContext,
-  type: T,
-): Promise<readonly Found<T>[]> {
+  { type, decode }: { readonly type: ResourceType; readonly decode: Decoder<T> },
+): Promise<readonly T[]> {
   const rows: ResourceRow[] = await db.selectFrom(tableOf(type)).selectAll().orderBy('id').execute()
   const members = await selectMembers(db, type)
   const byResource = new Map<string, MemberRow[]>()
@@ -53,5 +60,5 @@ export async function selectResources<T extends ResourceType>(
     if (list === undefined) byResource.set(key, [member])
     else list.push(member)
   }
-  return Object.freeze(rows.map((row) => decode(type, row, byResource.get(String(row.id)) ?? [])))
+  return Object.freeze(rows.map((row) => decode(row, byResource.get(String(row.id)) ?? [])))
 }

@@ -6,7 +6,7 @@ import type { PatkitDatabase } from './schema.js'
 import { retrying } from './store-failure.js'
 import { writeTransaction } from './transaction.js'
 
-function columnsOf(type: ResourceType, resource: Group | Project) {
+function columnsOf(resource: Group | Project) {
   const common = {
     path: resource.path,
     full_path: resource.fullPath,
@@ -14,9 +14,9 @@ function columnsOf(type: ResourceType, resource: Group | Project) {
     name: resource.name,
     visibility: resource.visibility,
   }
-  return type === 'group'
-    ? { ...common, parent_id: (resource as Group).parentId }
-    : { ...common, group_id: (resource as Project).groupId }
+  return 'parentId' in resource
+    ? { ...common, parent_id: resource.parentId }
+    : { ...common, group_id: resource.groupId }
 }
 
 /** Whether the resource exists, its row locked for the rest of the transaction where the dialect can. */
@@ -42,7 +42,7 @@ export async function putResource<T extends Group | Project>(
   resource: T,
 ): Promise<T> {
   const table = tableOf(type)
-  const values = columnsOf(type, resource)
+  const values = columnsOf(resource)
   const members = distinctMembers(resource.members)
   const put = () =>
     writeTransaction(context, async (trx) => {

@@ -3,7 +3,7 @@ import type { StoreFailure } from '../domain/errors.js'
 import type { ResourceStore } from '../store/resource-store.js'
 import { insertNextUser, selectUsers } from './created-users.js'
 import type { SqlContext } from './options.js'
-import { selectResource, selectResources } from './resource-reads.js'
+import { GROUPS, PROJECTS, selectResource, selectResources } from './resource-reads.js'
 import { putResource, upsertMember } from './resource-writes.js'
 import { toStoreFailure } from './store-failure.js'
 
@@ -16,12 +16,12 @@ export function sqlResources(context: SqlContext): ResourceStore {
   const run = <T>(operation: string, work: () => Promise<T>): ResultAsync<T, StoreFailure> =>
     ResultAsync.fromPromise((async () => work())(), toStoreFailure(operation))
   return Object.freeze({
-    findGroup: (ref) => run('findGroup', () => selectResource(context, 'group', ref)),
-    findProject: (ref) => run('findProject', () => selectResource(context, 'project', ref)),
+    findGroup: (ref) => run('findGroup', () => selectResource(context, GROUPS, ref)),
+    findProject: (ref) => run('findProject', () => selectResource(context, PROJECTS, ref)),
     putGroup: (group) => run('putGroup', () => putResource(context, 'group', group)),
     putProject: (project) => run('putProject', () => putResource(context, 'project', project)),
-    listGroups: () => run('listGroups', () => selectResources(context, 'group')),
-    listProjects: () => run('listProjects', () => selectResources(context, 'project')),
+    listGroups: () => run('listGroups', () => selectResources(context, GROUPS)),
+    listProjects: () => run('listProjects', () => selectResources(context, PROJECTS)),
     setMember: (resource, member) => run('setMember', () => upsertMember(context, resource, member)),
     createUser: (draft) => run('createUser', () => insertNextUser(context, draft)),
     listUsers: (filter) => run('listUsers', () => selectUsers(context, filter)),
