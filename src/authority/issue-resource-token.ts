@@ -1,6 +1,6 @@
 import { errAsync, ResultAsync } from 'neverthrow'
-import { notFound } from '../domain/error-constructors.js'
-import type { AccessLevel, ResourceRef } from '../domain/resource.js'
+import { invalidParameter, notFound } from '../domain/error-constructors.js'
+import { type AccessLevel, isAccessLevel, type ResourceRef } from '../domain/resource.js'
 import { type BotTokenError, type IssuedResourceToken, mintBotToken } from './bot-token.js'
 import type { AuthorityDeps } from './deps.js'
 import { requireResources } from './resource-access.js'
@@ -25,21 +25,36 @@ export interface IssueResourceTokenInput {
   readonly name: string
   /** Of GitLab's `resource_bot_scopes` (every non-administrator scope but `read_user`). */
   readonly scopes: readonly string[]
+  /** One of `ACCESS_LEVELS` (another is `invalid_parameter` on `access_level`); default 40. */
   readonly accessLevel?: AccessLevel
-  /** `YYYY-MM-DD`; `null` or absent: today + the maximum lifetime when expiry is required, else never. */
+  /**
+   * `YYYY-MM-DD`, within the creation window (with `requireExpiry`, at most `maxLifetimeDays` ahead,
+   * else `invalid_expiry`; a past day makes an expired token). Absent or `null`: as `issueToken`'s
+   * absent, today + `maxLifetimeDays` when expiry is required, else never; not the route's
+   * "expires_at is missing", which is a rule of the request's parameters.
+   */
   readonly expiresAt?: string | null
   readonly description?: string | null
 }
 
-/** Every way `issueResourceToken` fails: `not_found` names a project or group the store does not hold. */
+/**
+ * Every way `issueResourceToken` fails: `not_found` names a project or group the store does not hold;
+ * `invalid_parameter` a scope outside `resource_bot_scopes` or an unknown access level.
+ */
 export type IssueResourceTokenError = BotTokenError
 
-/** The embedders' one call: the bot, its membership and the token (bot-token.ts). */
+/**
+ * The embedders' one call: the bot, its membership and the token (bot-token.ts). Every refusal comes
+ * before the bot is made. Unlike `issueToken` (seeds and fixtures), it keeps the creation window: a
+ * workspace's token is a live one, so `null` is no "never" while expiry is required.
+ */
 export function issueResourceToken(
   deps: AuthorityDeps,
   input: IssueResourceTokenInput,
 ): ResultAsync<IssuedResourceToken, IssueResourceTokenError> {
   const { resource, accessLevel = DEFAULT_TOKEN_ACCESS_LEVEL, expiresAt, description, name, scopes } = input
+  // The type says AccessLevel; an embedder's JavaScript may still pass another number.
+  if (!isAccessLevel(accessLevel)) return errAsync(invalidParameter('access_level', 'not_allowed_value'))
   const request = {
     name,
     scopes,

@@ -1,6 +1,6 @@
 import { err, ok, type Result, ResultAsync } from 'neverthrow'
 import { notFound, unauthorized } from '../domain/error-constructors.js'
-import type { ErrorOf } from '../domain/errors.js'
+import type { ErrorOf, StoreFailure } from '../domain/errors.js'
 import type { Token } from '../domain/token.js'
 import type { PageRequest, SortKey, TokenFilter } from '../query/filter.js'
 import { type Pagination, paginate } from '../query/pagination.js'
@@ -78,7 +78,18 @@ async function listFor(
   if (scoped.isErr()) return err(scoped.error)
   const scope = await resolveOwnerScope(deps, principal, request.userRef)
   if (scope.isErr()) return err(scope.error)
-  const filter: TokenFilter = { ...datedFilters(deps, request.filter ?? {}), ...scope.value }
+  return listPage(deps, { ...datedFilters(deps, request.filter ?? {}), ...scope.value }, request)
+}
+
+/**
+ * One page of the store's tokens under `filter`, the personal and the resource lists alike: GitLab's
+ * page bounds (from 1, 1 to 100 a page, 20 by default) and default sort (`id_asc`).
+ */
+export async function listPage(
+  deps: AuthorityDeps,
+  filter: TokenFilter,
+  request: Pick<ListRequest, 'sort' | 'page'>,
+): Promise<Result<TokenPage, StoreFailure>> {
   const page = {
     page: Math.max(1, request.page?.page ?? 1),
     perPage: Math.min(100, Math.max(1, request.page?.perPage ?? 20)),

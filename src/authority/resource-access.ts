@@ -29,6 +29,11 @@ const DIGITS = /^\d+$/
 // A cycle in seeded parents must not loop forever: GitLab's nesting limit is 20.
 const MAX_DEPTH = 21
 
+// `:id` as the URL had it: digits are an id, anything else a full path.
+function storeRef(ref: string | number): number | string {
+  return typeof ref === 'string' && DIGITS.test(ref) ? Number(ref) : ref
+}
+
 function resourcesOf(deps: AuthorityDeps): ResourceStore | undefined {
   return deps.store.resources
 }
@@ -86,7 +91,7 @@ export function projectInView(
   const resources = resourcesOf(deps)
   if (resources === undefined) return errAsync(notFound('project'))
   return resources
-    .findProject(DIGITS.test(ref) ? Number(ref) : ref)
+    .findProject(storeRef(ref))
     .andThen((project) => inView(resources, 'project', project, (found) => found.groupId, viewer))
 }
 
@@ -99,7 +104,7 @@ export function groupInView(
   const resources = resourcesOf(deps)
   if (resources === undefined) return errAsync(notFound('group'))
   return resources
-    .findGroup(DIGITS.test(ref) ? Number(ref) : ref)
+    .findGroup(storeRef(ref))
     .andThen((group) => inView(resources, 'group', group, (found) => found.parentId, viewer))
 }
 
@@ -112,4 +117,18 @@ export function requireResources(
   return resources === undefined
     ? errAsync(storeFailure(operation, new Error('the store holds no projects or groups (store.resources)')))
     : okAsync(resources)
+}
+
+/**
+ * The project or group `ref` names (an id, or a full path), as stored, whoever asks: for an answer
+ * about a resource already authorised; `null` when there is none or the store holds no resources.
+ */
+export function findResource(
+  deps: AuthorityDeps,
+  type: ResourceType,
+  ref: number | string,
+): ResultAsync<Group | Project | null, StoreFailure> {
+  const resources = resourcesOf(deps)
+  if (resources === undefined) return okAsync(null)
+  return type === 'project' ? resources.findProject(storeRef(ref)) : resources.findGroup(storeRef(ref))
 }

@@ -1,11 +1,11 @@
 import { err, ok, okAsync, type Result, ResultAsync } from 'neverthrow'
 import { badRequest, notFound, unauthorized } from '../domain/error-constructors.js'
-import type { ErrorOf, StoreFailure } from '../domain/errors.js'
+import type { ErrorOf } from '../domain/errors.js'
 import { directAccess, type Group, type Project } from '../domain/resource.js'
 import type { Token } from '../domain/token.js'
 import type { AuthorityDeps } from './deps.js'
 import { actsAsAdmin, type Principal, type TokenRef } from './principal.js'
-import type { ResourceInView } from './resource-access.js'
+import { findResource, type ResourceInView } from './resource-access.js'
 import {
   botOf,
   mayManage,
@@ -57,7 +57,7 @@ export function rotateResourceTokenRequest<E>(
     const view = seen
     if (view !== null) return okAsync(shownIn(rotated, address, view.resource))
     // A replay (Idempotency-Key, the grace window) skips the step: the resource is read for the answer.
-    return addressed(deps, address).map((resource) =>
+    return findResource(deps, address.type, address.id).map((resource) =>
       resource === null
         ? { ...rotated, accessLevel: null, resource: { type: address.type, id: 0 } }
         : shownIn(rotated, address, resource),
@@ -75,16 +75,6 @@ function shownIn(
 }
 
 /** The resource an address names, whoever looks. */
-function addressed(
-  deps: AuthorityDeps,
-  address: ResourceAddress,
-): ResultAsync<Group | Project | null, StoreFailure> {
-  const resources = deps.store.resources
-  if (resources === undefined) return okAsync(null)
-  const ref = typeof address.id === 'string' && /^\d+$/.test(address.id) ? Number(address.id) : address.id
-  return address.type === 'project' ? resources.findProject(ref) : resources.findGroup(ref)
-}
-
 /**
  * The resource's rule of a rotation. `self` (RSR): `api` or `self_rotate`, a bot's token only (405
  * for anyone else), the resource as the bot sees it (404), the bot a member of it (else 401); no role

@@ -3,7 +3,7 @@ import { badRequest, notFound, unauthorized } from '../domain/error-constructors
 import type { ErrorOf, StoreFailure } from '../domain/errors.js'
 import type { Group, Project, ResourceType } from '../domain/resource.js'
 import type { Token } from '../domain/token.js'
-import { type Pagination, paginate } from '../query/pagination.js'
+import type { Pagination } from '../query/pagination.js'
 import { displayName, type User } from '../store/user.js'
 import type { IssuedResourceToken } from './bot-token.js'
 import type { AuthorityDeps } from './deps.js'
@@ -14,7 +14,7 @@ import {
   type IssueResourceTokenInput,
   issueResourceToken,
 } from './issue-resource-token.js'
-import { datedFilters, type ListRequest } from './list-tokens.js'
+import { datedFilters, type ListRequest, listPage } from './list-tokens.js'
 import type { Actor } from './principal.js'
 import { hasFeature } from './release.js'
 import type { ResourceInView } from './resource-access.js'
@@ -24,6 +24,7 @@ import {
   noResourceToken,
   type ResourceAddress,
   type ResourceToken,
+  refOf,
   resourceInView,
   tokenOfResource,
 } from './resource-token-access.js'
@@ -204,23 +205,15 @@ async function listFor(
 ): Promise<Result<ResourceTokenPage, ReadResourceTokenError>> {
   const view = await readable(deps, actor, address)
   if (view.isErr()) return err(view.error)
-  const page = {
-    page: Math.max(1, request.page?.page ?? 1),
-    perPage: Math.min(100, Math.max(1, request.page?.perPage ?? 20)),
+  const filter = {
+    ...datedFilters(deps, request.filter ?? {}),
+    resource: refOf(address.type, view.value),
+    excludeImpersonation: true,
   }
-  const listed = await deps.store.list({
-    filter: {
-      ...datedFilters(deps, request.filter ?? {}),
-      resource: { type: address.type, id: view.value.resource.id },
-      excludeImpersonation: true,
-    },
-    sort: request.sort ?? 'id_asc',
-    page,
-    now: deps.clock.now(),
-  })
+  const listed = await listPage(deps, filter, request)
   if (listed.isErr()) return err(listed.error)
   const items = listed.value.items.map((token) => asResourceToken(token, address.type, view.value))
-  return ok({ items, pagination: paginate(listed.value.total, page) })
+  return ok({ items, pagination: listed.value.pagination })
 }
 
 async function getFor(
