@@ -36,6 +36,7 @@ const SUITES = [
   { name: 'guard', file: 'guard.mjs' },
   { name: 'list', file: 'list.mjs' },
   { name: 'postgres', file: 'postgres.mjs' },
+  { name: 'resources', file: 'resources.mjs' },
   { name: 'cache', file: 'cache.mjs' },
   { name: 'cache-propagation', file: 'cache-propagation.mjs' },
   { name: 'cache-scale', file: 'cache-scale.mjs' },

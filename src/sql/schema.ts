@@ -40,6 +40,43 @@ interface UsersTable {
   username_lower: Column<string>
   admin: Column<Flag>
   blocked: Column<Flag>
+  // Schema version 0007: null (or false) for a user without them.
+  name: Column<string | null>
+  bot: Column<Flag>
+  bot_namespace_type: Column<string | null>
+  bot_namespace_id: Column<Id | null>
+  service_account: Column<Flag>
+  provisioned_by_group_id: Column<Id | null>
+}
+
+/**
+ * Groups and projects (schema version 0007): `full_path_lower` carries the case-insensitive unique
+ * key; `parent_id` is a group's parent, `group_id` a project's group.
+ */
+interface ResourceTable {
+  id: Column<Id>
+  path: Column<string>
+  full_path: Column<string>
+  full_path_lower: Column<string>
+  name: Column<string>
+  visibility: Column<string>
+}
+
+interface GroupsTable extends ResourceTable {
+  parent_id: Column<Id | null>
+}
+
+interface ProjectsTable extends ResourceTable {
+  group_id: Column<Id | null>
+}
+
+/** Direct memberships (schema version 0007): one row per (source_type, source_id, user_id). */
+interface MembersTable {
+  /** `'project'` or `'group'`. */
+  source_type: Column<string>
+  source_id: Column<Id>
+  user_id: Column<UserIdColumn>
+  access_level: Column<number>
 }
 
 /**
@@ -78,6 +115,9 @@ export interface PatkitDatabase {
   settings: SettingsTable
   rotation_receipts: RotationReceiptsTable
   cache_changes: CacheChangesTable
+  groups: GroupsTable
+  projects: ProjectsTable
+  members: MembersTable
 }
 
 /** The unprefixed names of the store's own tables, which the prefix plugin renames. */
@@ -87,4 +127,7 @@ export const PATKIT_TABLES: readonly (keyof PatkitDatabase)[] = [
   'settings',
   'rotation_receipts',
   'cache_changes',
+  'groups',
+  'projects',
+  'members',
 ]

@@ -8,6 +8,7 @@ import { resolveOptions, type SqlStoreOptions } from './options.js'
 import { revokeDescendants } from './revoke-descendants.js'
 import { type RotateOutcome, rotateRow } from './rotate.js'
 import { consumeReceipt, pruneReceipts } from './rotation-receipts.js'
+import { sqlResources } from './sql-resources.js'
 import { prepareStatements } from './statements.js'
 import { toStoreFailure } from './store-failure.js'
 import { findTokenBy, findTokenWithUser, selectTokenPage } from './token-reads.js'
@@ -34,6 +35,10 @@ import { selectUser, selectUserById, upsertUser } from './users.js'
  * It has the optional `rotationReceipts` capability (`rotateWithReceipt`, `consumeRotationReceipt`)
  * behind the `Idempotency-Key` header on rotate: the receipt is written in the rotation's transaction,
  * and consumed under the family's lock, so of N concurrent replays exactly one gets the successor.
+ *
+ * It has the optional `resources` capability (projects, groups, members, bots and service accounts;
+ * schema version 0007) with integer user ids, and honours `filter.resource` in `list` with one
+ * semi-join through the members and users tables.
  *
  * It declares the `userIdType` of its options as `store.userIdType`, known at construction:
  * `createAuthority` throws when the authority's differs. Whether the tables hold that kind is
@@ -114,5 +119,7 @@ export function sqlStore<DB>(db: Kysely<DB>, options: SqlStoreOptions = {}): Tok
     putUser: (user) => runFor('putUser', user.id, () => upsertUser(context, user)),
     findUser: (ref) => run('findUser', () => selectUser(context, ref)),
     findUserById: (id) => run('findUserById', () => selectUserById(context, id)),
+    // Projects and groups are GitLab's, whose user ids are integers: a string-id store has none.
+    ...(context.userIdType === 'integer' ? { resources: sqlResources(context) } : {}),
   } satisfies TokenStore)
 }

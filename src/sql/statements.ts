@@ -15,6 +15,12 @@ interface TokenUserRow extends TokenRow {
   readonly owner_username: unknown
   readonly owner_admin: unknown
   readonly owner_blocked: unknown
+  readonly owner_name: unknown
+  readonly owner_bot: unknown
+  readonly owner_bot_namespace_type: unknown
+  readonly owner_bot_namespace_id: unknown
+  readonly owner_service_account: unknown
+  readonly owner_provisioned_by_group_id: unknown
 }
 
 /**
@@ -94,6 +100,12 @@ export function prepareStatements({ db, dialect }: SqlContext): Statements {
           'users.username as owner_username',
           'users.admin as owner_admin',
           'users.blocked as owner_blocked',
+          'users.name as owner_name',
+          'users.bot as owner_bot',
+          'users.bot_namespace_type as owner_bot_namespace_type',
+          'users.bot_namespace_id as owner_bot_namespace_id',
+          'users.service_account as owner_service_account',
+          'users.provisioned_by_group_id as owner_provisioned_by_group_id',
         ])
         .where('tokens.digest', '=', digest),
       [digest],

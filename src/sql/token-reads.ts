@@ -43,6 +43,12 @@ export async function findTokenWithUser(
             username: row.owner_username,
             admin: row.owner_admin,
             blocked: row.owner_blocked,
+            name: row.owner_name,
+            bot: row.owner_bot,
+            bot_namespace_type: row.owner_bot_namespace_type,
+            bot_namespace_id: row.owner_bot_namespace_id,
+            service_account: row.owner_service_account,
+            provisioned_by_group_id: row.owner_provisioned_by_group_id,
           },
           userIdType,
         )

@@ -43,10 +43,30 @@ function activeAt(eb: TokensBuilder, dialect: SqlDialect, now: Date): Expression
 }
 
 /**
+ * `filter.resource`: the token's user is a bot (`users.bot`) and a member of the resource. A semi-join
+ * through the members key (source_type, source_id, user_id) and the users primary key, so the tokens
+ * are then read through their (user_id, id) index.
+ */
+function ofBotMembers(
+  eb: TokensBuilder,
+  dialect: SqlDialect,
+  resource: NonNullable<TokenFilter['resource']>,
+): Expression<SqlBool> {
+  const bots = eb
+    .selectFrom('members')
+    .innerJoin('users', 'users.id', 'members.user_id')
+    .select('members.user_id')
+    .where('members.source_type', '=', resource.type)
+    .where('members.source_id', '=', resource.id)
+    .where('users.bot', '=', dialect.bool(true))
+  return eb('tokens.user_id', 'in', bots)
+}
+
+/**
  * Compiles a {@link TokenFilter} to one `WHERE` condition with the semantics of the in-memory
  * predicate: `created*` and `lastUsed*` inclusive (a NULL `last_used_at` never matches, as SQL's
  * comparisons with NULL never hold); `expiresBefore` strict and `expiresAfter` inclusive (a NULL
- * `expires_at` matches neither); `state` at `now`; `search` as {@link searchConditions}.
+ * `expires_at` matches neither); `state` at `now`; `search` as {@link searchConditions}; `resource` as {@link ofBotMembers}.
  */
 export function filterCondition(
   dialect: SqlDialect,
@@ -59,6 +79,7 @@ export function filterCondition(
       conditions.push(condition)
     }
     if (filter.userId !== undefined) add(eb('tokens.user_id', '=', filter.userId))
+    if (filter.resource !== undefined) add(ofBotMembers(eb, dialect, filter.resource))
     if (filter.excludeImpersonation === true) add(eb('tokens.impersonation', '=', dialect.bool(false)))
     if (filter.impersonationOnly === true) add(eb('tokens.impersonation', '=', dialect.bool(true)))
     if (filter.createdAfter !== undefined)

@@ -2,12 +2,16 @@ import { describe, expect, it } from 'vitest'
 import type { TokenStore } from '../store/token-store.js'
 import { CAPABILITY_METHODS, type ConformanceContext, hasCapability } from './conformance/context.js'
 import { describedStore } from './conformance/described-store.js'
+import { describeFreshLookup } from './conformance/fresh-lookup.js'
 import { describeIsolation } from './conformance/isolation.js'
 import { describeJoinedLookup } from './conformance/joined-lookup.js'
 import { describeListFilters } from './conformance/list-filters.js'
 import { describeListSort } from './conformance/list-sort.js'
 import { describeLookups } from './conformance/lookups.js'
 import { describePagination } from './conformance/pagination.js'
+import { describeResourceList } from './conformance/resource-list.js'
+import { describeResourceUsers } from './conformance/resource-users.js'
+import { describeResources } from './conformance/resources.js'
 import { describeRevocation } from './conformance/revocation.js'
 import { describeRotation } from './conformance/rotation.js'
 import { describeRotationReceipts } from './conformance/rotation-receipts.js'
@@ -88,6 +92,7 @@ export function describeConformanceTests(ctx: ConformanceContext, stringIds: Con
   describeUsers(ctx)
   describeLookups(ctx)
   describeJoinedLookup(ctx)
+  describeFreshLookup(ctx)
   describeListFilters(ctx)
   describeListSort(ctx)
   describePagination(ctx)
@@ -98,6 +103,9 @@ export function describeConformanceTests(ctx: ConformanceContext, stringIds: Con
   describeTouch(ctx)
   describeIsolation(ctx)
   describeUserIdLookup(ctx)
+  describeResources(ctx)
+  describeResourceUsers(ctx)
+  describeResourceList(ctx)
   describeStringUserIds(stringIds)
 }
 
@@ -114,8 +122,10 @@ export function runConformanceTest<S extends TokenStore>(
 
 /**
  * Registers the conformance suite of the {@link TokenStore} port with vitest: every method, every list
- * filter with its boundaries, every sort key, pagination, and the race contracts (N concurrent
- * rotations or revocations of one token, concurrent `touchLastUsed`). Each test builds its own data
+ * filter with its boundaries, every sort key, pagination, the optional capabilities (`resources`:
+ * projects, groups, members, created users and `filter.resource`; `findFreshByDigest`; ...) where the
+ * store has them, and the race contracts (N concurrent rotations or revocations of one token,
+ * concurrent `touchLastUsed`, concurrent `createUser` and `setMember`). Each test builds its own data
  * through the store's public methods at explicit instants, on a store of its own (`create`) or one
  * just emptied (`reset`), so tests never depend on one another or on the wall clock.
  *

@@ -245,6 +245,34 @@ function describeRaces(target: DatabaseTarget, tag: string): Promise<void> {
       // Losing a race is `already_revoked`; a deadlock must have been retried, never surfaced.
       expect([...errors].filter((type) => type !== 'already_revoked')).toEqual([])
     })
+
+    it(`createUser on two pools, ${ROTATORS} calls at once, ${REPEAT} rounds: every id new, none shared, none skipped`, {
+      timeout: RACE_TIMEOUT,
+    }, async () => {
+      const [mine, theirs] = [store.resources, other.resources]
+      if (mine === undefined || theirs === undefined) throw new Error('the SQL store holds no resources')
+      for (let round = 0; round < REPEAT; round++) {
+        const before = await unwrap(mine.listUsers({}))
+        const highest = Math.max(...before.map((user) => Number(user.id)))
+        const created = await Promise.all(
+          Array.from({ length: ROTATORS }, (_, k) =>
+            (k % 2 === 0 ? mine : theirs).createUser({
+              username: `bot_${round}_${k}`,
+              admin: false,
+              blocked: false,
+              bot: true,
+            }),
+          ),
+        )
+        const failures = created.filter((result) => result.isErr())
+        expect(
+          failures.map((result) => (result.isErr() ? describeError(result.error) : '')),
+          `round ${round}`,
+        ).toEqual([])
+        const ids = created.map((result) => Number(result._unsafeUnwrap().id)).sort((a, b) => a - b)
+        expect(ids, `round ${round}`).toEqual(Array.from({ length: ROTATORS }, (_, k) => highest + 1 + k))
+      }
+    })
   })
 }
 

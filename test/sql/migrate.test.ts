@@ -38,8 +38,9 @@ const VERSIONS = [
   '0004_cache_changes',
   '0005_last_used_ips',
   '0006_user_id_type',
+  '0007_resources',
 ]
-const VERSION = '0006_user_id_type'
+const VERSION = '0007_resources'
 
 /** A Kysely instance that compiles with `compiler` and never connects. */
 function offline(compiler: () => QueryCompiler, adapter = new SqliteAdapter()): Kysely<unknown> {
@@ -234,11 +235,11 @@ function describeMigrations(target: DatabaseTarget, dialect: SqlDialectName, tag
         )
         // As if the schema were still at 0004: no column, no 0005 record, and so no 0006 record (later).
         await sql`alter table ${sql.table(`${older}tokens`)} drop column last_used_ips`.execute(db)
-        await sql`delete from ${sql.table(`${older}migrations`)} where name in ('0005_last_used_ips', '0006_user_id_type')`.execute(
+        await sql`delete from ${sql.table(`${older}migrations`)} where name in ('0005_last_used_ips', '0006_user_id_type', '0007_resources')`.execute(
           db,
         )
         expect(await okValue(migrate(db, { tablePrefix: older }))).toEqual({
-          applied: ['0005_last_used_ips', '0006_user_id_type'],
+          applied: ['0005_last_used_ips', '0006_user_id_type', '0007_resources'],
           version: VERSION,
         })
         expect(await okValue(store.findById(token.id))).toEqual(token)
@@ -246,6 +247,43 @@ function describeMigrations(target: DatabaseTarget, dialect: SqlDialectName, tag
           await okValue(store.touchLastUsed(token.id, new Date('2026-01-02T00:00:00.000Z'), 0, '::1')),
         ).toBe(true)
         expect((await okValue(store.findById(token.id)))?.lastUsedIps).toEqual(['::1'])
+      } finally {
+        await dropTables(db, older)
+      }
+    })
+
+    it('0007 adds resources and the user fields to a store created before it, keeping its users', async () => {
+      const older = `${prefix}r_`
+      try {
+        await okValue(migrate(db, { tablePrefix: older }))
+        const root = { id: 1, username: 'root', admin: true, blocked: false }
+        await okValue(sqlStore(db, { tablePrefix: older }).putUser(root))
+        // As if the schema were still at 0006: no resource tables, no user fields, no 0007 record.
+        for (const table of ['members', 'groups', 'projects']) {
+          await sql`drop table ${sql.table(older + table)}`.execute(db)
+        }
+        for (const column of [
+          'name',
+          'bot',
+          'bot_namespace_type',
+          'bot_namespace_id',
+          'service_account',
+          'provisioned_by_group_id',
+        ]) {
+          await sql`alter table ${sql.table(`${older}users`)} drop column ${sql.id(column)}`.execute(db)
+        }
+        await sql`delete from ${sql.table(`${older}migrations`)} where name = '0007_resources'`.execute(db)
+        expect(await okValue(migrate(db, { tablePrefix: older }))).toEqual({
+          applied: ['0007_resources'],
+          version: VERSION,
+        })
+        const store = sqlStore(db, { tablePrefix: older })
+        expect(await okValue(store.findUser(1))).toEqual(root)
+        const created = await okValue(
+          store.resources?.createUser({ username: 'bot', admin: false, blocked: false, bot: true }) ??
+            Promise.reject(new Error('no resources')),
+        )
+        expect(created).toEqual({ id: 2, username: 'bot', admin: false, blocked: false, bot: true })
       } finally {
         await dropTables(db, older)
       }
@@ -281,7 +319,9 @@ function describeMigrations(target: DatabaseTarget, dialect: SqlDialectName, tag
       try {
         await okValue(migrate(db, { tablePrefix: older }))
         // As a database migrated before 0006: its version and its record forgotten.
-        await sql`delete from ${sql.table(`${older}migrations`)} where name = '0006_user_id_type'`.execute(db)
+        await sql`delete from ${sql.table(`${older}migrations`)} where name in ('0006_user_id_type', '0007_resources')`.execute(
+          db,
+        )
         await sql`delete from ${sql.table(`${older}settings`)} where name = 'user_id_type'`.execute(db)
         const refused = await errValue(migrate(db, { tablePrefix: older, userIdType: 'string' }))
         expect(String(refused.cause)).toContain(
@@ -289,7 +329,7 @@ function describeMigrations(target: DatabaseTarget, dialect: SqlDialectName, tag
         )
         // The default kind still migrates it.
         expect(await okValue(migrate(db, { tablePrefix: older }))).toEqual({
-          applied: ['0006_user_id_type'],
+          applied: ['0006_user_id_type', '0007_resources'],
           version: VERSION,
         })
       } finally {

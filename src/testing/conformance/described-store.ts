@@ -1,4 +1,5 @@
 import { type Result, ResultAsync } from 'neverthrow'
+import type { ResourceStore } from '../../store/resource-store.js'
 import type { TokenStore } from '../../store/token-store.js'
 
 /** Every method of the port, optional ones included; a type check below keeps the list whole. */
@@ -47,36 +48,65 @@ export function callOf(outcome: object): string | undefined {
  * failure, or returns something that is not a `Result`, fails the test naming the call.
  */
 export function describedStore<S extends TokenStore>(store: S): S {
-  const described: { userIdType?: unknown; [method: string]: unknown } = {}
+  const described: { userIdType?: unknown; resources?: unknown; [method: string]: unknown } = {}
   if (store.userIdType !== undefined) described.userIdType = store.userIdType
   for (const name of METHODS) {
     const method: unknown = store[name]
-    if (typeof method !== 'function') continue
-    described[name] = (...args: unknown[]) => {
-      const call = `${name}(${args.map((arg) => summarize(arg)).join(', ')})`
-      let outcome: unknown
-      try {
-        outcome = Reflect.apply(method, store, args)
-      } catch (cause) {
-        throw new Error(`${call} threw instead of returning a store_failure: ${summarize(cause)}`, { cause })
-      }
-      const settled = Promise.resolve(outcome).then(
-        (result: unknown) => {
-          if (isResult(result)) return result
-          throw new Error(`${call} returned ${summarize(result)}, not a ResultAsync`)
-        },
-        (cause: unknown) => {
-          throw new Error(`${call} rejected instead of returning a store_failure: ${summarize(cause)}`, {
-            cause,
-          })
-        },
-      )
-      const own = new ResultAsync(settled)
-      calls.set(own, call)
-      return own
+    if (typeof method === 'function') described[name] = describedMethod(name, method, store)
+  }
+  const { resources } = store
+  if (resources !== undefined) {
+    const methods: Record<string, unknown> = {}
+    for (const name of RESOURCE_METHODS) {
+      methods[name] = describedMethod(`resources.${name}`, resources[name], resources)
     }
+    described.resources = methods
   }
   return described as unknown as S
+}
+
+/** The port's `resources` methods, every one required of a store that has `resources`. */
+const RESOURCE_METHODS = [
+  'findGroup',
+  'findProject',
+  'putGroup',
+  'putProject',
+  'listGroups',
+  'listProjects',
+  'setMember',
+  'createUser',
+  'listUsers',
+] as const satisfies readonly (keyof ResourceStore)[]
+// Stops compiling when the resource port gains a method the list does not name.
+const completeResources: Record<Exclude<keyof ResourceStore, (typeof RESOURCE_METHODS)[number]>, never> = {}
+void completeResources
+
+/** One method of a described store: answers as `method` on `target`, its outcome remembering the call. */
+function describedMethod(name: string, method: unknown, target: object): (...args: unknown[]) => unknown {
+  return (...args: unknown[]) => {
+    const call = `${name}(${args.map((arg) => summarize(arg)).join(', ')})`
+    let outcome: unknown
+    try {
+      if (typeof method !== 'function') throw new TypeError(`${name} is not a function`)
+      outcome = Reflect.apply(method, target, args)
+    } catch (cause) {
+      throw new Error(`${call} threw instead of returning a store_failure: ${summarize(cause)}`, { cause })
+    }
+    const settled = Promise.resolve(outcome).then(
+      (result: unknown) => {
+        if (isResult(result)) return result
+        throw new Error(`${call} returned ${summarize(result)}, not a ResultAsync`)
+      },
+      (cause: unknown) => {
+        throw new Error(`${call} rejected instead of returning a store_failure: ${summarize(cause)}`, {
+          cause,
+        })
+      },
+    )
+    const own = new ResultAsync(settled)
+    calls.set(own, call)
+    return own
+  }
 }
 
 function isResult(value: unknown): value is Result<unknown, unknown> {

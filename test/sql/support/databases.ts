@@ -162,6 +162,9 @@ export function storeTables(prefix: string): string[] {
     'settings',
     'rotation_receipts',
     'cache_changes',
+    'groups',
+    'projects',
+    'members',
     'migrations',
     'migrations_lock',
   ].map((t) => prefix + t)
@@ -178,6 +181,9 @@ export async function emptyTables(db: Kysely<unknown>, prefix: string): Promise<
   await sql`delete from ${sql.table(`${prefix}users`)}`.execute(db)
   await sql`delete from ${sql.table(`${prefix}settings`)}`.execute(db)
   await sql`delete from ${sql.table(`${prefix}rotation_receipts`)}`.execute(db)
+  await sql`delete from ${sql.table(`${prefix}members`)}`.execute(db)
+  await sql`delete from ${sql.table(`${prefix}groups`)}`.execute(db)
+  await sql`delete from ${sql.table(`${prefix}projects`)}`.execute(db)
 }
 
 /** Why a database is unreachable, in one line. */

@@ -1,0 +1,81 @@
+import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely'
+import type { UserDraft, UserFilter } from '../store/resource-store.js'
+import type { User } from '../store/user.js'
+import type { SqlContext } from './options.js'
+import type { PatkitDatabase } from './schema.js'
+import { decodeInteger } from './token-row.js'
+import { decodeUser, encodeUser, userColumns } from './users.js'
+
+/**
+ * Attempts of `createUser` that lost the next id to a concurrent call. Every round has a winner, so
+ * N concurrent calls need at most N attempts.
+ */
+const CREATE_ATTEMPTS = 256
+
+/**
+ * Adds a user with the id one above every user's. The highest id is read and the row inserted with
+ * the next one; a concurrent call that took the id first makes the insert violate the primary key
+ * (PostgreSQL and MySQL make it wait for that call to commit), and the next attempt reads the new
+ * highest id. A username held by another user (in any case) violates its unique index instead, and
+ * fails at once.
+ */
+export async function insertNextUser(context: SqlContext, draft: UserDraft): Promise<User> {
+  const { db, dialect } = context
+  const values = encodeUser(dialect, draft)
+  for (let attempt = 1; ; attempt++) {
+    const highest = await db
+      .selectFrom('users')
+      .select(sql<unknown>`max(${sql.ref('users.id')})`.as('highest'))
+      .executeTakeFirst()
+    const id =
+      highest?.highest === null || highest === undefined ? 1 : decodeInteger(highest.highest, 'id') + 1
+    try {
+      await db
+        .insertInto('users')
+        .values({ id, ...values })
+        .execute()
+      return decodeUser({ id, ...values }, context.userIdType)
+    } catch (error) {
+      const lostRace = dialect.isUniqueViolation(error) || dialect.isRetryable(error)
+      if (!lostRace || attempt >= CREATE_ATTEMPTS) throw error
+      const taken = await db
+        .selectFrom('users')
+        .select('users.id')
+        .where('users.username_lower', '=', values.username_lower)
+        .executeTakeFirst()
+      if (taken !== undefined) {
+        throw new Error(`username "${draft.username}" already belongs to user ${String(taken.id)}`, {
+          cause: error,
+        })
+      }
+    }
+  }
+}
+
+function matching(
+  context: SqlContext,
+  filter: UserFilter,
+): (eb: ExpressionBuilder<PatkitDatabase, 'users'>) => Expression<SqlBool> {
+  const { dialect } = context
+  return (eb) => {
+    const conditions: Expression<SqlBool>[] = []
+    if (filter.serviceAccount !== undefined)
+      conditions.push(eb('users.service_account', '=', dialect.bool(filter.serviceAccount)))
+    if (filter.bot !== undefined) conditions.push(eb('users.bot', '=', dialect.bool(filter.bot)))
+    if (filter.provisionedByGroupId === null) conditions.push(eb('users.provisioned_by_group_id', 'is', null))
+    else if (filter.provisionedByGroupId !== undefined)
+      conditions.push(eb('users.provisioned_by_group_id', '=', filter.provisionedByGroupId))
+    return eb.and(conditions)
+  }
+}
+
+/** The users matching the filter, in id order. */
+export async function selectUsers(context: SqlContext, filter: UserFilter): Promise<readonly User[]> {
+  const rows = await context.db
+    .selectFrom('users')
+    .select(userColumns)
+    .where(matching(context, filter))
+    .orderBy('users.id')
+    .execute()
+  return Object.freeze(rows.map((row) => decodeUser(row, context.userIdType)))
+}
