@@ -5,7 +5,8 @@ import type { Reporter, TestCase } from 'vitest/node'
 // clients in other languages, with the long races at a few rounds each. `npm run test:slow` runs the
 // project `slow`: those client runs (python-gitlab, pytest, the Ruby gem, go-gitlab, `next build`)
 // and the race files again at their full round counts (PATKIT_LONG_RACES=1, read by
-// test/support/race-rounds.ts). CI runs both. `npx vitest run <path>` runs a file in every project
+// test/support/race-rounds.ts), and the project `specs-postgres`: the ported GitLab request specs again
+// over a SQL store on PostgreSQL. CI runs both. `npx vitest run <path>` runs a file in every project
 // that holds it; add `--project fast` or `--project slow` to pick one.
 
 /** Real clients built or run outside Node: seconds of CPU each, and tools a laptop may lack. */
@@ -78,6 +79,15 @@ export default defineConfig({
       {
         extends: true,
         test: { name: 'slow', include: [...CLIENT_RUNS, ...LONG_RACES], env: { PATKIT_LONG_RACES: '1' } },
+      },
+      {
+        // GitLab's request specs, ported (test/e2e/gitlab-specs), again over a SQL store on PostgreSQL.
+        extends: true,
+        test: {
+          name: 'specs-postgres',
+          include: ['test/e2e/gitlab-specs/*.test.ts'],
+          setupFiles: ['test/e2e/gitlab-specs/support/postgres-setup.ts'],
+        },
       },
     ],
   },

@@ -2,6 +2,7 @@ import { afterEach } from 'vitest'
 import type { IssueTokenInput } from '../../../src/authority/issue-token.js'
 import { createFakeGitLab, type FakeGitLab, type FakeGitLabOptions } from '../../../src/fake/index.js'
 import type { Clock } from '../../../src/index.js'
+import { specStore } from './support/spec-store.js'
 
 // The parts of GitLab's request spec helpers the ported specs need, over real HTTP against a fake
 // GitLab (createFakeGitLab on an ephemeral port). GitLab's `api(path, user)` mints a fresh token for
@@ -51,7 +52,14 @@ export function daysFromToday(days: number): string {
  */
 export async function gitlabSpecWorld(options: Omit<FakeGitLabOptions, 'users' | 'clock'> = {}) {
   const users: SpecUser[] = []
-  const gitlab = await createFakeGitLab({ adminMode: true, ...options, users: [], clock: NOW })
+  const store = options.store ?? (await specStore())
+  const gitlab = await createFakeGitLab({
+    adminMode: true,
+    ...options,
+    ...(store === undefined ? {} : { store }),
+    users: [],
+    clock: NOW,
+  })
   open.push(gitlab)
   let nextUserId = 1
 
