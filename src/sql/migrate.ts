@@ -83,8 +83,13 @@ export function migrate<DB>(
     // process starting at the same moment loses the write lock with SQLITE_BUSY, or finds the version
     // recorded by the first, and its next attempt finds the versions applied. Other dialects lock, and a lost race is rolled back, so a retry is safe.
     // A unique violation on the versions table means the other process recorded the version first.
+    // Kysely's Migrator lists every table of the schema to find its own: a table of another prefix
+    // (another application, another test file) dropped during that listing fails it with PostgreSQL's
+    // undefined_table, which says nothing about this store's tables, so that run is tried again.
     const lostRace = (error: unknown) =>
-      context.dialect.isRetryable(error) || context.dialect.isUniqueViolation(error)
+      context.dialect.isRetryable(error) ||
+      context.dialect.isUniqueViolation(error) ||
+      droppedMeanwhile(error)
     const { error, results = [] } = await retrying(async () => {
       const outcome = await migrator.migrateToLatest()
       if (outcome.error !== undefined && lostRace(outcome.error)) throw outcome.error
@@ -99,6 +104,10 @@ export function migrate<DB>(
     }
   }
   return ResultAsync.fromPromise(run(), toStoreFailure('migrate'))
+}
+
+function droppedMeanwhile(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'code' in error && error.code === '42P01'
 }
 
 /**

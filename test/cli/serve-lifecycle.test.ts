@@ -72,7 +72,7 @@ describe('patkit serve: start-up never changes an existing database', { timeout:
     ])
   })
 
-  it('without --seed on an empty database, creates the demo users and tokens', async () => {
+  it('without --seed on an empty database, creates the demo users, group, project, bot and tokens', async () => {
     const path = join(dir, 'empty.db')
     const server = await startServe(['--no-control', '--database', `sqlite:${path}`, '--pepper', PEPPER], {
       extraLines: 3,
@@ -80,10 +80,24 @@ describe('patkit serve: start-up never changes an existing database', { timeout:
     const rootSecret = /^root \(admin\): (glpat-\S+)$/.exec(server.lines[1] ?? '')?.[1] ?? ''
     expect((await self(server.apiUrl, rootSecret)).status).toBe(200)
     expect(await server.stop()).toEqual({ code: 0, signal: null })
-    expect(sqliteRows(path).users).toEqual([
+    const rows = sqliteRows(path)
+    expect(rows.users).toEqual([
       { id: 1, username: 'root', admin: 1, blocked: 0 },
       { id: 2, username: 'alice', admin: 0, blocked: 0 },
+      { id: 3, username: 'project_1_bot_5e1f0c0ffee0d15ea5e0000000000001', admin: 0, blocked: 0 },
     ])
+    expect(rows.tokens.map((token) => (token as { user_id: number }).user_id)).toEqual([1, 2, 3])
+    const db = new Database(path, { readonly: true })
+    try {
+      expect(db.prepare('select id, full_path from patkit_projects').all()).toEqual([
+        { id: 1, full_path: 'demo/app' },
+      ])
+      expect(db.prepare('select id, full_path from patkit_groups').all()).toEqual([
+        { id: 1, full_path: 'demo' },
+      ])
+    } finally {
+      db.close()
+    }
   })
 })
 
