@@ -1,5 +1,4 @@
 import { createFakeGitLab, type FakeGitLab, type FakeGitLabOptions } from '../../../src/fake/fake-gitlab.js'
-import type { Seed } from '../../../src/fake/seed/seed-schema.js'
 
 // A fake over a real socket for the dashboard's read routes: alice and bob with tokens in every
 // state, a group and a project each with a bot and its token.
@@ -9,13 +8,13 @@ export const ALICE = 'glpat-dashboard-alice-0001'
 const scopes = ['api' as const]
 
 /** 2 humans, 2 bots, a service account; 40 tokens of alice's and bob's in varied states, 2 bot tokens. */
-export const DASHBOARD_SEED: Seed = {
+export const DASHBOARD_SEED = {
   users: [
     { id: 1, username: 'root', admin: true },
     { id: 2, username: 'alice', name: 'Alice' },
     { id: 3, username: 'bob', blocked: true },
-    { id: 4, username: 'group_1_bot_a', bot: true, bot_namespace: { type: 'group', id: 1 } },
-    { id: 5, username: 'project_1_bot_b', bot: true, bot_namespace: { type: 'project', id: 1 } },
+    { id: 4, username: 'group_1_bot_a', bot: true, bot_namespace: { type: 'group' as const, id: 1 } },
+    { id: 5, username: 'project_1_bot_b', bot: true, bot_namespace: { type: 'project' as const, id: 1 } },
     { id: 6, username: 'service_account_x', service_account: true, provisioned_by_group_id: 1 },
   ],
   groups: [
@@ -35,7 +34,7 @@ export const DASHBOARD_SEED: Seed = {
       path: 'api',
       name: 'API',
       group_id: 1,
-      visibility: 'internal',
+      visibility: 'internal' as const,
       members: [{ user_id: 5, access_level: 30 }],
     },
   ],
