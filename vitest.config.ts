@@ -13,6 +13,7 @@ import type { Reporter, TestCase } from 'vitest/node'
 const CLIENT_RUNS = [
   'test/e2e/python-gitlab.test.ts',
   'test/e2e/python-gitlab-resource-tokens.test.ts',
+  'test/e2e/python-gitlab-faults.test.ts',
   'test/e2e/ruby-gitlab-resource-tokens.test.ts',
   'test/e2e/ruby-gitlab.test.ts',
   'test/e2e/go-gitlab.test.ts',
