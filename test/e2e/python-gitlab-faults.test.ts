@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createFakeGitLab, type FakeGitLab } from '../../src/fake/fake-gitlab.js'
+import type { FaultAction } from '../../src/fake/faults.js'
 import { findPython } from './support/python.js'
 
 // python-gitlab (Debian's python3-gitlab) through outages the fault rules imitate, against
@@ -56,6 +57,12 @@ const statuses = (path: string) =>
     .query({ kind: 'request', pathContains: path })
     .entries.map((entry) => (entry.kind === 'request' ? entry.status : null))
 
+// How the answer is lost, and the status the journal records for it (0: no answer).
+const LOST: [string, FaultAction, number][] = [
+  ['a 502', { status: 502 }, 502],
+  ['a dropped connection', { drop: true }, 0],
+]
+
 const events = (type: string) => gitlab.journal.query({ kind: 'event', type }).count
 
 describe('python-gitlab retries what the fault rules imitate', () => {
@@ -82,12 +89,10 @@ describe('python-gitlab retries what the fault rules imitate', () => {
     expect(events('rotated')).toBe(1)
   }, 90_000)
 
-  it.each([
-    ['a 502', { status: 502 }, 502],
-    ['a dropped connection', { drop: true }, 0],
-  ] as const)(
+  it.for(LOST)(
     'a rotation answer lost to %s, retried with its Idempotency-Key: the same successor, and it works',
-    async (_, lost, first, ctx) => {
+    { timeout: 90_000 },
+    async ([_, lost, first], ctx) => {
       gitlab.faults.add({ method: 'POST', path: ROTATE, times: 1, lostAnswer: true, ...lost })._unsafeUnwrap()
       const seen = await python(ctx, 'rotate', 'python-retry-5b1d')
       if (seen === null) return
@@ -99,7 +104,6 @@ describe('python-gitlab retries what the fault rules imitate', () => {
         reuse: events('reuse_detected'),
       }).toEqual({ rotated: 1, replayed: 1, reuse: 0 })
     },
-    90_000,
   )
 
   it('a rotation answer lost to a 502, retried without a key: reuse, the family is revoked', async (ctx) => {
