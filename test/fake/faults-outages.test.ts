@@ -245,6 +245,20 @@ describe('a lost answer: the request is served, the answer does not arrive', () 
     },
   )
 
+  it('a sequence step may lose the answer: the rotation commits once, the keyed retry replays it', async () => {
+    const gitlab = await start()
+    await addRule(gitlab, {
+      method: 'POST',
+      path: ROTATE,
+      sequence: [{ lostAnswer: true, status: 502 }, null],
+    })
+    expect((await rotate(gitlab, 'seq-key-1')).status).toBe(502)
+    const retry = await rotate(gitlab, 'seq-key-1')
+    expect([retry.status, ((await retry.json()) as { id: number }).id]).toEqual([200, rotatedId(gitlab)])
+    expect(gitlab.faults.list()).toMatchObject([{ hits: 2, remaining: 0 }])
+    expect(eventCount(gitlab, 'rotated')).toBe(1)
+  })
+
   it('without the key, the retry presents a revoked token of the family: reuse, the successor is revoked too', async () => {
     const gitlab = await start()
     await addRule(gitlab, { method: 'POST', path: ROTATE, times: 1, lostAnswer: true, status: 502 })
