@@ -139,13 +139,8 @@ const seedToken = closed(
   ['user_id', 'name', 'scopes'],
 )
 
-// A fault rule as added: which requests it matches and what it does to them.
-const faultRuleFields = {
-  method: { type: 'string', pattern: '^[A-Za-z]+$' },
-  path: { type: 'string', pattern: '^/', description: 'exact, or a prefix ending in *' },
-  tokenId: integer(1),
-  times: integer(1, { maximum: 1_000_000 }),
-  probability: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
+// What a fault does to a request: a rule's own action, or one step of its sequence.
+const faultActionFields = {
   status: integer(200, {
     maximum: 599,
     description: 'a final answer a client can receive (205 is refused; 204 and 304 take no body)',
@@ -154,10 +149,33 @@ const faultRuleFields = {
   headers: {
     type: 'object',
     additionalProperties: { type: 'string' },
-    description: 'headers of the answer given with status',
+    description: 'headers of the answer given with status (Retry-After, RateLimit-Reset, ...)',
   },
   delayMs: integer(0, { maximum: 600_000 }),
   drop: { type: 'boolean' },
+  lostAnswer: {
+    type: 'boolean',
+    description:
+      'serve the request for real first (a rotation commits), then answer status (a 502) or drop the connection instead of the real answer; needs status or drop',
+  },
+}
+
+// A fault rule as added: which requests it matches and what it does to them.
+const faultRuleFields = {
+  method: { type: 'string', pattern: '^[A-Za-z]+$' },
+  path: { type: 'string', pattern: '^/', description: 'exact, or a prefix ending in *' },
+  tokenId: integer(1),
+  times: integer(1, { maximum: 1_000_000 }),
+  probability: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
+  ...faultActionFields,
+  sequence: {
+    type: 'array',
+    minItems: 1,
+    maxItems: 100,
+    items: { oneOf: [{ type: 'null' }, closed(faultActionFields)] },
+    description:
+      'one step per matching request, in order: an action, or null for the normal answer; the rule is spent after the last step; not with times or an action field',
+  },
 }
 
 const counts = closed({ users: integer(0), tokens: integer(0), groups: integer(0), projects: integer(0) }, [
@@ -423,7 +441,10 @@ export const CONTROL_OPENAPI = Object.freeze({
           ...faultRuleFields,
           id: { type: 'string' },
           hits: integer(0),
-          remaining: nullable('integer', { minimum: 0, description: 'null without times' }),
+          remaining: nullable('integer', {
+            minimum: 0,
+            description: 'steps left for a sequence; null without times or sequence',
+          }),
         },
         ['id', 'hits', 'remaining'],
       ),
@@ -714,7 +735,7 @@ export const CONTROL_OPENAPI = Object.freeze({
       },
       post: {
         operationId: 'addFault',
-        summary: 'Add a fault rule (it needs status, drop or delayMs)',
+        summary: 'Add a fault rule (it needs status, drop, delayMs or sequence)',
         requestBody: { required: true, ...json(ref('FaultRuleInput')) },
         responses: { '201': answer('the stored rule with its id', ref('FaultRule')), ...INVALID },
       },
