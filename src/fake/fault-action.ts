@@ -188,7 +188,7 @@ export function validateFaultAction(
   if (status === undefined && fields['drop'] !== true && fields['delayMs'] === undefined)
     return fail(
       step === null
-        ? 'a fault rule needs status, drop or delayMs'
+        ? 'a fault rule needs status, drop, delayMs or sequence'
         : 'a step needs status, drop or delayMs (null lets the request through unchanged)',
     )
   if (fields['body'] !== undefined && NO_CONTENT.has(status as number))

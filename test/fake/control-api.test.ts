@@ -459,7 +459,7 @@ describe('faults', () => {
     [{ drop: true, status: 500 }, 'drop and status exclude each other'],
     [{ times: 0, status: 500 }, 'times must be an integer from 1'],
     [{ probability: 0, status: 500 }, 'probability must be in (0, 1]'],
-    [{ method: 'GET' }, 'a fault rule needs status, drop or delayMs'],
+    [{ method: 'GET' }, 'a fault rule needs status, drop, delayMs or sequence'],
     [{ status: 500, colour: 'red' }, 'colour is not a fault rule field'],
     [[], 'a fault rule must be a JSON object'],
   ])('rejects %j: %s', async (rule, message) => {
