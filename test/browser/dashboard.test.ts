@@ -28,12 +28,17 @@ const SEED = {
     { id: 4, username: 'project_1_bot', bot: true, bot_namespace: { type: 'project' as const, id: 1 } },
   ],
   groups: [{ id: 1, path: 'acme', name: 'Acme', members: [{ user_id: 2, access_level: 50 }] }],
-  projects: [
-    { id: 1, path: 'api', name: 'API', group_id: 1, members: [{ user_id: 4, access_level: 40 }] },
-  ],
+  projects: [{ id: 1, path: 'api', name: 'API', group_id: 1, members: [{ user_id: 4, access_level: 40 }] }],
   tokens: [
     { id: 1, user_id: 2, name: 'ci', scopes: ['api' as const], token: ALICE, expires_at: '2026-06-01' },
-    { id: 2, user_id: 3, name: 'deploy', scopes: ['read_api' as const], token: BOB, expires_at: '2026-09-01' },
+    {
+      id: 2,
+      user_id: 3,
+      name: 'deploy',
+      scopes: ['read_api' as const],
+      token: BOB,
+      expires_at: '2026-09-01',
+    },
   ],
 }
 
@@ -74,7 +79,7 @@ async function api(path: string, secret: string, method = 'GET') {
 async function view(name: (typeof VIEWS)[number]) {
   const { page } = opened()
   await page.click(`nav a[href="#${name}"]`)
-  await page.waitForSelector(`h2#${name === 'faults' ? 'faults' : name}-heading`)
+  await page.waitForSelector(`h2#${name}-heading`)
 }
 
 beforeAll(async () => {
@@ -109,18 +114,25 @@ beforeEach(async () => {
   gitlab = fake
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
   // As if the user had typed the control token once: the page keeps it in sessionStorage.
-  await context.addInitScript(`sessionStorage.setItem('patkit.controlToken', ${JSON.stringify(CONTROL_TOKEN)})`)
+  await context.addInitScript(
+    `sessionStorage.setItem('patkit.controlToken', ${JSON.stringify(CONTROL_TOKEN)})`,
+  )
   page = await context.newPage()
   consoleErrors.length = 0
   page.on('console', (message) => {
     if (message.type() === 'error') consoleErrors.push(message.text())
   })
   page.on('pageerror', (error) => consoleErrors.push(String(error)))
+  // Chromium's console names no URL for a failed load: this does.
+  page.on('response', (response) => {
+    if (response.status() >= 400) consoleErrors.push(`${response.status()} ${response.url()}`)
+  })
   await page.goto(`${fake.url}/__patkit/`)
   await page.waitForSelector('table.tokens tbody tr[data-token-id="1"]')
 })
 
-describe('the dashboard in chromium', () => {
+// Seconds of chromium each; a busy machine (2 cores, several vitest workers) takes several times longer.
+describe('the dashboard in chromium', { timeout: 30_000 }, () => {
   it('loads with its CSP and no console error', async (ctx) => {
     if (skipped(ctx)) return
     const { gitlab, page } = opened()
@@ -150,7 +162,7 @@ describe('the dashboard in chromium', () => {
     expect(await page.textContent(`.chain li[data-token-id="${successor}"] .state`)).toContain(
       'revoked on reuse',
     )
-    expect(await page.textContent('.curl')).toContain("PRIVATE-TOKEN: <your-token>")
+    expect(await page.textContent('.curl')).toContain('PRIVATE-TOKEN: <your-token>')
     expect(await page.textContent('body')).not.toContain(ALICE)
     expect(consoleErrors).toEqual([])
   })
@@ -192,6 +204,17 @@ describe('the dashboard in chromium', () => {
     const rotated = await api('/personal_access_tokens/self/rotate', ALICE, 'POST')
     await api('/personal_access_tokens/self/rotate', ALICE, 'POST')
     await api('/personal_access_tokens/self', BOB)
+    // A fault rule to list, for the faults view.
+    await fetch(`${opened().gitlab.url}/__patkit/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-patkit-control-token': CONTROL_TOKEN },
+      body: JSON.stringify({
+        method: 'POST',
+        path: '/api/v4/personal_access_tokens/*',
+        times: 2,
+        status: 503,
+      }),
+    })
     await page.click('tr[data-token-id="1"] button')
     await page.waitForSelector(`.chain li[data-token-id="${rotated.body['id'] as number}"]`)
     // Evaluated over the DevTools protocol, which the page's CSP does not govern.
@@ -204,7 +227,15 @@ describe('the dashboard in chromium', () => {
       if (name === 'journal') await page.waitForSelector('table.journal tbody tr')
       if (name === 'users') await page.waitForSelector('h2#users-heading ~ table tbody tr')
       const violations = await page.evaluate(async () => {
-        const axe = (globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown }[] }[] }> } }).axe
+        const axe = (
+          globalThis as unknown as {
+            axe: {
+              run: () => Promise<{
+                violations: { id: string; impact: string | null; nodes: { target: unknown }[] }[]
+              }>
+            }
+          }
+        ).axe
         const result = await axe.run()
         return result.violations
           .filter((v) => v.impact === 'serious' || v.impact === 'critical')

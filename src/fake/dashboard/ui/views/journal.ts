@@ -27,14 +27,37 @@ function params(filters: Filters): URLSearchParams {
   return search
 }
 
+// A token in an event is shown as `#id`, a list of them as `#a, #b`: the full rows are in GET /journal.
+function brief(value: unknown): string {
+  const id = (item: unknown) =>
+    item !== null && typeof item === 'object' && 'id' in item
+      ? `#${String((item as { id: unknown }).id)}`
+      : null
+  if (Array.isArray(value)) return value.map((item) => id(item) ?? JSON.stringify(item)).join(', ')
+  return id(value) ?? (typeof value === 'string' ? value : JSON.stringify(value))
+}
+
+// The token an event is about, and its owner: the token, the presented one, or the one rotated away.
+function subject(entry: JournalEntry): { token: string; user: string } {
+  if (entry.kind === 'request')
+    return { token: String(entry.tokenId ?? ''), user: String(entry.userId ?? '') }
+  const event = entry.event ?? {}
+  const about = event['token'] ?? event['presented'] ?? event['previous']
+  if (about !== null && typeof about === 'object') {
+    const row = about as { id?: unknown; userId?: unknown }
+    return { token: String(row.id ?? ''), user: String(row.userId ?? '') }
+  }
+  return { token: String(event['tokenId'] ?? ''), user: String(event['userId'] ?? '') }
+}
+
 function describe(entry: JournalEntry): string {
   if (entry.kind === 'request') {
     const fault = entry.fault === null || entry.fault === undefined ? '' : ` (fault ${entry.fault})`
     return `${entry.method ?? ''} ${entry.path ?? ''} → ${entry.status === 0 ? 'dropped' : entry.status}${fault}`
   }
   const fields = Object.entries(entry.event ?? {})
-    .filter(([name]) => name !== 'type' && name !== 'at')
-    .map(([name, value]) => `${name}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .filter(([name, value]) => name !== 'type' && name !== 'at' && value !== null && value !== undefined)
+    .map(([name, value]) => `${name}=${brief(value)}`)
   return `${entry.type ?? 'event'} ${fields.join(' ')}`
 }
 
@@ -106,12 +129,10 @@ export function JournalView() {
       <thead><tr><th scope="col">Seq</th><th scope="col">At (fake time)</th><th scope="col">Kind</th><th scope="col">Token</th><th scope="col">User</th><th scope="col">What</th></tr></thead>
       <tbody>
         ${newestFirst.map((entry) => {
-          const event = entry.event ?? {}
-          const token = entry.tokenId ?? event['tokenId'] ?? event['token_id'] ?? ''
-          const user = entry.userId ?? event['userId'] ?? event['user_id'] ?? ''
+          const { token, user } = subject(entry)
           return html`<tr key=${entry.seq} class=${`entry-${entry.kind}${entry.type === 'reuse_detected' ? ' entry-reuse' : ''}`}>
             <td>${entry.seq}</td><td>${shortTime(entry.at)}</td><td>${entry.kind === 'event' ? `event: ${entry.type}` : 'request'}</td>
-            <td>${String(token)}</td><td>${String(user)}</td><td><code>${describe(entry)}</code></td>
+            <td>${token}</td><td>${user}</td><td><code>${describe(entry)}</code></td>
           </tr>`
         })}
       </tbody>
