@@ -17,12 +17,14 @@ import type { Reporter, TestCase } from 'vitest/node'
 const CLIENT_RUNS = [
   'test/e2e/python-gitlab.test.ts',
   'test/e2e/python-gitlab-resource-tokens.test.ts',
+  'test/e2e/python-gitlab-faults.test.ts',
   'test/e2e/ruby-gitlab-resource-tokens.test.ts',
   'test/e2e/ruby-gitlab.test.ts',
   'test/e2e/go-gitlab.test.ts',
   'test/e2e/go-gitlab-resource-tokens.test.ts',
   'test/e2e/rotation-bot.test.ts',
   'test/e2e/testing-docs.test.ts',
+  'test/e2e/testing-docs-faults.test.ts',
   'test/next/next-build.test.ts',
   'test/browser/dashboard.test.ts',
 ]

@@ -7,11 +7,11 @@ import { paginate } from '../query/pagination.js'
 import type { User } from '../store/user.js'
 import { administratorOver, userFromDirectory } from './admission.js'
 import type { AuthorityDeps } from './deps.js'
-import { toTokenInfo } from './events.js'
 import type { IssuedToken } from './issued-token.js'
 import type { TokenPage } from './list-tokens.js'
 import { mint } from './mint.js'
 import type { Principal } from './principal.js'
+import { revokeStored } from './revoke-stored.js'
 import { USER_READ_SCOPES, WRITE_SCOPES } from './scope-policy.js'
 import { IMPERSONATION_TOKEN } from './token-kinds.js'
 
@@ -191,16 +191,7 @@ async function revokeFor(
 ): Promise<Result<void, ImpersonationError>> {
   const found = await findFor(deps, principal, userId, tokenId, true)
   if (found.isErr()) return err(found.error)
-  const outcome = await deps.store.revoke(found.value.id)
+  const outcome = await revokeStored(deps, principal.user.id, found.value)
   if (outcome.isErr()) return err(outcome.error)
-  if (outcome.value === 'revoked') {
-    const now = deps.clock.now()
-    deps.emit({
-      type: 'revoked',
-      at: now,
-      actorUserId: principal.user.id,
-      token: toTokenInfo({ ...found.value, revoked: true }),
-    })
-  }
   return ok(undefined)
 }

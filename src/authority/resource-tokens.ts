@@ -2,12 +2,10 @@ import { err, ok, type Result, ResultAsync } from 'neverthrow'
 import { badRequest, notFound, unauthorized } from '../domain/error-constructors.js'
 import type { ErrorOf, StoreFailure } from '../domain/errors.js'
 import type { Group, Project, ResourceType } from '../domain/resource.js'
-import type { Token } from '../domain/token.js'
 import type { Pagination } from '../query/pagination.js'
 import { displayName, type User } from '../store/user.js'
 import type { IssuedResourceToken } from './bot-token.js'
 import type { AuthorityDeps } from './deps.js'
-import { toTokenInfo } from './events.js'
 import { refuseGracedWrite } from './grace-window.js'
 import {
   type IssueResourceTokenError,
@@ -38,6 +36,7 @@ import {
   type ResourceRotation,
   rotateResourceTokenRequest,
 } from './resource-token-rotate.js'
+import { revokeStored } from './revoke-stored.js'
 import type { RotateRequest } from './rotate-request.js'
 import { READ_SCOPES, requireScope, WRITE_SCOPES } from './scope-policy.js'
 
@@ -247,17 +246,9 @@ async function revokeFor(
   if (!mayAdminister(actor, address.type, view.value)) {
     return err(badRequest(`${displayName(actor.user)} cannot delete ${displayName(bot)}`))
   }
-  const outcome = await deps.store.revoke(token.id)
+  const outcome = await revokeStored(deps, actor.user.id, token)
   if (outcome.isErr()) return err(outcome.error)
   if (outcome.value === 'missing') return err(notFound('token'))
-  if (outcome.value === 'revoked') {
-    deps.emit({
-      type: 'revoked',
-      at: deps.clock.now(),
-      actorUserId: actor.user.id,
-      token: toTokenInfo({ ...token, revoked: true } satisfies Token),
-    })
-  }
   if (hasFeature('resource_token_retained', deps.release)) return ok(undefined)
   return removeBot(deps, address.type, view.value.resource, bot)
 }

@@ -3,9 +3,9 @@ import { badRequest, featureUnavailable, noToken, notFound } from '../domain/err
 import type { ErrorOf } from '../domain/errors.js'
 import type { Token } from '../domain/token.js'
 import type { AuthorityDeps } from './deps.js'
-import { toTokenInfo } from './events.js'
 import type { Actor, TokenRef } from './principal.js'
 import { hasFeature } from './release.js'
+import { revokeStored } from './revoke-stored.js'
 import { ANY_SCOPE, requireScope, WRITE_SCOPES } from './scope-policy.js'
 import { findRevocableToken, mayRevoke } from './token-access.js'
 
@@ -56,16 +56,8 @@ async function revokeFor(
     if (found.isErr()) return err(found.error)
     token = found.value
   }
-  const outcome = await deps.store.revoke(token.id)
+  const outcome = await revokeStored(deps, principal.user.id, token)
   if (outcome.isErr()) return err(outcome.error)
   if (outcome.value === 'missing') return err(notFound('token'))
-  if (outcome.value === 'revoked') {
-    deps.emit({
-      type: 'revoked',
-      at: deps.clock.now(),
-      actorUserId: principal.user.id,
-      token: toTokenInfo({ ...token, revoked: true }),
-    })
-  }
   return ok(undefined)
 }

@@ -3,15 +3,14 @@ import { badRequest, notFound } from '../domain/error-constructors.js'
 import type { ErrorOf, StoreFailure } from '../domain/errors.js'
 import type { Token } from '../domain/token.js'
 import type { TokenFilter } from '../query/filter.js'
-import { paginate } from '../query/pagination.js'
 import type { User } from '../store/user.js'
 import type { CreateRequest } from './create.js'
 import type { AuthorityDeps } from './deps.js'
-import { toTokenInfo } from './events.js'
 import type { IssuedToken } from './issued-token.js'
-import type { ListRequest, TokenPage } from './list-tokens.js'
+import { type ListRequest, listPage, type TokenPage } from './list-tokens.js'
 import { type MintError, mint } from './mint.js'
 import type { Actor } from './principal.js'
+import { revokeStored } from './revoke-stored.js'
 import { type RotateError, rotateFound } from './rotate.js'
 import { SERVICE_ACCOUNT_TOKEN } from './token-kinds.js'
 
@@ -26,18 +25,7 @@ export async function listAccountTokens(
   request: Omit<ListRequest, 'userRef'>,
 ): Promise<Result<TokenPage, StoreFailure>> {
   const filter: TokenFilter = { ...request.filter, userId: account.id, excludeImpersonation: true }
-  const page = {
-    page: Math.max(1, request.page?.page ?? 1),
-    perPage: Math.min(100, Math.max(1, request.page?.perPage ?? 20)),
-  }
-  const listed = await deps.store.list({
-    filter,
-    sort: request.sort ?? 'id_asc',
-    page,
-    now: deps.clock.now(),
-  })
-  if (listed.isErr()) return err(listed.error)
-  return ok({ items: listed.value.items, pagination: paginate(listed.value.total, page) })
+  return listPage(deps, filter, request)
 }
 
 /** A token for the account, through the one mint path (`SERVICE_ACCOUNT_TOKEN`). */
@@ -75,17 +63,9 @@ export async function revokeAccountToken(
   if (found.isErr()) return err(found.error)
   const token = found.value
   if (token === null) return err(notFound('personal_access_token'))
-  const outcome = await deps.store.revoke(token.id)
+  const outcome = await revokeStored(deps, caller.user.id, token)
   if (outcome.isErr()) return err(outcome.error)
   if (outcome.value === 'missing') return err(notFound('personal_access_token'))
-  if (outcome.value === 'revoked') {
-    deps.emit({
-      type: 'revoked',
-      at: deps.clock.now(),
-      actorUserId: caller.user.id,
-      token: toTokenInfo({ ...token, revoked: true }),
-    })
-  }
   return ok(undefined)
 }
 

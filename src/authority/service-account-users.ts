@@ -5,9 +5,9 @@ import type { Group } from '../domain/resource.js'
 import type { UserDraft } from '../store/resource-store.js'
 import type { User } from '../store/user.js'
 import type { AuthorityDeps } from './deps.js'
-import { toTokenInfo } from './events.js'
 import { type Actor, actsAsAdmin } from './principal.js'
 import { requireResources } from './resource-access.js'
+import { revokeStored } from './revoke-stored.js'
 import { requireScope } from './scope-policy.js'
 import { isDeleted } from './service-account-access.js'
 
@@ -151,17 +151,9 @@ async function revokeAll(
     if (page.isErr()) return err(page.error)
     let progressed = false
     for (const token of page.value.items) {
-      const revoked = await deps.store.revoke(token.id)
+      const revoked = await revokeStored(deps, caller.user.id, token)
       if (revoked.isErr()) return err(revoked.error)
-      if (revoked.value === 'revoked') {
-        progressed = true
-        deps.emit({
-          type: 'revoked',
-          at: now,
-          actorUserId: caller.user.id,
-          token: toTokenInfo({ ...token, revoked: true }),
-        })
-      }
+      if (revoked.value === 'revoked') progressed = true
     }
     // Done when no active token is left, or none of this page could be revoked (revoked meanwhile).
     if (!progressed) return ok(undefined)

@@ -244,7 +244,15 @@ async function start(options: ServeOptions, io: CliOutput, opened: OpenedStore, 
   // The first stdout line is a contract: test suites in any language read it to learn the port.
   io.out(`patkit listening on ${server.url}`)
   for (const line of initial.lines(server.url, fake.value.seeded)) io.out(line)
-  return server
+  // Open journal streams end as the server closes, rather than hold it for the grace.
+  const { close } = server
+  return {
+    ...server,
+    close: () => {
+      fake.value.closeStreams()
+      return close()
+    },
+  }
 }
 
 /**

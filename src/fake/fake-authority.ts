@@ -105,6 +105,11 @@ export interface FakeAuthority {
    * data or the clock in process to see the notices at once.
    */
   checkExpiring(): Promise<void>
+  /**
+   * Ends every open event stream of the control API (`GET /__patkit/journal/stream`), so that closing
+   * the server does not wait for them; call it as the server closes.
+   */
+  closeStreams(): void
 }
 
 // A random source that starts over from its factory's first value on `rewind` (a plain source never does).
@@ -180,9 +185,12 @@ export async function fakeAuthority(
   await notices.due()
   const handlerOptions = options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }
   const handler = createHandler(authority, handlerOptions)
+  const closing = new AbortController()
   const controlApi = controlHandler({
     clock,
     state,
+    store,
+    closing: closing.signal,
     journal,
     faults,
     mint: (userId) => mintSecret(deps, userId),
@@ -224,5 +232,6 @@ export async function fakeAuthority(
     listener,
     seeded: seeded.value,
     checkExpiring: notices.due,
+    closeStreams: () => closing.abort(),
   })
 }

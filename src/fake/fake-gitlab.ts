@@ -261,6 +261,9 @@ export async function createFakeGitLab<C extends Clock = ManualClock>(
       }
       return result.value
     },
-    close: () => server.close(),
+    close: () => {
+      fake.value.closeStreams()
+      return server.close()
+    },
   })
 }

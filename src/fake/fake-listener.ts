@@ -1,11 +1,12 @@
-import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Clock } from '../domain/clock.js'
 import type { Digester } from '../domain/secret.js'
 import { presentedSecret } from '../http/credentials.js'
 import type { NodeListener } from '../node/node-listener.js'
 import type { TokenStore } from '../store/token-store.js'
 import { CONTROL_PREFIX } from './control/control-api.js'
-import { type Faults, faultResponseHeaders } from './faults.js'
+import { answerWithFault, serveThenLose } from './fault-answer.js'
+import { type Faults, faultActionOf } from './faults.js'
 import type { Journal } from './journal.js'
 import { journalPath } from './journal-path.js'
 
@@ -87,15 +88,18 @@ async function serveApi(
     return end(...args)
   }) as ServerResponse['end']
   res.once('close', () => record(0))
-  if (fault?.delayMs !== undefined) await sleep(fault.delayMs)
-  if (fault?.drop === true) {
+  const action = fault === undefined ? null : faultActionOf(fault)
+  if (action?.delayMs !== undefined) await sleep(action.delayMs)
+  if (action?.lostAnswer === true) {
+    serveThenLose(parts.gitlab, req, res, action)
+    return
+  }
+  if (action?.drop === true) {
     req.socket.destroy()
     return
   }
-  if (fault?.status !== undefined) {
-    const body = fault.body ?? { message: `${fault.status} ${STATUS_CODES[fault.status] ?? ''}`.trim() }
-    res.writeHead(fault.status, faultResponseHeaders(fault))
-    res.end(JSON.stringify(body))
+  if (action?.status !== undefined) {
+    answerWithFault(res, { ...action, status: action.status })
     return
   }
   parts.gitlab(req, res)
@@ -103,7 +107,7 @@ async function serveApi(
 
 /**
  * The fake authority's `node:http` listener: the control API under `/__patkit`, and GitLab's API
- * behind the fault rules (answer, delay, drop) with every request recorded in the journal (method, path
+ * behind the fault rules (answer, delay, drop, lose the real answer; one action or a sequence) with every request recorded in the journal (method, path
  * with every credential of the query filtered, status, the presented token and its owner; never a
  * secret).
  */

@@ -114,6 +114,11 @@ export interface Journal {
   clear(): void
   /** How many entries were dropped for the bound since the last clear. */
   readonly dropped: number
+  /**
+   * Calls `listener` with every entry recorded from now on, as it is recorded, until the returned
+   * function is called (the control API's event stream).
+   */
+  subscribe(listener: (entry: JournalEntry) => void): () => void
 }
 
 /** Entries kept at most; a long test run drops the oldest. */
@@ -151,7 +156,8 @@ function userIdsOf(event: Readonly<Record<string, unknown>>): number[] {
   return ids
 }
 
-function matches(entry: JournalEntry, q: JournalQuery): boolean {
+/** Whether an entry is one a journal query selects (its `limit` aside). */
+export function journalMatches(entry: JournalEntry, q: JournalQuery): boolean {
   if (q.kind !== undefined && entry.kind !== q.kind) return false
   if (q.afterSeq !== undefined && entry.seq <= q.afterSeq) return false
   if (entry.kind === 'request') {
@@ -177,12 +183,14 @@ export function createJournal(limit: number = DEFAULT_JOURNAL_LIMIT): Journal {
   let entries: JournalEntry[] = []
   let seq = 0
   let dropped = 0
+  const listeners = new Set<(entry: JournalEntry) => void>()
   const push = (entry: JournalEntry) => {
     entries.push(entry)
     if (entries.length > limit) {
       entries.splice(0, entries.length - limit)
       dropped++
     }
+    for (const listener of listeners) listener(entry)
   }
   return {
     recordRequest: (entry) => push({ kind: 'request', seq: ++seq, ...entry }),
@@ -191,7 +199,7 @@ export function createJournal(limit: number = DEFAULT_JOURNAL_LIMIT): Journal {
       push({ kind: 'event', seq: ++seq, at: String(data['at']), type: event.type, event: data })
     },
     query: (q = {}) => {
-      const found = entries.filter((entry) => matches(entry, q))
+      const found = entries.filter((entry) => journalMatches(entry, q))
       const limited = q.limit === undefined ? found : found.slice(Math.max(0, found.length - q.limit))
       return { entries: limited, count: found.length }
     },
@@ -201,6 +209,14 @@ export function createJournal(limit: number = DEFAULT_JOURNAL_LIMIT): Journal {
     },
     get dropped() {
       return dropped
+    },
+    subscribe: (listener) => {
+      // A wrapper of its own, so one function subscribed twice is two subscriptions.
+      const own = (entry: JournalEntry) => listener(entry)
+      listeners.add(own)
+      return () => {
+        listeners.delete(own)
+      }
     },
   }
 }

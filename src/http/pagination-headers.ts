@@ -1,4 +1,5 @@
 import type { Pagination } from '../query/pagination.js'
+import { jsonText, type Reply } from './responses.js'
 
 /**
  * GitLab's offset pagination headers. `Link` holds absolute URLs in exactly the form
@@ -37,4 +38,14 @@ export function paginationHeaders(
     'x-prev-page': pagination.prevPage === null ? '' : String(pagination.prevPage),
     link: links.join(', '),
   }
+}
+
+/** 200 with a page of items each already written as JSON text, and GitLab's pagination headers. */
+export function jsonTextPage(
+  items: readonly string[],
+  pagination: Pagination,
+  requestUrl: URL,
+  publicUrl: URL | undefined,
+): Reply {
+  return jsonText(200, `[${items.join(',')}]`, paginationHeaders(pagination, requestUrl, publicUrl))
 }

@@ -5,7 +5,7 @@ import { READ_SCOPES, SELF_ROTATE_SCOPES, WRITE_SCOPES } from '../authority/scop
 import type { ResourceType } from '../domain/resource.js'
 import { errorReply } from './error-response.js'
 import { listParamsParser } from './list-params.js'
-import { paginationHeaders } from './pagination-headers.js'
+import { jsonTextPage } from './pagination-headers.js'
 import { grapeDate } from './request-params.js'
 import { parseResourceTokenBody } from './resource-token-body.js'
 import { resourceTokenJsonText } from './resource-token-json.js'
@@ -91,14 +91,7 @@ async function list(
   if (result.isErr()) return errorReply(result.error)
   const now = authority.now()
   const items = result.value.items.map((shown) => resourceTokenJsonText(shown, now, authority.release))
-  return {
-    status: 200,
-    headers: {
-      'content-type': 'application/json',
-      ...paginationHeaders(result.value.pagination, url, publicUrl),
-    },
-    body: `[${items.join(',')}]`,
-  }
+  return jsonTextPage(items, result.value.pagination, url, publicUrl)
 }
 
 async function get(type: ResourceType, { authority, principal, path }: CallerInput): Promise<Reply> {

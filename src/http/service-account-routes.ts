@@ -12,7 +12,7 @@ import { paginate } from '../query/pagination.js'
 import type { User } from '../store/user.js'
 import { errorReply } from './error-response.js'
 import { listParamsParser, parsePage } from './list-params.js'
-import { paginationHeaders } from './pagination-headers.js'
+import { jsonTextPage, paginationHeaders } from './pagination-headers.js'
 import type { BodyParams } from './request-body.js'
 import {
   grapeDate,
@@ -248,14 +248,7 @@ async function listTokens(input: CallerInput): Promise<Reply> {
   if (result.isErr()) return errorReply(result.error, 'users')
   const now = authority.now()
   const items = result.value.items.map((t) => tokenJsonText(t, now, authority.release, 'last_used_ips_list'))
-  return {
-    status: 200,
-    headers: {
-      'content-type': 'application/json',
-      ...paginationHeaders(result.value.pagination, url, publicUrl),
-    },
-    body: `[${items.join(',')}]`,
-  }
+  return jsonTextPage(items, result.value.pagination, url, publicUrl)
 }
 
 async function createToken(input: CallerInput): Promise<Reply> {

@@ -8,7 +8,7 @@ import { settledResult } from '../store/settled.js'
 import { parseAssociationsParams } from './associations.js'
 import { errorReply } from './error-response.js'
 import { listParamsParser } from './list-params.js'
-import { paginationHeaders } from './pagination-headers.js'
+import { jsonTextPage, paginationHeaders } from './pagination-headers.js'
 import { grapeDate, parseId, parseTokenRef } from './request-params.js'
 import { json, jsonText, noContent, type Reply } from './responses.js'
 import type { CallerInput, CredentialsInput, RouteRow } from './route.js'
@@ -69,14 +69,7 @@ async function list({ authority, principal, url, publicUrl }: CallerInput): Prom
   if (result.isErr()) return errorReply(result.error)
   const now = authority.now()
   const items = result.value.items.map((t) => tokenJsonText(t, now, authority.release, 'last_used_ips_list'))
-  return {
-    status: 200,
-    headers: {
-      'content-type': 'application/json',
-      ...paginationHeaders(result.value.pagination, url, publicUrl),
-    },
-    body: `[${items.join(',')}]`,
-  }
+  return jsonTextPage(items, result.value.pagination, url, publicUrl)
 }
 
 // patkit's principals are always personal access tokens, and it knows no groups or projects, so

@@ -69,10 +69,34 @@ async function respond(handler: Handler, req: IncomingMessage, res: ServerRespon
     response.headers.forEach((value, key) => {
       res.setHeader(key, value)
     })
+    if (response.body !== null && isEventStream(response)) {
+      await streamBody(response.body, res)
+      return
+    }
     const payload = response.body === null ? null : Buffer.from(await response.arrayBuffer())
     if (payload !== null) res.setHeader('content-length', payload.byteLength)
     res.end(payload ?? undefined)
   } catch {
     internalError(res)
   }
+}
+
+// Server-sent events are written chunk by chunk as they come; every other body whole, with its length.
+function isEventStream(response: Response): boolean {
+  return response.headers.get('content-type')?.startsWith('text/event-stream') === true
+}
+
+async function streamBody(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {
+  const reader = body.getReader()
+  // The client went away (or the server closed the connection): the stream's cancel runs.
+  res.once('close', () => {
+    reader.cancel().catch(() => {})
+  })
+  res.flushHeaders()
+  for (;;) {
+    const chunk = await reader.read().catch(() => ({ done: true as const, value: undefined }))
+    if (chunk.done) break
+    res.write(chunk.value)
+  }
+  res.end()
 }

@@ -75,11 +75,13 @@ describe('the control API document', () => {
         '/__patkit/faults/{id}',
         '/__patkit/groups',
         '/__patkit/journal',
+        '/__patkit/journal/stream',
         '/__patkit/openapi.json',
         '/__patkit/projects',
         '/__patkit/reset',
         '/__patkit/state',
         '/__patkit/tokens',
+        '/__patkit/tokens/{id}/family',
         '/__patkit/users',
       ].sort(),
     )

@@ -183,7 +183,14 @@ describe('real answers of the control API match the document', () => {
           ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
         })
         const pathname = `/__patkit${path.split('?')[0]}`
-        const text = await response.text()
+        // An event stream never ends by itself: its first chunk is read, then it is cancelled.
+        const streaming = response.headers.get('content-type') === 'text/event-stream'
+        const reader = streaming ? response.body?.getReader() : undefined
+        const text = reader === undefined ? await response.text() : ''
+        if (reader !== undefined) {
+          if ((await reader.read()).done) failures.push(`${method} ${path}: the stream ended at once`)
+          await reader.cancel()
+        }
         const where = `${method} ${path} -> ${response.status}`
         if (response.status !== expected) failures.push(`${where}: expected ${expected}: ${text}`)
         const op = operationOf(method, pathname)
@@ -199,6 +206,11 @@ describe('real answers of the control API match the document', () => {
           return
         }
         const content = resolveResponse(declared)['content'] as Json | undefined
+        if (streaming) {
+          if (content?.['text/event-stream'] === undefined)
+            failures.push(`${where}: no event stream declared`)
+          return
+        }
         if (content === undefined) {
           if (text !== '') failures.push(`${where}: a body where none is declared: ${text}`)
           return
@@ -220,6 +232,19 @@ describe('real answers of the control API match the document', () => {
       const { token } = (await rotated.json()) as { token: string }
       await fetch(`${gitlab.apiUrl}/personal_access_tokens/self`, { headers: { 'PRIVATE-TOKEN': token } })
 
+      await call(gitlab, 'GET', '/tokens?state=active&per_page=2', 200)
+      await call(gitlab, 'GET', '/tokens?state=gone', 400)
+      await call(gitlab, 'GET', '/tokens?resource_type=project&resource_id=9', 404)
+      await call(gitlab, 'GET', '/tokens/1/family', 200)
+      await call(gitlab, 'GET', '/tokens/99/family', 404)
+      await call(gitlab, 'GET', '/users?per_page=1', 200)
+      await call(gitlab, 'GET', '/users?per_page=0', 400)
+      await call(gitlab, 'GET', '/groups', 200)
+      await call(gitlab, 'GET', '/groups?page=x', 400)
+      await call(gitlab, 'GET', '/projects', 200)
+      await call(gitlab, 'GET', '/projects?per_page=0', 400)
+      await call(gitlab, 'GET', '/journal/stream?since=0', 200)
+      await call(gitlab, 'GET', '/journal/stream?type=nope', 400)
       await call(gitlab, 'GET', '/openapi.json', 200)
       await call(gitlab, 'GET', '/openapi.json', 403, { headers: { origin: 'https://evil.example' } })
       await call(gitlab, 'GET', '/clock', 200)

@@ -102,7 +102,8 @@ for (const type of ['project', 'group'] as const) {
         ),
         { numRuns: 12 },
       )
-    })
+      // 12 worlds of HTTP rotations each: 3 s alone, several times that on a busy machine.
+    }, 30_000)
 
     for (const at of ['self', 'by_id'] as const) {
       it(`the direct predecessor presented to ${at === 'self' ? 'self/rotate' : ':token_id/rotate'} revokes the successor`, async () => {

@@ -1,4 +1,5 @@
 import { ok } from 'neverthrow'
+import type { TokenStore } from '../../store/token-store.js'
 import type { ControllableClock } from '../controllable-clock.js'
 import { dashboardAsset, isDashboardPath } from '../dashboard/dashboard-assets.js'
 import type { FakeState } from '../fake-state.js'
@@ -13,6 +14,7 @@ import {
   readControlBody,
 } from './control-body.js'
 import { controlGuard } from './control-guard.js'
+import { DASHBOARD_ROUTES, dashboardRouteKey, isDashboardRoute, serveDashboard } from './dashboard-api.js'
 import { canMove } from './instant.js'
 import { journalQuery } from './journal-params.js'
 import { CONTROL_OPENAPI } from './openapi.js'
@@ -36,19 +38,23 @@ export const CONTROL_PREFIX = '/__patkit'
  * @example
  * ```ts
  * import type { ControllableClock, ControlParts, Faults, Journal } from 'patkit/fake'
+ * import type { TokenStore } from 'patkit/store'
  * import type { FakeState } from '../fake-state.js'
  * declare const clock: ControllableClock
  * declare const state: FakeState
+ * declare const store: TokenStore
  * declare const journal: Journal
  * declare const faults: Faults
  * declare const newSecret: (userId: number) => string
  *
- * const parts: ControlParts = { clock, state, journal, faults, mint: (userId) => newSecret(userId) }
+ * const parts: ControlParts = { clock, state, store, journal, faults, mint: (userId) => newSecret(userId) }
  * ```
  */
 export interface ControlParts {
   readonly clock: ControllableClock
   readonly state: FakeState
+  /** The data the dashboard's read routes list (`GET /__patkit/tokens`, `/users`, ...): the fake's store. */
+  readonly store: TokenStore
   readonly journal: Journal
   readonly faults: Faults
   /** A fresh secret for a token of a user (the authority's format), for tokens added without one. */
@@ -67,6 +73,8 @@ export interface ControlParts {
    * refused with 413 as soon as it passes the limit (or at once, when its Content-Length says so).
    */
   readonly controlBodyLimit?: number | undefined
+  /** Aborted when the fake closes: every open `GET /__patkit/journal/stream` ends then. */
+  readonly closing?: AbortSignal | undefined
   /** Called after the clock moved (expiry notices are emitted then). */
   readonly onClockChange?: (() => Promise<void>) | undefined
 }
@@ -119,6 +127,7 @@ const ROUTES: ReadonlyMap<string, { readonly body: 'none' | 'json' | 'bulk' }> =
   ['POST /faults', { body: 'json' }],
   ['DELETE /faults', { body: 'none' }],
   ['DELETE /faults/:id', { body: 'none' }],
+  ...DASHBOARD_ROUTES.map((route) => [route, { body: 'none' }] as const),
 ])
 
 function notFound(method: string, path: string): Response {
@@ -144,14 +153,16 @@ function notFound(method: string, path: string): Response {
  * @example
  * ```ts
  * import { type ControllableClock, controlHandler, type Faults, type Journal } from 'patkit/fake'
+ * import type { TokenStore } from 'patkit/store'
  * import type { FakeState } from '../fake-state.js'
  * declare const clock: ControllableClock
  * declare const state: FakeState
+ * declare const store: TokenStore
  * declare const journal: Journal
  * declare const faults: Faults
  * declare const mint: (userId: number) => string
  *
- * const control = controlHandler({ clock, state, journal, faults, mint })
+ * const control = controlHandler({ clock, state, store, journal, faults, mint })
  * await control(
  *   new Request('http://127.0.0.1/__patkit/clock/advance', {
  *     method: 'POST',
@@ -186,7 +197,7 @@ export function controlHandler(parts: ControlParts): (request: Request) => Promi
     }
     const refusal = guard(request)
     if (refusal !== null) return problem(refusal.status, refusal.message)
-    const route = `${method} ${path.replace(/^\/faults\/[^/]+$/, '/faults/:id')}`
+    const route = `${method} ${dashboardRouteKey(path.replace(/^\/faults\/[^/]+$/, '/faults/:id'))}`
     const known = ROUTES.get(route)
     if (known === undefined) return notFound(method, path)
     // Every route reads its body, within its limit, before anything else; routes without one ignore it.
@@ -208,6 +219,7 @@ export function controlHandler(parts: ControlParts): (request: Request) => Promi
         : problem(status, message)
     }
     const value = body.value
+    if (isDashboardRoute(route)) return serveDashboard(parts, route, request, url, path)
     switch (route) {
       case 'GET /openapi.json':
         return reply(200, CONTROL_OPENAPI)

@@ -139,13 +139,8 @@ const seedToken = closed(
   ['user_id', 'name', 'scopes'],
 )
 
-// A fault rule as added: which requests it matches and what it does to them.
-const faultRuleFields = {
-  method: { type: 'string', pattern: '^[A-Za-z]+$' },
-  path: { type: 'string', pattern: '^/', description: 'exact, or a prefix ending in *' },
-  tokenId: integer(1),
-  times: integer(1, { maximum: 1_000_000 }),
-  probability: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
+// What a fault does to a request: a rule's own action, or one step of its sequence.
+const faultActionFields = {
   status: integer(200, {
     maximum: 599,
     description: 'a final answer a client can receive (205 is refused; 204 and 304 take no body)',
@@ -154,10 +149,33 @@ const faultRuleFields = {
   headers: {
     type: 'object',
     additionalProperties: { type: 'string' },
-    description: 'headers of the answer given with status',
+    description: 'headers of the answer given with status (Retry-After, RateLimit-Reset, ...)',
   },
   delayMs: integer(0, { maximum: 600_000 }),
   drop: { type: 'boolean' },
+  lostAnswer: {
+    type: 'boolean',
+    description:
+      'serve the request for real first (a rotation commits), then answer status (a 502) or drop the connection instead of the real answer; needs status or drop',
+  },
+}
+
+// A fault rule as added: which requests it matches and what it does to them.
+const faultRuleFields = {
+  method: { type: 'string', pattern: '^[A-Za-z]+$' },
+  path: { type: 'string', pattern: '^/', description: 'exact, or a prefix ending in *' },
+  tokenId: integer(1),
+  times: integer(1, { maximum: 1_000_000 }),
+  probability: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
+  ...faultActionFields,
+  sequence: {
+    type: 'array',
+    minItems: 1,
+    maxItems: 100,
+    items: { oneOf: [{ type: 'null' }, closed(faultActionFields)] },
+    description:
+      'one step per matching request, in order: an action, or null for the normal answer; the rule is spent after the last step; not with times or an action field',
+  },
 }
 
 const counts = closed({ users: integer(0), tokens: integer(0), groups: integer(0), projects: integer(0) }, [
@@ -178,6 +196,166 @@ const journalParameters = [
     description: range,
   })),
 ].map((parameter) => ({ in: 'query', required: false, ...parameter }))
+
+// The dashboard's read routes: GitLab's list parameters and pagination headers.
+const pageParameters = [
+  { name: 'page', schema: { type: 'integer' }, description: 'from 1 (default 1)' },
+  { name: 'per_page', schema: { type: 'integer' }, description: '1 to 100 (default 20; 0 is refused)' },
+]
+const tokenListParameters = [
+  { name: 'user_id', schema: integer(1) },
+  { name: 'state', schema: { enum: ['active', 'inactive'] } },
+  { name: 'revoked', schema: { type: 'boolean' } },
+  { name: 'search', schema: { type: 'string' }, description: "GitLab's fuzzy name search" },
+  ...['created_before', 'created_after', 'last_used_before', 'last_used_after'].map((name) => ({
+    name,
+    schema: { type: 'string', format: 'date-time' },
+  })),
+  ...['expires_before', 'expires_after'].map((name) => ({
+    name,
+    schema: { type: 'string', format: 'date' },
+  })),
+  { name: 'sort', schema: { type: 'string' }, description: "GitLab's sort keys (id_asc, created_desc, ...)" },
+  { name: 'resource_type', schema: { enum: ['project', 'group'] }, description: 'with resource_id' },
+  { name: 'resource_id', schema: integer(1), description: "the tokens of this project's or group's bots" },
+  ...pageParameters,
+].map((parameter) => ({ in: 'query', required: false, ...parameter }))
+const pageHeaders = Object.fromEntries(
+  ['X-Total', 'X-Total-Pages', 'X-Page', 'X-Per-Page', 'X-Next-Page', 'X-Prev-Page', 'Link'].map((name) => [
+    name,
+    { description: "GitLab's pagination header", schema: { type: 'string' } },
+  ]),
+)
+const page = (description: string, item: string) => ({
+  ...answer(description, { type: 'array', items: ref(item) }),
+  headers: pageHeaders,
+})
+const dashboardMembers = {
+  type: 'array',
+  items: closed({ user_id: integer(1), access_level: { enum: [10, 15, 20, 30, 40, 50] } }, [
+    'user_id',
+    'access_level',
+  ]),
+}
+const dashboardResource = (parent: string) =>
+  closed(
+    {
+      id: integer(1),
+      path: { type: 'string' },
+      full_path: { type: 'string' },
+      name: { type: 'string' },
+      [parent]: nullable('integer'),
+      visibility: { enum: ['private', 'internal', 'public'] },
+      members: dashboardMembers,
+      bots: { type: 'array', items: integer(1), description: 'the members that are bot users' },
+    },
+    ['id', 'path', 'full_path', 'name', parent, 'visibility', 'members', 'bots'],
+  )
+const dashboardSchemas = {
+  DashboardToken: closed(
+    {
+      id: integer(1),
+      user_id: integer(1),
+      name: { type: 'string' },
+      scopes: { type: 'array', items: { type: 'string' } },
+      description: nullable('string'),
+      created_at: { type: 'string', format: 'date-time' },
+      last_used_at: nullable('string', { format: 'date-time' }),
+      expires_at: nullable('string', { format: 'date' }),
+      revoked: { type: 'boolean' },
+      active: { type: 'boolean' },
+      expired: { type: 'boolean' },
+      impersonation: { type: 'boolean' },
+      previous_id: nullable('integer'),
+      family_id: integer(1),
+    },
+    [
+      'id',
+      'user_id',
+      'name',
+      'scopes',
+      'description',
+      'created_at',
+      'last_used_at',
+      'expires_at',
+      'revoked',
+      'active',
+      'expired',
+      'impersonation',
+      'previous_id',
+      'family_id',
+    ],
+  ),
+  TokenFamily: closed(
+    {
+      family_id: integer(1),
+      tokens: {
+        type: 'array',
+        description: 'the rotation chain, oldest first',
+        items: closed(
+          {
+            id: integer(1),
+            name: { type: 'string' },
+            user_id: integer(1),
+            previous_id: nullable('integer'),
+            state: {
+              enum: ['active', 'revoked', 'expired', 'reuse_revoked'],
+              description: 'reuse_revoked: revoked by a reuse detection the journal holds',
+            },
+            created_at: { type: 'string', format: 'date-time' },
+            expires_at: nullable('string', { format: 'date' }),
+            last_used_at: nullable('string', { format: 'date-time' }),
+          },
+          ['id', 'name', 'user_id', 'previous_id', 'state', 'created_at', 'expires_at', 'last_used_at'],
+        ),
+      },
+      reuse: {
+        type: 'array',
+        description: "the journal's reuse_detected events of the chain",
+        items: closed(
+          {
+            at: { type: 'string', format: 'date-time' },
+            presented_id: { ...integer(1), description: 'the revoked token presented again' },
+            revoked_ids: { type: 'array', items: integer(1) },
+          },
+          ['at', 'presented_id', 'revoked_ids'],
+        ),
+      },
+    },
+    ['family_id', 'tokens', 'reuse'],
+  ),
+  DashboardUser: closed(
+    {
+      id: integer(1),
+      username: { type: 'string' },
+      name: { type: 'string' },
+      admin: { type: 'boolean' },
+      blocked: { type: 'boolean' },
+      bot: { type: 'boolean' },
+      bot_namespace: {
+        oneOf: [
+          closed({ type: { enum: ['project', 'group'] }, id: integer(1) }, ['type', 'id']),
+          { type: 'null' },
+        ],
+      },
+      service_account: { type: 'boolean' },
+      provisioned_by_group_id: nullable('integer'),
+    },
+    [
+      'id',
+      'username',
+      'name',
+      'admin',
+      'blocked',
+      'bot',
+      'bot_namespace',
+      'service_account',
+      'provisioned_by_group_id',
+    ],
+  ),
+  DashboardGroup: dashboardResource('parent_id'),
+  DashboardProject: dashboardResource('group_id'),
+}
 
 /**
  * The OpenAPI 3.1 document of the control API, served at `GET /__patkit/openapi.json`.
@@ -263,7 +441,10 @@ export const CONTROL_OPENAPI = Object.freeze({
           ...faultRuleFields,
           id: { type: 'string' },
           hits: integer(0),
-          remaining: nullable('integer', { minimum: 0, description: 'null without times' }),
+          remaining: nullable('integer', {
+            minimum: 0,
+            description: 'steps left for a sequence; null without times or sequence',
+          }),
         },
         ['id', 'hits', 'remaining'],
       ),
@@ -291,6 +472,7 @@ export const CONTROL_OPENAPI = Object.freeze({
         },
         ['kind', 'seq', 'at', 'type', 'event'],
       ),
+      ...dashboardSchemas,
       Journal: closed(
         {
           count: { ...integer(0), description: 'how many entries matched, before limit' },
@@ -396,6 +578,12 @@ export const CONTROL_OPENAPI = Object.freeze({
       },
     },
     '/__patkit/users': {
+      get: {
+        operationId: 'listUsers',
+        summary: 'Every user (bots and service accounts too), in id order, paged',
+        parameters: pageParameters.map((parameter) => ({ in: 'query', required: false, ...parameter })),
+        responses: { '200': page('one page of users', 'DashboardUser'), ...INVALID },
+      },
       post: {
         operationId: 'addUsers',
         summary: 'Add (or replace by id) one user or an array of users',
@@ -410,6 +598,12 @@ export const CONTROL_OPENAPI = Object.freeze({
       },
     },
     '/__patkit/groups': {
+      get: {
+        operationId: 'listGroups',
+        summary: 'Every group with its members and bots, in id order, paged',
+        parameters: pageParameters.map((parameter) => ({ in: 'query', required: false, ...parameter })),
+        responses: { '200': page('one page of groups', 'DashboardGroup'), ...INVALID },
+      },
       post: {
         operationId: 'addGroups',
         summary: 'Add (or replace by id, members included) one group or an array of groups',
@@ -424,6 +618,12 @@ export const CONTROL_OPENAPI = Object.freeze({
       },
     },
     '/__patkit/projects': {
+      get: {
+        operationId: 'listProjects',
+        summary: 'Every project with its members and bots, in id order, paged',
+        parameters: pageParameters.map((parameter) => ({ in: 'query', required: false, ...parameter })),
+        responses: { '200': page('one page of projects', 'DashboardProject'), ...INVALID },
+      },
       post: {
         operationId: 'addProjects',
         summary: 'Add (or replace by id, members included) one project or an array of projects',
@@ -438,6 +638,17 @@ export const CONTROL_OPENAPI = Object.freeze({
       },
     },
     '/__patkit/tokens': {
+      get: {
+        operationId: 'listTokens',
+        summary:
+          "Every user's tokens through the store's list, with GitLab's list parameters and pagination headers; resource_type + resource_id: the tokens of that project's or group's bots",
+        parameters: tokenListParameters,
+        responses: {
+          '200': page('one page of tokens', 'DashboardToken'),
+          ...INVALID,
+          '404': answer('no such project or group', closed({ message: { type: 'string' } }, ['message'])),
+        },
+      },
       post: {
         operationId: 'addToken',
         summary: 'Add one token in the seed format; without `token` a fresh secret is made and returned',
@@ -453,6 +664,53 @@ export const CONTROL_OPENAPI = Object.freeze({
           ),
           ...INVALID,
           '409': failure('this secret is already stored'),
+        },
+      },
+    },
+    '/__patkit/tokens/{id}/family': {
+      get: {
+        operationId: 'getTokenFamily',
+        summary:
+          "A token's rotation chain, oldest first, each token's state, and the chain's reuse detections",
+        parameters: [{ name: 'id', in: 'path', required: true, schema: integer(1) }],
+        responses: {
+          '200': answer('the family', ref('TokenFamily')),
+          '404': answer('404 Token Not Found', closed({ message: { type: 'string' } }, ['message'])),
+          '501': answer(
+            'the store cannot follow a rotation forward (no findSuccessor)',
+            closed({ message: { type: 'string' } }, ['message']),
+          ),
+        },
+      },
+    },
+    '/__patkit/journal/stream': {
+      get: {
+        operationId: 'streamJournal',
+        summary:
+          'New journal entries as server-sent events (id: seq, event: entry, data: the entry as GET /__patkit/journal gives it); Last-Event-ID or since replays the later entries first; a keep-alive comment every 15 s; ends when the fake closes',
+        parameters: [
+          ...journalParameters,
+          {
+            in: 'query',
+            required: false,
+            name: 'since',
+            schema: integer(0),
+            description: 'replay the entries after this seq first',
+          },
+          {
+            in: 'header',
+            required: false,
+            name: 'Last-Event-ID',
+            schema: { type: 'string', pattern: '^\\d+$' },
+            description: 'the seq of the last entry seen (wins over since)',
+          },
+        ],
+        responses: {
+          '200': {
+            description: 'the event stream',
+            content: { 'text/event-stream': { schema: { type: 'string' } } },
+          },
+          ...INVALID,
         },
       },
     },
@@ -477,7 +735,7 @@ export const CONTROL_OPENAPI = Object.freeze({
       },
       post: {
         operationId: 'addFault',
-        summary: 'Add a fault rule (it needs status, drop or delayMs)',
+        summary: 'Add a fault rule (it needs status, drop, delayMs or sequence)',
         requestBody: { required: true, ...json(ref('FaultRuleInput')) },
         responses: { '201': answer('the stored rule with its id', ref('FaultRule')), ...INVALID },
       },

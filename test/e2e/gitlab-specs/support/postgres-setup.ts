@@ -11,7 +11,7 @@ import {
   uniquePrefix,
 } from '../../../sql/support/databases.js'
 import { REQUIRE_DB } from '../../../sql/support/describe-database.js'
-import { useSpecStore } from './spec-store.js'
+import { setSpecStore } from './spec-store.js'
 
 // The setup file of the project `specs-postgres`: every ported GitLab spec file runs again with the
 // fake over a SQL store on PostgreSQL, its tables migrated once per file and emptied for every world.
@@ -35,12 +35,12 @@ if (!connection.ok) {
   // Files of one worker run one after another and drop their tables: a worker's prefix is theirs.
   const prefix = uniquePrefix(`spec${threadId}`)
   await migratedStore(db, prefix)
-  useSpecStore(async () => {
+  setSpecStore(async () => {
     await emptyTables(db, prefix)
     return sqlStore(db, { tablePrefix: prefix })
   })
   afterAll(async () => {
-    useSpecStore(null)
+    setSpecStore(null)
     await dropTables(db, prefix)
     await db.destroy()
   })

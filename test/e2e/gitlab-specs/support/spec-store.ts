@@ -7,7 +7,7 @@ import type { TokenStore } from '../../../../src/store/token-store.js'
 let factory: (() => Promise<TokenStore>) | null = null
 
 /** Sets (or, with null, clears) the store every world of the running file gets. */
-export function useSpecStore(next: (() => Promise<TokenStore>) | null): void {
+export function setSpecStore(next: (() => Promise<TokenStore>) | null): void {
   factory = next
 }
 
