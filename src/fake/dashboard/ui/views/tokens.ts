@@ -21,7 +21,9 @@ const TEXT_FILTERS = [
   { name: 'expires_before', label: 'Expires before', type: 'date' },
 ] as const
 
+// GitLab's sort keys (src/query/filter.ts's SORT_KEYS), without its aliases.
 const SORTS = [
+  'id_desc',
   'created_desc',
   'created_asc',
   'expires_asc',
@@ -77,8 +79,8 @@ function Filters(props: { filters: TokenFilters; apply: (filters: TokenFilters) 
     </label>
     <label>Sort
       <select name="sort" value=${field('sort')} onChange=${set('sort')}>
-        <option value="">default</option>
-        ${SORTS.map((sort) => html`<option key=${sort} value=${sort}>${sort.replace('_', ' ')}</option>`)}
+        <option value="">id ascending (default)</option>
+        ${SORTS.map((sort) => html`<option key=${sort} value=${sort}>${sort.replaceAll('_', ' ').replace(/desc$/, 'descending').replace(/asc$/, 'ascending')}</option>`)}
       </select>
     </label>
     <div class="buttons">
