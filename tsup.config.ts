@@ -52,6 +52,9 @@ const library: Options = {
   splitting: true,
   treeshake: true,
   external: ['vitest', 'express', 'fastify', 'hono', 'next'],
+  // The fake finds the dashboard's assets (dist/dashboard) from import.meta.url, which the CJS build
+  // gets from this shim.
+  shims: true,
   esbuildPlugins: [nodeCryptoByCondition],
 }
 

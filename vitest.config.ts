@@ -3,13 +3,17 @@ import type { Reporter, TestCase } from 'vitest/node'
 
 // Two commands, one config. `npm test` runs the project `fast`: every test file but the runs of
 // clients in other languages, with the long races at a few rounds each. `npm run test:slow` runs the
-// project `slow`: those client runs (python-gitlab, pytest, the Ruby gem, go-gitlab, `next build`)
+// project `slow`: those client runs (python-gitlab, pytest, the Ruby gem, go-gitlab, `next build`,
+// the dashboard in chromium)
 // and the race files again at their full round counts (PATKIT_LONG_RACES=1, read by
 // test/support/race-rounds.ts), and the project `specs-postgres`: the ported GitLab request specs again
 // over a SQL store on PostgreSQL. CI runs both. `npx vitest run <path>` runs a file in every project
 // that holds it; add `--project fast` or `--project slow` to pick one.
 
-/** Real clients built or run outside Node: seconds of CPU each, and tools a laptop may lack. */
+/**
+ * Real clients built or run outside Node: seconds of CPU each, and tools a laptop may lack. Chromium
+ * (test/browser) is one: the dashboard's browser tests.
+ */
 const CLIENT_RUNS = [
   'test/e2e/python-gitlab.test.ts',
   'test/e2e/python-gitlab-resource-tokens.test.ts',
@@ -22,6 +26,7 @@ const CLIENT_RUNS = [
   'test/e2e/testing-docs.test.ts',
   'test/e2e/testing-docs-faults.test.ts',
   'test/next/next-build.test.ts',
+  'test/browser/dashboard.test.ts',
 ]
 
 /** Files whose races run a few rounds in `fast` and their full count in `slow`. */

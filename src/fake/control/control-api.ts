@@ -1,6 +1,7 @@
 import { ok } from 'neverthrow'
 import type { TokenStore } from '../../store/token-store.js'
 import type { ControllableClock } from '../controllable-clock.js'
+import { dashboardAsset, isDashboardPath } from '../dashboard/dashboard-assets.js'
 import type { FakeState } from '../fake-state.js'
 import type { Faults } from '../faults.js'
 import type { Journal } from '../journal.js'
@@ -174,6 +175,9 @@ function notFound(method: string, path: string): Response {
 export function controlHandler(parts: ControlParts): (request: Request) => Promise<Response> {
   const { clock, state, journal, faults } = parts
   const guard = controlGuard(parts)
+  // The dashboard's page and assets carry no data (the page fetches everything with the control token
+  // the user types in), so they are served without the token, behind the host and origin checks.
+  const pageGuard = controlGuard({ allowedHosts: parts.allowedHosts })
   const bulkLimit = parts.controlBodyLimit ?? DEFAULT_CONTROL_BULK_LIMIT
   const clockMoved = async () => {
     await parts.onClockChange?.()
@@ -183,6 +187,14 @@ export function controlHandler(parts: ControlParts): (request: Request) => Promi
     const url = new URL(request.url)
     const path = url.pathname.slice(CONTROL_PREFIX.length) || '/'
     const method = request.method.toUpperCase()
+    if (method === 'GET' && isDashboardPath(path)) {
+      const pageRefusal = pageGuard(request)
+      if (pageRefusal !== null) return problem(pageRefusal.status, pageRefusal.message)
+      // The page's asset URLs are relative to /__patkit/.
+      if (url.pathname === CONTROL_PREFIX)
+        return new Response(null, { status: 308, headers: { location: `${CONTROL_PREFIX}/` } })
+      return dashboardAsset(path)
+    }
     const refusal = guard(request)
     if (refusal !== null) return problem(refusal.status, refusal.message)
     const route = `${method} ${dashboardRouteKey(path.replace(/^\/faults\/[^/]+$/, '/faults/:id'))}`

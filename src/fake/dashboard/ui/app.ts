@@ -1,0 +1,158 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks'
+import { call, controlToken, onUnauthorized, setControlToken } from './api.js'
+import { html } from './html.js'
+import { readStream } from './sse.js'
+import type { ClockState } from './types.js'
+import { ClockView } from './views/clock.js'
+import { DataPanel } from './views/data.js'
+import { FaultsView } from './views/faults.js'
+import { JournalView } from './views/journal.js'
+import { ResourcesView, UsersView } from './views/people.js'
+import { shortTime } from './views/time.js'
+import { type TokenFilters, TokensView } from './views/tokens.js'
+
+const VIEWS = [
+  ['tokens', 'Tokens'],
+  ['users', 'Users'],
+  ['groups', 'Groups'],
+  ['projects', 'Projects'],
+  ['journal', 'Journal'],
+  ['clock', 'Clock'],
+  ['faults', 'Faults'],
+  ['data', 'Data'],
+] as const
+type View = (typeof VIEWS)[number][0]
+
+function viewOfHash(): View {
+  const name = location.hash.replace(/^#/, '')
+  return VIEWS.find(([id]) => id === name)?.[0] ?? 'tokens'
+}
+
+function TokenPrompt(props: { done: () => void }) {
+  const [value, setValue] = useState('')
+  return html`<form class="token-prompt" aria-labelledby="token-heading" onSubmit=${(event: Event) => {
+    event.preventDefault()
+    setControlToken(value)
+    props.done()
+  }}>
+    <h2 id="token-heading">Control token</h2>
+    <p>This fake needs its control token (patkit serve --control-token). It stays in this tab's session storage.</p>
+    <label>Control token <input type="password" autocomplete="off" value=${value} onInput=${(e: Event) => setValue((e.target as HTMLInputElement).value)} /></label>
+    <button type="submit">Use this token</button>
+  </form>`
+}
+
+export function App() {
+  const [view, setView] = useState<View>(viewOfHash)
+  const [refresh, setRefresh] = useState(0)
+  const [clock, setClock] = useState<ClockState | null>(null)
+  const [needToken, setNeedToken] = useState(false)
+  const [filters, setFilters] = useState<TokenFilters>({})
+  const [selected, setSelected] = useState<number | null>(null)
+  const pending = useRef<ReturnType<typeof setTimeout> | null>(null)
+  const heading = useRef<HTMLHeadingElement>(null)
+
+  const changed = useCallback(() => setRefresh((n) => n + 1), [])
+  // Many events at once (a load test) make one refetch, not one each.
+  const soon = useCallback(() => {
+    if (pending.current !== null) return
+    pending.current = setTimeout(() => {
+      pending.current = null
+      setRefresh((n) => n + 1)
+    }, 150)
+  }, [])
+
+  useEffect(() => onUnauthorized(() => setNeedToken(true)), [])
+  useEffect(() => {
+    const onHash = () => setView(viewOfHash())
+    addEventListener('hashchange', onHash)
+    return () => removeEventListener('hashchange', onHash)
+  }, [])
+  // The fake time, read again every second (the page has no clock of its own) and after each change.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: refresh and needToken are triggers to read again
+  useEffect(() => {
+    let live = true
+    const read = () =>
+      call<ClockState>('GET', 'clock').then((answer) => {
+        if (live && answer.ok) setClock(answer.body)
+      })
+    read()
+    const timer = setInterval(read, 1000)
+    return () => {
+      live = false
+      clearInterval(timer)
+    }
+  }, [refresh, needToken])
+  // Every journal event (created, rotated, revoked, reuse_detected, used, ...) refreshes the views.
+  useEffect(() => {
+    if (needToken) return
+    const abort = new AbortController()
+    readStream('journal/stream?kind=event', null, abort.signal, {
+      onEvent: (event) => {
+        if (event.event === 'entry') soon()
+      },
+      onStatus: () => {},
+    })
+    return () => abort.abort()
+  }, [needToken, soon])
+
+  const go = (next: View) => {
+    location.hash = next
+    setView(next)
+    heading.current?.focus()
+  }
+  const showTokens = (next: TokenFilters) => {
+    setFilters(next)
+    setSelected(null)
+    go('tokens')
+  }
+  const tokenSet = controlToken() !== null
+  return html`<div class="app">
+    <header>
+      <h1 ref=${heading} tabIndex="-1">patkit fake GitLab</h1>
+      <p class="clock-line">Fake time <strong>${clock === null ? 'unknown' : shortTime(clock.now)}</strong> ${clock?.frozen === true ? '(frozen)' : '(running)'}</p>
+      ${
+        tokenSet &&
+        html`<button type="button" onClick=${() => {
+          setControlToken(null)
+          setNeedToken(true)
+        }}>Forget the control token</button>`
+      }
+    </header>
+    <nav aria-label="Views">
+      <ul>
+        ${VIEWS.map(
+          ([id, label]) =>
+            html`<li key=${id}><a href=${`#${id}`} aria-current=${view === id ? 'page' : undefined} onClick=${(
+              event: Event,
+            ) => {
+              event.preventDefault()
+              go(id)
+            }}>${label}</a></li>`,
+        )}
+      </ul>
+    </nav>
+    <main>
+      ${
+        needToken
+          ? html`<${TokenPrompt} done=${() => {
+              setNeedToken(false)
+              changed()
+            }} />`
+          : view === 'tokens'
+            ? html`<${TokensView} filters=${filters} setFilters=${setFilters} refresh=${refresh} selected=${selected} select=${setSelected} />`
+            : view === 'users'
+              ? html`<${UsersView} refresh=${refresh} showTokens=${(id: number) => showTokens({ user_id: String(id) })} />`
+              : view === 'groups' || view === 'projects'
+                ? html`<${ResourcesView} key=${view} kind=${view} refresh=${refresh} showResourceTokens=${(kind: string, id: number) => showTokens({ resource_type: kind, resource_id: String(id) })} />`
+                : view === 'journal'
+                  ? html`<${JournalView} />`
+                  : view === 'clock'
+                    ? html`<${ClockView} clock=${clock} changed=${changed} />`
+                    : view === 'faults'
+                      ? html`<${FaultsView} refresh=${refresh} />`
+                      : html`<${DataPanel} changed=${changed} />`
+      }
+    </main>
+  </div>`
+}

@@ -1,0 +1,141 @@
+import { useEffect, useState } from 'preact/hooks'
+import { call, failure } from '../api.js'
+import { html } from '../html.js'
+import { readStream } from '../sse.js'
+import type { JournalEntry } from '../types.js'
+import { shortTime } from './time.js'
+
+// The journal, live: the last entries matching the filters from GET /journal, then every later one
+// from the stream (which takes the same filters). At most KEEP entries stay on the page.
+const KEEP = 500
+const FIRST = 200
+const EVENT_TYPES = [
+  'created',
+  'rotated',
+  'revoked',
+  'reuse_detected',
+  'used',
+  'rotation_replayed',
+  'token_expiring',
+]
+
+type Filters = Readonly<Record<string, string>>
+
+function params(filters: Filters): URLSearchParams {
+  const search = new URLSearchParams()
+  for (const [name, value] of Object.entries(filters)) if (value.trim() !== '') search.set(name, value.trim())
+  return search
+}
+
+// A token in an event is shown as `#id`, a list of them as `#a, #b`: the full rows are in GET /journal.
+function brief(value: unknown): string {
+  const id = (item: unknown) =>
+    item !== null && typeof item === 'object' && 'id' in item
+      ? `#${String((item as { id: unknown }).id)}`
+      : null
+  if (Array.isArray(value)) return value.map((item) => id(item) ?? JSON.stringify(item)).join(', ')
+  return id(value) ?? (typeof value === 'string' ? value : JSON.stringify(value))
+}
+
+// The token an event is about, and its owner: the token, the presented one, or the one rotated away.
+function subject(entry: JournalEntry): { token: string; user: string } {
+  if (entry.kind === 'request')
+    return { token: String(entry.tokenId ?? ''), user: String(entry.userId ?? '') }
+  const event = entry.event ?? {}
+  const about = event['token'] ?? event['presented'] ?? event['previous']
+  if (about !== null && typeof about === 'object') {
+    const row = about as { id?: unknown; userId?: unknown }
+    return { token: String(row.id ?? ''), user: String(row.userId ?? '') }
+  }
+  return { token: String(event['tokenId'] ?? ''), user: String(event['userId'] ?? '') }
+}
+
+function describe(entry: JournalEntry): string {
+  if (entry.kind === 'request') {
+    const fault = entry.fault === null || entry.fault === undefined ? '' : ` (fault ${entry.fault})`
+    return `${entry.method ?? ''} ${entry.path ?? ''} → ${entry.status === 0 ? 'dropped' : entry.status}${fault}`
+  }
+  const fields = Object.entries(entry.event ?? {})
+    .filter(([name, value]) => name !== 'type' && name !== 'at' && value !== null && value !== undefined)
+    .map(([name, value]) => `${name}=${brief(value)}`)
+  return `${entry.type ?? 'event'} ${fields.join(' ')}`
+}
+
+export function JournalView() {
+  const [draft, setDraft] = useState<Record<string, string>>({})
+  const [filters, setFilters] = useState<Filters>({})
+  const [entries, setEntries] = useState<readonly JournalEntry[]>([])
+  const [status, setStatus] = useState('connecting')
+  const [error, setError] = useState<string | null>(null)
+  useEffect(() => {
+    const abort = new AbortController()
+    setEntries([])
+    setStatus('connecting')
+    const search = params(filters)
+    const first = new URLSearchParams(search)
+    first.set('limit', String(FIRST))
+    call<{ entries: JournalEntry[] }>('GET', `journal?${first}`).then((answer) => {
+      if (abort.signal.aborted) return
+      if (!answer.ok) {
+        setError(failure(answer))
+        setStatus('stopped')
+        return
+      }
+      setError(null)
+      const initial = answer.body.entries
+      setEntries(initial)
+      const last = initial.at(-1)
+      const since = last === undefined ? null : String(last.seq)
+      readStream(`journal/stream?${search}`, since, abort.signal, {
+        onEvent: (event) => {
+          if (event.event !== 'entry') return
+          const entry = JSON.parse(event.data) as JournalEntry
+          setEntries((old) => (old.some((e) => e.seq === entry.seq) ? old : [...old, entry].slice(-KEEP)))
+        },
+        onStatus: (state, detail) => {
+          setStatus(state === 'open' ? 'live' : state === 'closed' ? 'closed by the fake' : 'stopped')
+          if (detail !== undefined) setError(detail)
+        },
+      })
+    })
+    return () => abort.abort()
+  }, [filters])
+  const set = (name: string) => (event: Event) => {
+    const value = (event.target as HTMLInputElement).value
+    setDraft((old) => ({ ...old, [name]: value }))
+  }
+  const newestFirst = [...entries].reverse()
+  return html`<section aria-labelledby="journal-heading">
+    <h2 id="journal-heading">Journal</h2>
+    <form class="filters" aria-label="Journal filters" onSubmit=${(event: Event) => {
+      event.preventDefault()
+      setFilters({ ...draft })
+    }}>
+      <label>Token ID <input name="token_id" type="number" value=${draft['token_id'] ?? ''} onInput=${set('token_id')} /></label>
+      <label>User ID <input name="user_id" type="number" value=${draft['user_id'] ?? ''} onInput=${set('user_id')} /></label>
+      <label>Route contains <input name="path" type="text" value=${draft['path'] ?? ''} onInput=${set('path')} placeholder="/api/v4/personal_access_tokens" /></label>
+      <label>Event type
+        <select name="type" value=${draft['type'] ?? ''} onChange=${set('type')}>
+          <option value="">any (requests and events)</option>
+          ${EVENT_TYPES.map((type) => html`<option key=${type} value=${type}>${type}</option>`)}
+        </select>
+      </label>
+      <div class="buttons"><button type="submit">Apply filters</button></div>
+    </form>
+    <p role="status">Stream: ${status}. ${entries.length} entries shown, newest first.</p>
+    ${error !== null && html`<p role="alert" class="error">${error}</p>`}
+    <table class="journal">
+      <caption class="visually-hidden">Journal entries, newest first</caption>
+      <thead><tr><th scope="col">Seq</th><th scope="col">At (fake time)</th><th scope="col">Kind</th><th scope="col">Token</th><th scope="col">User</th><th scope="col">What</th></tr></thead>
+      <tbody>
+        ${newestFirst.map((entry) => {
+          const { token, user } = subject(entry)
+          return html`<tr key=${entry.seq} class=${`entry-${entry.kind}${entry.type === 'reuse_detected' ? ' entry-reuse' : ''}`}>
+            <td>${entry.seq}</td><td>${shortTime(entry.at)}</td><td>${entry.kind === 'event' ? `event: ${entry.type}` : 'request'}</td>
+            <td>${token}</td><td>${user}</td><td><code>${describe(entry)}</code></td>
+          </tr>`
+        })}
+      </tbody>
+    </table>
+  </section>`
+}

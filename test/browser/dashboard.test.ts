@@ -1,0 +1,251 @@
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { createFakeGitLab } from '../../src/fake/fake-gitlab.js'
+
+// The dashboard in Debian's chromium (playwright-core): it loads without a console error (a CSP
+// violation is one), shows a rotation made over the API in its chain, drives the clock and the
+// faults, and axe-core finds no serious or critical violation on any view. PATKIT_SCREENSHOTS=1 saves
+// a screenshot of each view to docs/dashboard/ (CI leaves the tree clean).
+
+const root = join(import.meta.dirname, '..', '..')
+const CHROMIUM = '/usr/bin/chromium'
+const missing = existsSync(CHROMIUM) ? undefined : `${CHROMIUM} is not installed (apt-get install chromium)`
+const required = process.env['PATKIT_REQUIRE_E2E'] === '1'
+const screenshots = process.env['PATKIT_SCREENSHOTS'] === '1'
+const CONTROL_TOKEN = 'dashboard-test-control-token'
+const ALICE = 'glpat-dashboard-browser-alice1'
+const BOB = 'glpat-dashboard-browser-bob001'
+const WAIT = { timeout: 1000 }
+
+const SEED = {
+  users: [
+    { id: 1, username: 'root', name: 'Administrator', admin: true },
+    { id: 2, username: 'alice', name: 'Alice' },
+    { id: 3, username: 'bob', name: 'Bob' },
+    { id: 4, username: 'project_1_bot', bot: true, bot_namespace: { type: 'project' as const, id: 1 } },
+  ],
+  groups: [{ id: 1, path: 'acme', name: 'Acme', members: [{ user_id: 2, access_level: 50 }] }],
+  projects: [{ id: 1, path: 'api', name: 'API', group_id: 1, members: [{ user_id: 4, access_level: 40 }] }],
+  tokens: [
+    { id: 1, user_id: 2, name: 'ci', scopes: ['api' as const], token: ALICE, expires_at: '2026-06-01' },
+    {
+      id: 2,
+      user_id: 3,
+      name: 'deploy',
+      scopes: ['read_api' as const],
+      token: BOB,
+      expires_at: '2026-09-01',
+    },
+  ],
+}
+
+// Fake time frozen at a known instant: the pages and screenshots show the same dates on every run.
+const start = () =>
+  createFakeGitLab({ ...SEED, clock: new Date('2026-01-10T09:00:00Z'), controlToken: CONTROL_TOKEN })
+type FakeGitLab = Awaited<ReturnType<typeof start>>
+
+const VIEWS = ['tokens', 'users', 'groups', 'projects', 'journal', 'clock', 'faults', 'data'] as const
+
+let gitlab: FakeGitLab | undefined
+let browser: Browser | undefined
+let context: BrowserContext | undefined
+let page: Page | undefined
+const consoleErrors: string[] = []
+
+function skipped(ctx: { skip: (note?: string) => void }): boolean {
+  if (missing === undefined) return false
+  if (required) throw new Error(`PATKIT_REQUIRE_E2E=1 but ${missing}`)
+  console.warn(`skipped: ${missing}`)
+  ctx.skip(missing)
+  return true
+}
+
+function opened(): { gitlab: FakeGitLab; page: Page } {
+  if (gitlab === undefined || page === undefined) throw new Error('the fake or the browser did not start')
+  return { gitlab, page }
+}
+
+async function api(path: string, secret: string, method = 'GET') {
+  const response = await fetch(`${opened().gitlab.url}/api/v4${path}`, {
+    method,
+    headers: { 'private-token': secret },
+  })
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> }
+}
+
+async function view(name: (typeof VIEWS)[number]) {
+  const { page } = opened()
+  await page.click(`nav a[href="#${name}"]`)
+  await page.waitForSelector(`h2#${name}-heading`)
+}
+
+beforeAll(async () => {
+  if (missing !== undefined) return
+  // The assets as `npm run build` makes them (dist/dashboard), fresh from src.
+  execFileSync(process.execPath, [join(root, 'scripts', 'build-dashboard.mjs')], { stdio: 'inherit' })
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  })
+}, 60_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await gitlab?.close()
+})
+
+beforeEach(async () => {
+  if (browser === undefined) return
+  await context?.close()
+  await gitlab?.close()
+  const fake = await start()
+  gitlab = fake
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+  // As if the user had typed the control token once: the page keeps it in sessionStorage.
+  await context.addInitScript(
+    `sessionStorage.setItem('patkit.controlToken', ${JSON.stringify(CONTROL_TOKEN)})`,
+  )
+  page = await context.newPage()
+  consoleErrors.length = 0
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text())
+  })
+  page.on('pageerror', (error) => consoleErrors.push(String(error)))
+  // Chromium's console names no URL for a failed load: this does.
+  page.on('response', (response) => {
+    if (response.status() >= 400) consoleErrors.push(`${response.status()} ${response.url()}`)
+  })
+  await page.goto(`${fake.url}/__patkit/`)
+  await page.waitForSelector('table.tokens tbody tr[data-token-id="1"]')
+})
+
+// Seconds of chromium each; a busy machine (2 cores, several vitest workers) takes several times longer.
+describe('the dashboard in chromium', { timeout: 30_000 }, () => {
+  it('loads with its CSP and no console error', async (ctx) => {
+    if (skipped(ctx)) return
+    const { gitlab, page } = opened()
+    const response = await fetch(`${gitlab.url}/__patkit/`)
+    expect(response.headers.get('content-security-policy')).toContain("default-src 'none'")
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+    for (const name of VIEWS) await view(name)
+    await view('tokens')
+    expect(await page.textContent('header')).toContain('2026-01-10 09:00:00 UTC')
+    expect(consoleErrors).toEqual([])
+  })
+
+  it('shows a rotation made over the API in its chain, and a reuse at the presented token', async (ctx) => {
+    if (skipped(ctx)) return
+    const { page } = opened()
+    await page.click('tr[data-token-id="1"] button')
+    await page.waitForSelector('.chain li[data-token-id="1"]')
+    const rotated = await api('/personal_access_tokens/self/rotate', ALICE, 'POST')
+    expect(rotated.status).toBe(200)
+    const successor = rotated.body['id'] as number
+    // Within a second, through the journal stream; no other timing is asserted.
+    await page.waitForSelector(`.chain li[data-token-id="${successor}"]`, WAIT)
+    // The old secret again: reuse detected, the family revoked.
+    expect((await api('/personal_access_tokens/self/rotate', ALICE, 'POST')).status).toBe(401)
+    await page.waitForSelector(`.chain li[data-token-id="${successor}"].link-reuse_revoked`, WAIT)
+    expect(await page.textContent('.chain li[data-token-id="1"] .reuse')).toContain('Reuse detected')
+    expect(await page.textContent(`.chain li[data-token-id="${successor}"] .state`)).toContain(
+      'revoked on reuse',
+    )
+    expect(await page.textContent('.curl')).toContain('PRIVATE-TOKEN: <your-token>')
+    expect(await page.textContent('body')).not.toContain(ALICE)
+    expect(consoleErrors).toEqual([])
+  })
+
+  it('advances the clock from the page: the token shows expired and the API answers 401', async (ctx) => {
+    if (skipped(ctx)) return
+    const { page } = opened()
+    expect((await api('/personal_access_tokens/self', ALICE)).status).toBe(200)
+    await view('clock')
+    await page.fill('input[name="amount"]', '200')
+    await page.selectOption('select[name="unit"]', 'days')
+    await page.click('button:has-text("Advance the clock")')
+    await page.waitForSelector('[data-testid="clock-now"]:has-text("2026-07-29")', WAIT)
+    await view('tokens')
+    await page.waitForSelector('tr[data-token-id="1"] .state-expired', WAIT)
+    expect((await api('/personal_access_tokens/self', ALICE)).status).toBe(401)
+    expect(consoleErrors).toEqual([])
+  })
+
+  it('adds a fault from the page that changes the API answer, and removes it', async (ctx) => {
+    if (skipped(ctx)) return
+    const { page } = opened()
+    await view('faults')
+    await page.fill('input[name="path"]', '/api/v4/personal_access_tokens/self')
+    await page.fill('input[name="status"]', '503')
+    await page.click('button:has-text("Add fault rule")')
+    await page.waitForSelector('.rules li', WAIT)
+    expect((await api('/personal_access_tokens/self', BOB)).status).toBe(503)
+    await page.click('.rules li button')
+    await page.waitForSelector('text=No fault rule', WAIT)
+    expect((await api('/personal_access_tokens/self', BOB)).status).toBe(200)
+    expect(consoleErrors).toEqual([])
+  })
+
+  it('has no serious or critical axe-core violation on any view', async (ctx) => {
+    if (skipped(ctx)) return
+    const { page } = opened()
+    // A family with a rotation and a reuse, for the tokens view; some journal entries.
+    const rotated = await api('/personal_access_tokens/self/rotate', ALICE, 'POST')
+    await api('/personal_access_tokens/self/rotate', ALICE, 'POST')
+    await api('/personal_access_tokens/self', BOB)
+    // A fault rule to list, for the faults view.
+    await fetch(`${opened().gitlab.url}/__patkit/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-patkit-control-token': CONTROL_TOKEN },
+      body: JSON.stringify({
+        method: 'POST',
+        path: '/api/v4/personal_access_tokens/*',
+        times: 2,
+        status: 503,
+      }),
+    })
+    await page.click('tr[data-token-id="1"] button')
+    await page.waitForSelector(`.chain li[data-token-id="${rotated.body['id'] as number}"]`)
+    // Evaluated over the DevTools protocol, which the page's CSP does not govern.
+    await page.evaluate(readFileSync(join(root, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8'))
+    if (screenshots) mkdirSync(join(root, 'docs', 'dashboard'), { recursive: true })
+    const found: string[] = []
+    for (const name of VIEWS) {
+      if (name !== 'tokens') await view(name)
+      else await page.waitForSelector('.chain .reuse')
+      if (name === 'journal') await page.waitForSelector('table.journal tbody tr')
+      if (name === 'users') await page.waitForSelector('h2#users-heading ~ table tbody tr')
+      const violations = await page.evaluate(async () => {
+        const axe = (
+          globalThis as unknown as {
+            axe: {
+              run: () => Promise<{
+                violations: { id: string; impact: string | null; nodes: { target: unknown }[] }[]
+              }>
+            }
+          }
+        ).axe
+        const result = await axe.run()
+        return result.violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => `${v.id} (${v.impact}): ${JSON.stringify(v.nodes.map((n) => n.target))}`)
+      })
+      found.push(...violations.map((v) => `${name}: ${v}`))
+      if (screenshots)
+        await page.screenshot({ path: join(root, 'docs', 'dashboard', `${name}.png`), fullPage: true })
+    }
+    expect(found).toEqual([])
+    expect(consoleErrors).toEqual([])
+  })
+})
