@@ -81,6 +81,12 @@ interface FakeStateOptions {
 
 const PAGE = 100
 
+// The transaction itself failed (the database went away, a commit refused): nothing changed.
+function storeProblem(failure: StoreFailure): SeedProblem {
+  const cause = failure.cause instanceof Error ? failure.cause.message : String(failure.cause)
+  return { path: '(root)', message: `the data could not be replaced (${failure.operation}): ${cause}` }
+}
+
 function isoOrNull(at: Date | null): string | null {
   return at === null ? null : at.toISOString()
 }
@@ -216,9 +222,7 @@ export function fakeState(options: FakeStateOptions): FakeState {
     seed: ValidSeed,
     beforeWrite?: () => void,
   ): Promise<Result<SeedReport, readonly SeedProblem[]>> => {
-    if (freshStore === undefined) {
-      return err([{ path: '(root)', message: 'the data is in a database of its own: it is never replaced' }])
-    }
+    if (freshStore === undefined) return replaceInPlace(seed, beforeWrite)
     const next = freshStore()
     const plan = await checkSeed(next, digest, seed)
     if (plan.isErr()) return err(plan.error)
@@ -230,11 +234,46 @@ export function fakeState(options: FakeStateOptions): FakeState {
       store.replace(previous)
       return err([loaded.error])
     }
+    return replaced(seed, loaded.value)
+  }
+  const replaced = (seed: ValidSeed, report: SeedReport): Result<SeedReport, readonly SeedProblem[]> => {
     secrets.clear()
     userIds.clear()
-    remember(seed, loaded.value)
+    remember(seed, report)
     options.onReplace?.()
-    return ok(loaded.value)
+    return ok(report)
+  }
+  // A store with the `replaceAll` capability (a SQL store: one transaction under its table prefix):
+  // the seed is checked against the emptied data and written inside the same atomic step, through
+  // the authority, which writes to the store the step hands over for its duration. A refused check
+  // or a failed write rolls everything back.
+  const replaceInPlace = async (
+    seed: ValidSeed,
+    beforeWrite?: () => void,
+  ): Promise<Result<SeedReport, readonly SeedProblem[]>> => {
+    if (store.replaceAll === undefined) {
+      return err([{ path: '(root)', message: 'the data is in a database of its own: it is never replaced' }])
+    }
+    const previous = store.current
+    const outcome = await store.replaceAll(
+      async (empty): Promise<Result<SeedReport, readonly SeedProblem[]>> => {
+        const plan = await checkSeed(empty, digest, seed)
+        if (plan.isErr()) return err(plan.error)
+        beforeWrite?.()
+        store.replace(empty)
+        try {
+          const loaded = await writeSeed({ authority, store, digest }, seed, plan.value)
+          return loaded.isErr() ? err([loaded.error]) : ok(loaded.value)
+        } finally {
+          store.replace(previous)
+        }
+      },
+    )
+    if (outcome.isErr()) {
+      const failure = outcome.error
+      return err('type' in failure ? [storeProblem(failure)] : failure)
+    }
+    return replaced(seed, outcome.value)
   }
 
   // The start seed as its first load resolved it (ids, created_at, expires_at the store and the clock
@@ -249,7 +288,7 @@ export function fakeState(options: FakeStateOptions): FakeState {
   }
 
   return {
-    replaceable: freshStore !== undefined,
+    replaceable: freshStore !== undefined || store.replaceAll !== undefined,
     reset: () => exclusive(async () => fromStart(await replace(startData ?? options.seed, options.onReset))),
     start: () => exclusive(async () => fromStart(await load(options.seed))),
     restore: (input) =>

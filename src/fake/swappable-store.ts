@@ -91,5 +91,9 @@ export function swappableStore(initial: TokenStore): SwappableStore {
         ? current.findSuccessor(id)
         : missing('findSuccessor', 'successor lookup')
   }
+  if (initial.replaceAll !== undefined) {
+    store.replaceAll = (write) =>
+      current.replaceAll !== undefined ? current.replaceAll(write) : missing('replaceAll', 'replaceAll')
+  }
   return store
 }

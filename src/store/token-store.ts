@@ -1,4 +1,4 @@
-import type { ResultAsync } from 'neverthrow'
+import type { Result, ResultAsync } from 'neverthrow'
 import type { ErrorOf, StoreFailure } from '../domain/errors.js'
 import type { RedeemedReceipt, RotationReceiptDraft } from '../domain/rotation-receipt.js'
 import type { Token, TokenDraft } from '../domain/token.js'
@@ -193,4 +193,14 @@ export interface TokenStore extends UserDirectory {
   importToken(token: Token): ResultAsync<Token, StoreFailure>
   /** Adds or replaces a user (seeding, tests, the fake authority). */
   putUser(user: User): ResultAsync<User, StoreFailure>
+  /**
+   * Optional (the `replaceAll` capability): replaces all the data in one atomic step. `write` gets a
+   * store that holds nothing (no token, user, group, project, member or rotation receipt) and fills
+   * it; when it answers ok, its data replaces the old data; when it answers an error (returned as
+   * is) or the store fails (a `store_failure`), nothing changed. The SQL store runs it as one
+   * transaction under its table prefix (other prefixes' tables untouched); ids it assigns later stay
+   * above every id assigned before. A caching wrapper passes it through, then forgets everything and
+   * tells the other instances to (the fake's reset and restore on a database use it).
+   */
+  replaceAll?<T, E>(write: (empty: TokenStore) => Promise<Result<T, E>>): ResultAsync<T, E | StoreFailure>
 }
