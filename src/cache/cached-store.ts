@@ -473,9 +473,9 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
   // the new data is in, this cache and every other instance's drop all they hold.
   const replaceAll = store.replaceAll?.bind(store)
   if (replaceAll !== undefined) {
-    self.replaceAll = (write) =>
-      new ResultAsync(buffer.flush().then(() => replaceAll(write))).andThen((value) =>
-        announce({ tokenIds: [], digests: [], userIds: [], everything: true }).map(() => value),
+    self.replaceAll = (contents) =>
+      new ResultAsync(buffer.flush().then(() => replaceAll(contents))).andThen(() =>
+        announce({ tokenIds: [], digests: [], userIds: [], everything: true }),
       )
   }
   return self

@@ -92,8 +92,8 @@ export function swappableStore(initial: TokenStore): SwappableStore {
         : missing('findSuccessor', 'successor lookup')
   }
   if (initial.replaceAll !== undefined) {
-    store.replaceAll = (write) =>
-      current.replaceAll !== undefined ? current.replaceAll(write) : missing('replaceAll', 'replaceAll')
+    store.replaceAll = (contents) =>
+      current.replaceAll !== undefined ? current.replaceAll(contents) : missing('replaceAll', 'replaceAll')
   }
   return store
 }

@@ -51,11 +51,6 @@ export interface SqlContext {
   readonly dialect: SqlDialect
   readonly prefix: string
   readonly userIdType: UserIdType
-  /**
-   * Set on the context of the store `replaceAll` hands its callback: `db` is then that transaction,
-   * and every write the store makes runs in it instead of opening one of its own.
-   */
-  readonly inTransaction?: boolean
 }
 
 /**

@@ -1,16 +1,16 @@
 import type { Kysely } from 'kysely'
-import { err, errAsync, ok, type Result, ResultAsync } from 'neverthrow'
+import { err, errAsync, ok, ResultAsync } from 'neverthrow'
 import { alreadyRevoked, notFound, storeFailure } from '../domain/error-constructors.js'
 import type { StoreFailure } from '../domain/errors.js'
 import { type UserId, userIdProblem } from '../domain/user-id.js'
 import type { TokenStore } from '../store/token-store.js'
-import { resolveOptions, type SqlContext, type SqlStoreOptions } from './options.js'
+import { resolveOptions, type SqlStoreOptions } from './options.js'
 import { replaceAllRows } from './replace-all.js'
 import { revokeDescendants } from './revoke-descendants.js'
 import { type RotateOutcome, rotateRow } from './rotate.js'
 import { consumeReceipt, pruneReceipts } from './rotation-receipts.js'
 import { sqlResources } from './sql-resources.js'
-import { prepareStatements, type Statements } from './statements.js'
+import { prepareStatements } from './statements.js'
 import { toStoreFailure } from './store-failure.js'
 import { findTokenBy, findTokenWithUser, selectTokenPage } from './token-reads.js'
 import { importStoredToken, insertToken, revokeRow, touchLastUsed } from './token-writes.js'
@@ -62,12 +62,7 @@ import { selectUser, selectUserById, upsertUser } from './users.js'
  */
 export function sqlStore<DB>(db: Kysely<DB>, options: SqlStoreOptions = {}): TokenStore {
   const context = resolveOptions(db, options)
-  return storeOn(context, prepareStatements(context))
-}
-
-// The store on a context: the host's instance, or (for `replaceAll`'s callback) one transaction of
-// it, with the statements compiled once for both.
-function storeOn(context: SqlContext, statements: Statements): TokenStore {
+  const statements = prepareStatements(context)
   // Async wrappers so a synchronous throw (a bad value the query builder rejects) is a rejection too.
   const run = <T>(operation: string, work: () => Promise<T>): ResultAsync<T, StoreFailure> =>
     ResultAsync.fromPromise((async () => work())(), toStoreFailure(operation))
@@ -127,17 +122,7 @@ function storeOn(context: SqlContext, statements: Statements): TokenStore {
     findUserById: (id) => run('findUserById', () => selectUserById(context, id)),
     // Projects and groups are GitLab's, whose user ids are integers: a string-id store has none.
     ...(context.userIdType === 'integer' ? { resources: sqlResources(context) } : {}),
-    // One transaction: the prefix's rows deleted, then `write` on a store bound to the transaction. A
-    // store already inside one (the callback's) has none of its own to offer.
-    ...(context.inTransaction === true
-      ? {}
-      : {
-          replaceAll: <T, E>(write: (empty: TokenStore) => Promise<Result<T, E>>) =>
-            new ResultAsync(
-              replaceAllRows(context, (inner) => storeOn(inner, statements), write).catch(
-                (cause: unknown): Result<T, E | StoreFailure> => err(storeFailure('replaceAll', cause)),
-              ),
-            ),
-        }),
+    // One transaction: the prefix's data rows deleted, the contents inserted a few rows per statement.
+    replaceAll: (contents) => run('replaceAll', () => replaceAllRows(context, contents)),
   } satisfies TokenStore)
 }

@@ -33,11 +33,9 @@ async function immediate<T>(
  * begins IMMEDIATE, so two processes on one file queue for the write lock instead of failing.
  */
 export function writeTransaction<T>(
-  { db, dialect, inTransaction }: SqlContext,
+  { db, dialect }: SqlContext,
   work: (trx: Kysely<PatkitDatabase>) => Promise<T>,
 ): Promise<T> {
-  // Inside `replaceAll`'s transaction: a write is part of it (a retry reruns the whole replace).
-  if (inTransaction === true) return work(db)
   const once = dialect.beginsImmediate ? () => immediate(db, work) : () => db.transaction().execute(work)
   return retrying(once, dialect.isRetryable)
 }

@@ -1,68 +1,81 @@
-import { err, ok } from 'neverthrow'
 import { expect } from 'vitest'
+import type { Token } from '../../domain/token.js'
 import { userFixture } from '../fixtures.js'
 import { type ConformanceContext, listNames, seeder } from './context.js'
+import { groupFixture, projectFixture } from './resources.js'
 import { errValue, okValue } from './results.js'
 
 /**
  * Conformance tests of the optional `replaceAll` capability: all the data replaced in one atomic
- * step, by what a callback writes into a store that holds nothing; a refused callback changes nothing.
+ * step by the contents given, stored exactly; a refused replace changes nothing.
  */
 export function describeReplaceAll(ctx: ConformanceContext): void {
   ctx.group('replaceAll', () => {
-    ctx.testOptional('replaceAll', 'replaceAll replaces every token and user', async (store) => {
-      const seed = seeder(store)
-      const old = await seed.insert({ name: 'old', userId: 1 })
-      const fresh = seed.draft({ name: 'fresh', userId: 2 })
-      const replaced = await okValue(
-        store.replaceAll(async (empty) => {
-          const put = await empty.putUser(userFixture(2))
-          if (put.isErr()) return err(put.error)
-          return empty.importToken({ ...fresh, id: 5, familyId: 5 })
-        }),
-      )
-      expect(replaced.name).toBe('fresh')
-      expect(await listNames(store, {})).toEqual(['fresh'])
-      expect(await okValue(store.findByDigest(old.digest))).toBeNull()
-      expect(await okValue(store.findUser(1))).toBeNull()
-      expect(await okValue(store.findUser(2))).toMatchObject({ id: 2 })
-    })
+    ctx.testOptional(
+      'replaceAll',
+      'replaceAll replaces every token and user, stored exactly',
+      async (store) => {
+        const seed = seeder(store)
+        const old = await seed.insert({ name: 'old', userId: 1 })
+        const first: Token = {
+          ...seed.draft({ name: 'first', userId: 2, revoked: true }),
+          id: 40,
+          familyId: 40,
+        }
+        const second: Token = {
+          ...seed.draft({ name: 'second', userId: 2, previousId: 40 }),
+          id: 41,
+          familyId: 40,
+        }
+        const bob = userFixture(2, { username: 'bob' })
+        // A successor before its predecessor: the contents are stored as a whole.
+        await okValue(store.replaceAll({ users: [bob], tokens: [second, first], groups: [], projects: [] }))
+        expect(await listNames(store, {})).toEqual(['first', 'second'])
+        expect(await okValue(store.findByDigest(old.digest))).toBeNull()
+        expect(await okValue(store.findById(old.id))).toBeNull()
+        expect(await okValue(store.findUser(1))).toBeNull()
+        expect(await okValue(store.findUser(2))).toEqual(bob)
+        expect(await okValue(store.findById(41))).toEqual(second)
+        expect(await okValue(store.findByDigest(first.digest))).toEqual(first)
+      },
+    )
 
-    ctx.testOptional('replaceAll', 'the store replaceAll hands over holds nothing', async (store) => {
-      const seed = seeder(store)
-      const old = await seed.insert({ name: 'old', userId: 1 })
-      const seen = await okValue(
-        store.replaceAll(async (empty) => {
-          const listed = await empty.list({
-            filter: {},
-            sort: 'id_asc',
-            page: { page: 1, perPage: 10 },
-            now: old.createdAt,
-          })
-          const found = await empty.findByDigest(old.digest)
-          const user = await empty.findUser(1)
-          if (listed.isErr()) return err(listed.error)
-          return ok({
-            total: listed.value.total,
-            found: found.isOk() ? found.value : 'failed',
-            user: user.isOk() ? user.value : 'failed',
-          })
-        }),
+    ctx.testOptional('replaceAll', 'replaceAll replaces the groups and projects too', async (store) => {
+      const { resources } = store
+      if (resources === undefined) return
+      await okValue(store.putUser(userFixture(1)))
+      await okValue(resources.putGroup(groupFixture(1, { path: 'old' })))
+      await okValue(resources.putProject(projectFixture(2, { path: 'old' })))
+      const group = groupFixture(3, { path: 'acme', members: [{ userId: 1, accessLevel: 50 }] })
+      const project = projectFixture(4, {
+        path: 'api',
+        groupId: 3,
+        members: [{ userId: 1, accessLevel: 30 }],
+      })
+      await okValue(
+        store.replaceAll({ users: [userFixture(1)], tokens: [], groups: [group], projects: [project] }),
       )
-      expect(seen).toEqual({ total: 0, found: null, user: null })
+      expect(await okValue(resources.listGroups())).toEqual([group])
+      expect(await okValue(resources.listProjects())).toEqual([project])
     })
 
     ctx.testOptional('replaceAll', 'a refused replaceAll changes nothing', async (store) => {
       const seed = seeder(store)
       const old = await seed.insert({ name: 'old', userId: 1 })
-      const refused = await errValue(
-        store.replaceAll(async (empty) => {
-          await empty.putUser(userFixture(2))
-          await empty.insert(seed.draft({ name: 'half', userId: 2 }))
-          return err({ type: 'refused' } as const)
+      const draft = seed.draft({ name: 'twice', userId: 2 })
+      // One digest twice: refused by the store, after the old rows were deleted in the same step.
+      const failure = await errValue(
+        store.replaceAll({
+          users: [userFixture(2)],
+          tokens: [
+            { ...draft, id: 50, familyId: 50 },
+            { ...draft, id: 51, familyId: 51 },
+          ],
+          groups: [],
+          projects: [],
         }),
       )
-      expect(refused).toEqual({ type: 'refused' })
+      expect(failure.type).toBe('store_failure')
       expect(await listNames(store, {})).toEqual(['old'])
       expect(await okValue(store.findByDigest(old.digest))).toEqual(old)
       expect(await okValue(store.findUser(1))).toMatchObject({ id: 1 })
@@ -75,10 +88,24 @@ export function describeReplaceAll(ctx: ConformanceContext): void {
       async (store) => {
         const seed = seeder(store)
         const [, second] = await seed.insertAll([{ name: 'a' }, { name: 'b' }])
-        await okValue(store.replaceAll(async () => ok(undefined)))
+        await okValue(store.replaceAll({ users: [], tokens: [], groups: [], projects: [] }))
         expect(await listNames(store, {})).toEqual([])
         const next = await seed.insert({ name: 'c' })
         expect(next.id).toBeGreaterThan(second?.id ?? 0)
+      },
+    )
+
+    ctx.testOptional(
+      'replaceAll',
+      'ids inserted after replaceAll stay above every id replaced in',
+      async (store) => {
+        const seed = seeder(store)
+        const imported: Token = { ...seed.draft({ name: 'high', userId: 1 }), id: 900, familyId: 900 }
+        await okValue(
+          store.replaceAll({ users: [userFixture(1)], tokens: [imported], groups: [], projects: [] }),
+        )
+        const next = await seed.insert({ name: 'next' })
+        expect(next.id).toBeGreaterThan(900)
       },
     )
   })
