@@ -4,6 +4,7 @@ import type { StoreContents } from '../store/token-store.js'
 import type { SqlContext } from './options.js'
 import { distinctMembers } from './resource-rows.js'
 import type { PatkitDatabase } from './schema.js'
+import { retrying } from './store-failure.js'
 import { bumpSequence } from './token-insert.js'
 import { encodeToken } from './token-row.js'
 import { writeTransaction } from './transaction.js'
@@ -78,22 +79,27 @@ export async function replaceAllRows(context: SqlContext, contents: StoreContent
       throw new RangeError(`token id ${token.id} is not a positive integer`)
     }
   }
-  await writeTransaction(context, async (trx) => {
-    for (const table of DATA_TABLES) await trx.deleteFrom(table).execute()
-    for (const part of chunks(contents.users)) {
-      await trx
-        .insertInto('users')
-        .values(part.map((user) => ({ id: user.id, ...encodeUser(dialect, user) })))
-        .execute()
-    }
-    for (const part of chunks(contents.tokens)) {
-      await trx
-        .insertInto('tokens')
-        .values(part.map((token) => ({ ...encodeToken(dialect, token, token.familyId), id: token.id })))
-        .execute()
-    }
-    await insertResources(trx, contents.groups, contents.projects)
-    const highest = contents.tokens.reduce((max, token) => Math.max(max, token.id), 0)
-    if (dialect.needsSequenceBump && highest > 0) await bumpSequence(trx, `${prefix}tokens`, highest)
-  })
+  // Two instances replacing at once: the later one's deletes may miss rows the earlier one inserted
+  // after its snapshot, and its inserts then meet them on a key. Once more, it deletes them too. A
+  // key taken twice within the contents fails every time.
+  const replace = () =>
+    writeTransaction(context, async (trx) => {
+      for (const table of DATA_TABLES) await trx.deleteFrom(table).execute()
+      for (const part of chunks(contents.users)) {
+        await trx
+          .insertInto('users')
+          .values(part.map((user) => ({ id: user.id, ...encodeUser(dialect, user) })))
+          .execute()
+      }
+      for (const part of chunks(contents.tokens)) {
+        await trx
+          .insertInto('tokens')
+          .values(part.map((token) => ({ ...encodeToken(dialect, token, token.familyId), id: token.id })))
+          .execute()
+      }
+      await insertResources(trx, contents.groups, contents.projects)
+      const highest = contents.tokens.reduce((max, token) => Math.max(max, token.id), 0)
+      if (dialect.needsSequenceBump && highest > 0) await bumpSequence(trx, `${prefix}tokens`, highest)
+    })
+  await retrying(replace, dialect.isUniqueViolation, 3)
 }
