@@ -43,6 +43,7 @@ const SUITES = [
   { name: 'sqlite', file: 'sqlite.mjs' },
   { name: 'memory', file: 'memory.mjs' },
   { name: 'reset', file: 'reset.mjs' },
+  { name: 'reset-postgres', file: 'reset-postgres.mjs' },
   { name: 'cold', file: 'cold-start.mjs' },
   { name: 'serve-cold', file: 'serve-cold-start.mjs' },
 ]

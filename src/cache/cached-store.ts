@@ -190,6 +190,11 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
     users.clear()
   }
   const apply = (message: Invalidation) => {
+    if (message.everything === true) {
+      counts.invalidations++
+      reset()
+      return
+    }
     if (message.tokenIds.length > 0 || message.userIds.length > 0) generation++
     created++
     counts.invalidations++
@@ -463,6 +468,15 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
         .mapErr((failure) => stale(oldId, failure))
         .andThen((token) => announce(message([oldId], [token.digest])).map(() => token))
     self.consumeRotationReceipt = consumeRotationReceipt
+  }
+  // The data replaced wholesale: uses still buffered go first (they belong to the old data), and once
+  // the new data is in, this cache and every other instance's drop all they hold.
+  const replaceAll = store.replaceAll?.bind(store)
+  if (replaceAll !== undefined) {
+    self.replaceAll = (contents) =>
+      new ResultAsync(buffer.flush().then(() => replaceAll(contents))).andThen(() =>
+        announce({ tokenIds: [], digests: [], userIds: [], everything: true }),
+      )
   }
   return self
 }

@@ -15,6 +15,8 @@ export interface Invalidation {
   readonly tokenIds: readonly number[]
   readonly digests: readonly string[]
   readonly userIds: readonly UserId[]
+  /** Everything changed (the data was replaced wholesale): a cache drops all it holds. */
+  readonly everything?: boolean
 }
 
 /**
@@ -102,5 +104,10 @@ export function localInvalidation(): InvalidationChannel {
 
 /** Whether a message names nothing. */
 export function isEmptyInvalidation(message: Invalidation): boolean {
-  return message.tokenIds.length === 0 && message.digests.length === 0 && message.userIds.length === 0
+  return (
+    message.everything !== true &&
+    message.tokenIds.length === 0 &&
+    message.digests.length === 0 &&
+    message.userIds.length === 0
+  )
 }

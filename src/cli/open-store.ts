@@ -11,7 +11,7 @@ import { type DatabaseUrl, describeDatabase } from './database-url.js'
 export interface OpenedStore {
   readonly store: TokenStore
   readonly description: string
-  /** Whether the control plane may replace the data (reset, restore): only the in-memory store's. */
+  /** Whether reset and restore swap in a fresh store (the in-memory one); a SQL store replaces its rows instead. */
   readonly replaceable: boolean
   close(): Promise<void>
 }

@@ -135,7 +135,7 @@ export interface FakeGitLab<C extends Clock = ManualClock> {
    * `token_digest`).
    */
   snapshot(): Promise<StateSnapshot>
-  /** Replaces the data with a snapshot (or any seed). Only with the default memory store. */
+  /** Replaces the data with a snapshot (or any seed): with the default memory store, or a store with `replaceAll`. */
   restore(snapshot: StateSnapshot | Seed): Promise<void>
   /** Stops the server (requests in flight finish first). Calling it again is harmless. */
   close(): Promise<void>

@@ -1,11 +1,12 @@
-import { err, ok, type Result } from 'neverthrow'
+import { err, ok, okAsync, type Result } from 'neverthrow'
 import type { Authority } from '../authority/create-authority.js'
 import type { StoreFailure } from '../domain/errors.js'
 import type { Group, Member, Project } from '../domain/resource.js'
 import { isScope } from '../domain/scopes.js'
 import type { Digester } from '../domain/secret.js'
 import type { Token } from '../domain/token.js'
-import type { TokenStore } from '../store/token-store.js'
+import { memoryStore } from '../memory/memory-store.js'
+import type { StoreContents, TokenStore } from '../store/token-store.js'
 import type { User } from '../store/user.js'
 import { type SeedReport, writeSeed } from './seed/load-seed.js'
 import { checkSeed } from './seed/seed-check.js'
@@ -80,6 +81,32 @@ interface FakeStateOptions {
 }
 
 const PAGE = 100
+
+// Everything a memory store holds, as `replaceAll` takes it.
+async function contentsOf(store: TokenStore, now: Date): Promise<Result<StoreContents, StoreFailure>> {
+  const tokens: Token[] = []
+  for (let page = 1; ; page++) {
+    const found = await store.list({ filter: {}, sort: 'id_asc', page: { page, perPage: PAGE }, now })
+    if (found.isErr()) return err(found.error)
+    tokens.push(...found.value.items)
+    if (page * PAGE >= found.value.total) break
+  }
+  const resources = store.resources
+  if (resources === undefined) return ok({ users: [], tokens, groups: [], projects: [] })
+  const users = await resources.listUsers({})
+  if (users.isErr()) return err(users.error)
+  const groups = await resources.listGroups()
+  if (groups.isErr()) return err(groups.error)
+  const projects = await resources.listProjects()
+  if (projects.isErr()) return err(projects.error)
+  return ok({ users: users.value, tokens, groups: groups.value, projects: projects.value })
+}
+
+// The transaction itself failed (the database went away, a commit refused): nothing changed.
+function storeProblem(failure: StoreFailure): SeedProblem {
+  const cause = failure.cause instanceof Error ? failure.cause.message : String(failure.cause)
+  return { path: '(root)', message: `the data could not be replaced (${failure.operation}): ${cause}` }
+}
 
 function isoOrNull(at: Date | null): string | null {
   return at === null ? null : at.toISOString()
@@ -216,9 +243,7 @@ export function fakeState(options: FakeStateOptions): FakeState {
     seed: ValidSeed,
     beforeWrite?: () => void,
   ): Promise<Result<SeedReport, readonly SeedProblem[]>> => {
-    if (freshStore === undefined) {
-      return err([{ path: '(root)', message: 'the data is in a database of its own: it is never replaced' }])
-    }
+    if (freshStore === undefined) return replaceInPlace(seed, beforeWrite)
     const next = freshStore()
     const plan = await checkSeed(next, digest, seed)
     if (plan.isErr()) return err(plan.error)
@@ -230,11 +255,40 @@ export function fakeState(options: FakeStateOptions): FakeState {
       store.replace(previous)
       return err([loaded.error])
     }
+    return replaced(seed, loaded.value)
+  }
+  const replaced = (seed: ValidSeed, report: SeedReport): Result<SeedReport, readonly SeedProblem[]> => {
     secrets.clear()
     userIds.clear()
-    remember(seed, loaded.value)
+    remember(seed, report)
     options.onReplace?.()
-    return ok(loaded.value)
+    return ok(report)
+  }
+  // A store with the `replaceAll` capability (a SQL store: one transaction under its table prefix):
+  // the seed is checked and written into a fresh memory store as the in-memory fake does (the
+  // authority writing to it for that moment), and its contents then replace the data in one atomic
+  // step, a few statements long. A refused check or a failed step leaves the data as it was.
+  const replaceInPlace = async (
+    seed: ValidSeed,
+    beforeWrite?: () => void,
+  ): Promise<Result<SeedReport, readonly SeedProblem[]>> => {
+    if (store.replaceAll === undefined) {
+      return err([{ path: '(root)', message: 'the data is in a database of its own: it is never replaced' }])
+    }
+    const next = memoryStore()
+    const plan = await checkSeed(next, digest, seed)
+    if (plan.isErr()) return err(plan.error)
+    beforeWrite?.()
+    const previous = store.current
+    store.replace(next)
+    const loaded = await writeSeed({ authority, store, digest }, seed, plan.value).finally(() =>
+      store.replace(previous),
+    )
+    if (loaded.isErr()) return err([loaded.error])
+    const contents = await contentsOf(next, authority.now())
+    const written = await contents.asyncAndThen((all) => store.replaceAll?.(all) ?? okAsync(undefined))
+    if (written.isErr()) return err([storeProblem(written.error)])
+    return replaced(seed, loaded.value)
   }
 
   // The start seed as its first load resolved it (ids, created_at, expires_at the store and the clock
@@ -249,7 +303,7 @@ export function fakeState(options: FakeStateOptions): FakeState {
   }
 
   return {
-    replaceable: freshStore !== undefined,
+    replaceable: freshStore !== undefined || store.replaceAll !== undefined,
     reset: () => exclusive(async () => fromStart(await replace(startData ?? options.seed, options.onReset))),
     start: () => exclusive(async () => fromStart(await load(options.seed))),
     restore: (input) =>

@@ -91,5 +91,9 @@ export function swappableStore(initial: TokenStore): SwappableStore {
         ? current.findSuccessor(id)
         : missing('findSuccessor', 'successor lookup')
   }
+  if (initial.replaceAll !== undefined) {
+    store.replaceAll = (contents) =>
+      current.replaceAll !== undefined ? current.replaceAll(contents) : missing('replaceAll', 'replaceAll')
+  }
   return store
 }

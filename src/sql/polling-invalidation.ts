@@ -77,7 +77,7 @@ export function pollingInvalidation<DB>(
   let lastSuccess = 0
 
   const apply = (payload: string) => {
-    let wire: { k: number[]; d: string[]; u: UserId[] }
+    let wire: { k: number[]; d: string[]; u: UserId[]; a?: 1 }
     try {
       wire = JSON.parse(payload) as typeof wire
     } catch (cause) {
@@ -86,7 +86,12 @@ export function pollingInvalidation<DB>(
       for (const sink of sinks) sink.reset()
       return
     }
-    const message: Invalidation = { tokenIds: wire.k, digests: wire.d, userIds: wire.u }
+    const message: Invalidation = {
+      tokenIds: wire.k,
+      digests: wire.d,
+      userIds: wire.u,
+      ...(wire.a === 1 ? { everything: true } : {}),
+    }
     for (const sink of sinks) sink.apply(message)
   }
   const advance = (from: number, at: number): number => {
@@ -165,7 +170,12 @@ export function pollingInvalidation<DB>(
     },
     live: (at) => at < leaseUntil,
     async publish(message, { strict }) {
-      const wire = { k: message.tokenIds, d: message.digests, u: message.userIds }
+      const wire = {
+        k: message.tokenIds,
+        d: message.digests,
+        u: message.userIds,
+        ...(message.everything === true ? { a: 1 } : {}),
+      }
       await db
         .insertInto('cache_changes')
         .values({ message: JSON.stringify(wire), created_at: dialect.instant(clock.now()) })

@@ -62,7 +62,7 @@ export interface PostgresInvalidationOptions<DB = unknown> {
 
 // Messages on the channel, as JSON: an invalidation, an acknowledgement of one, a heartbeat.
 type Wire =
-  | { t: 'i'; f: number; n: number; k: number[]; d: string[]; u: UserId[] }
+  | { t: 'i'; f: number; n: number; k: number[]; d: string[]; u: UserId[]; a?: 1 }
   | { t: 'a'; f: number; to: number; n: number }
   | { t: 'h'; f: number; n: number }
 
@@ -110,6 +110,8 @@ function chunks(message: Invalidation): Invalidation[] {
   if (tokenIds.length > 0 || digests.length > 0 || out.length === 0) push()
   const first = out[0]
   if (first !== undefined && message.userIds.length > 0) out[0] = { ...first, userIds: [...message.userIds] }
+  const head = out[0]
+  if (head !== undefined && message.everything === true) out[0] = { ...head, everything: true }
   return out
 }
 
@@ -202,7 +204,12 @@ export function postgresInvalidation<DB>(options: PostgresInvalidationOptions<DB
         }
         return
       }
-      const message: Invalidation = { tokenIds: wire.k, digests: wire.d, userIds: wire.u }
+      const message: Invalidation = {
+        tokenIds: wire.k,
+        digests: wire.d,
+        userIds: wire.u,
+        ...(wire.a === 1 ? { everything: true } : {}),
+      }
       for (const sink of sinks) sink.apply(message)
       void send({ t: 'a', f: self, to: wire.f, n: wire.n })?.catch(onError)
     } else if (wire.to === self) {
@@ -334,6 +341,7 @@ export function postgresInvalidation<DB>(options: PostgresInvalidationOptions<DB
             k: [...part.tokenIds],
             d: [...part.digests],
             u: [...part.userIds],
+            ...(part.everything === true ? { a: 1 as const } : {}),
           }
           await sql`select pg_notify(${channel}, ${JSON.stringify(wire)})`.execute(options.db)
         }

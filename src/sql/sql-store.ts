@@ -5,6 +5,7 @@ import type { StoreFailure } from '../domain/errors.js'
 import { type UserId, userIdProblem } from '../domain/user-id.js'
 import type { TokenStore } from '../store/token-store.js'
 import { resolveOptions, type SqlStoreOptions } from './options.js'
+import { replaceAllRows } from './replace-all.js'
 import { revokeDescendants } from './revoke-descendants.js'
 import { type RotateOutcome, rotateRow } from './rotate.js'
 import { consumeReceipt, pruneReceipts } from './rotation-receipts.js'
@@ -121,5 +122,7 @@ export function sqlStore<DB>(db: Kysely<DB>, options: SqlStoreOptions = {}): Tok
     findUserById: (id) => run('findUserById', () => selectUserById(context, id)),
     // Projects and groups are GitLab's, whose user ids are integers: a string-id store has none.
     ...(context.userIdType === 'integer' ? { resources: sqlResources(context) } : {}),
+    // One transaction: the prefix's data rows deleted, the contents inserted a few rows per statement.
+    replaceAll: (contents) => run('replaceAll', () => replaceAllRows(context, contents)),
   } satisfies TokenStore)
 }

@@ -64,5 +64,5 @@ export { SORT_ORDERS, type SortDirection, type SortField, type SortOrder } from 
 export type { ResourceStore, UserDraft, UserFilter } from './resource-store.js'
 export { type RotationReceiptStore, supportsRotationReceipts } from './rotation-receipts.js'
 export { settledResult, settledResultAsync } from './settled.js'
-export type { RevokeOutcome, TokenStore, TokenWithUser } from './token-store.js'
+export type { RevokeOutcome, StoreContents, TokenStore, TokenWithUser } from './token-store.js'
 export { displayName, type User, type UserDirectory } from './user.js'

@@ -1,11 +1,29 @@
 import type { ResultAsync } from 'neverthrow'
 import type { ErrorOf, StoreFailure } from '../domain/errors.js'
+import type { Group, Project } from '../domain/resource.js'
 import type { RedeemedReceipt, RotationReceiptDraft } from '../domain/rotation-receipt.js'
 import type { Token, TokenDraft } from '../domain/token.js'
 import type { UserIdType } from '../domain/user-id.js'
 import type { ListQuery } from '../query/filter.js'
 import type { ResourceStore } from './resource-store.js'
 import type { User, UserDirectory } from './user.js'
+
+/**
+ * All the data of a store, as `replaceAll` takes it: users, tokens (in any order; a token's
+ * predecessor need not come first), and groups and projects with their members.
+ *
+ * @example
+ * ```ts
+ * import type { StoreContents } from 'patkit/store'
+ * const empty: StoreContents = { users: [], tokens: [], groups: [], projects: [] }
+ * ```
+ */
+export interface StoreContents {
+  readonly users: readonly User[]
+  readonly tokens: readonly Token[]
+  readonly groups: readonly Group[]
+  readonly projects: readonly Project[]
+}
 
 /**
  * What `revoke` found: it revoked the token now, the token was already revoked, or there is none.
@@ -193,4 +211,15 @@ export interface TokenStore extends UserDirectory {
   importToken(token: Token): ResultAsync<Token, StoreFailure>
   /** Adds or replaces a user (seeding, tests, the fake authority). */
   putUser(user: User): ResultAsync<User, StoreFailure>
+  /**
+   * Optional (the `replaceAll` capability): replaces all the data in one atomic step with
+   * `contents`, stored exactly as given (ids and families included, as `importToken` and `putUser`
+   * store them): every token, user, group, project and member the store held before is gone, and so
+   * is every rotation receipt. When it fails (a `store_failure`: a digest or username twice, a lost
+   * connection), nothing changed. The SQL store runs it as one transaction under its table prefix
+   * (other prefixes' tables untouched); ids it assigns later stay above every id assigned before. A
+   * caching wrapper passes it through, then forgets everything and tells the other instances to
+   * (the fake's reset and restore on a database use it).
+   */
+  replaceAll?(contents: StoreContents): ResultAsync<void, StoreFailure>
 }

@@ -9,6 +9,7 @@ import { describeListFilters } from './conformance/list-filters.js'
 import { describeListSort } from './conformance/list-sort.js'
 import { describeLookups } from './conformance/lookups.js'
 import { describePagination } from './conformance/pagination.js'
+import { describeReplaceAll } from './conformance/replace-all.js'
 import { describeResourceList } from './conformance/resource-list.js'
 import { describeResourceUsers } from './conformance/resource-users.js'
 import { describeResources } from './conformance/resources.js'
@@ -99,6 +100,7 @@ export function describeConformanceTests(ctx: ConformanceContext, stringIds: Con
   describeRotation(ctx)
   describeRotationReceipts(ctx)
   describeSuccessorLookup(ctx)
+  describeReplaceAll(ctx)
   describeRevocation(ctx)
   describeTouch(ctx)
   describeIsolation(ctx)

@@ -20,7 +20,7 @@ const closed = (properties: Record<string, Schema>, required: readonly string[] 
 
 const INVALID = { '400': failure('invalid input: the sentence names the field') }
 const DATABASE = {
-  '409': failure('the data is in a database of its own (patkit serve --database, or a store of the caller)'),
+  '409': failure('the data is in a store of the caller that cannot replace it (no replaceAll)'),
 }
 
 interface Operation {

@@ -36,6 +36,7 @@ export interface ConformanceContext {
 export const CAPABILITY_METHODS = {
   findByDigestWithUser: ['findByDigestWithUser'],
   freshLookup: ['findFreshByDigest'],
+  replaceAll: ['replaceAll'],
   resources: ['resources'],
   rotationReceipts: ['rotateWithReceipt', 'consumeRotationReceipt'],
   successorLookup: ['findSuccessor'],

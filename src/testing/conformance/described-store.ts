@@ -21,6 +21,7 @@ const METHODS = [
   'putUser',
   'findUser',
   'findUserById',
+  'replaceAll',
 ] as const satisfies readonly (keyof TokenStore)[]
 
 type Method = {

@@ -1,0 +1,105 @@
+import type { Kysely } from 'kysely'
+import type { Group, Project } from '../domain/resource.js'
+import type { StoreContents } from '../store/token-store.js'
+import type { SqlContext } from './options.js'
+import { distinctMembers } from './resource-rows.js'
+import type { PatkitDatabase } from './schema.js'
+import { retrying } from './store-failure.js'
+import { bumpSequence } from './token-insert.js'
+import { encodeToken } from './token-row.js'
+import { writeTransaction } from './transaction.js'
+import { encodeUser } from './users.js'
+
+// The tables holding the data, children first. The settings (the pepper fingerprint) stay: they
+// describe the tables, not the data; the cache change log stays: other instances read it by number.
+const DATA_TABLES = ['members', 'rotation_receipts', 'tokens', 'projects', 'groups', 'users'] as const
+
+/** Rows per INSERT: far under every dialect's bound on parameters (14 columns x 500). */
+const CHUNK = 500
+
+function chunks<T>(rows: readonly T[]): T[][] {
+  const out: T[][] = []
+  for (let at = 0; at < rows.length; at += CHUNK) out.push(rows.slice(at, at + CHUNK))
+  return out
+}
+
+function resourceColumns(resource: Group | Project) {
+  return {
+    id: resource.id,
+    path: resource.path,
+    full_path: resource.fullPath,
+    full_path_lower: resource.fullPath.toLowerCase(),
+    name: resource.name,
+    visibility: resource.visibility,
+  }
+}
+
+async function insertResources(
+  trx: Kysely<PatkitDatabase>,
+  groups: readonly Group[],
+  projects: readonly Project[],
+): Promise<void> {
+  // Parents before children is no concern: the tables have no foreign keys.
+  for (const part of chunks(groups)) {
+    await trx
+      .insertInto('groups')
+      .values(part.map((group) => ({ ...resourceColumns(group), parent_id: group.parentId })))
+      .execute()
+  }
+  for (const part of chunks(projects)) {
+    await trx
+      .insertInto('projects')
+      .values(part.map((project) => ({ ...resourceColumns(project), group_id: project.groupId })))
+      .execute()
+  }
+  const members = [
+    ...groups.flatMap((group) => distinctMembers(group.members).map((m) => ['group', group.id, m] as const)),
+    ...projects.flatMap((project) =>
+      distinctMembers(project.members).map((m) => ['project', project.id, m] as const),
+    ),
+  ].map(([type, id, member]) => ({
+    source_type: type,
+    source_id: id,
+    user_id: member.userId,
+    access_level: member.accessLevel,
+  }))
+  for (const part of chunks(members)) await trx.insertInto('members').values(part).execute()
+}
+
+/**
+ * Deletes every data row under the store's prefix and inserts `contents`, a few multi-row INSERTs,
+ * in one transaction: a violated constraint (a digest twice, a taken username) rolls it all back.
+ * DML only: MySQL/MariaDB would commit at any DDL. The id sequence only moves forward
+ * (PostgreSQL's is not transactional): ids the store assigns later stay above every id before.
+ */
+export async function replaceAllRows(context: SqlContext, contents: StoreContents): Promise<void> {
+  const { dialect, prefix } = context
+  for (const token of contents.tokens) {
+    if (!Number.isSafeInteger(token.id) || token.id < 1) {
+      throw new RangeError(`token id ${token.id} is not a positive integer`)
+    }
+  }
+  // Two instances replacing at once: the later one's deletes may miss rows the earlier one inserted
+  // after its snapshot, and its inserts then meet them on a key. Once more, it deletes them too. A
+  // key taken twice within the contents fails every time.
+  const replace = () =>
+    writeTransaction(context, async (trx) => {
+      for (const table of DATA_TABLES) await trx.deleteFrom(table).execute()
+      for (const part of chunks(contents.users)) {
+        await trx
+          .insertInto('users')
+          .values(part.map((user) => ({ id: user.id, ...encodeUser(dialect, user) })))
+          .execute()
+      }
+      for (const part of chunks(contents.tokens)) {
+        await trx
+          .insertInto('tokens')
+          .values(part.map((token) => ({ ...encodeToken(dialect, token, token.familyId), id: token.id })))
+          .execute()
+      }
+      await insertResources(trx, contents.groups, contents.projects)
+      const highest = contents.tokens.reduce((max, token) => Math.max(max, token.id), 0)
+      if (dialect.needsSequenceBump && highest > 0) await bumpSequence(trx, `${prefix}tokens`, highest)
+    })
+  await retrying(replace, dialect.isUniqueViolation, 3)
+}
