@@ -23,6 +23,7 @@ const CLIENT_RUNS = [
   'test/e2e/go-gitlab.test.ts',
   'test/e2e/go-gitlab-resource-tokens.test.ts',
   'test/e2e/rotation-bot.test.ts',
+  'test/cli/reset-recipe.test.ts',
   'test/e2e/testing-docs.test.ts',
   'test/e2e/testing-docs-faults.test.ts',
   'test/next/next-build.test.ts',
