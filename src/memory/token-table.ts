@@ -25,6 +25,8 @@ const RECENT_TOKENS = 10_000
  * O(family size).
  */
 interface TokenTable {
+  /** The id the next `insert` gets. */
+  readonly nextId: number
   /** The stored token with this digest; while it is unchanged, reads hand out the same frozen object. */
   byDigest(digest: string): Token | null
   /** The stored row with this digest: a row is replaced, never changed, when its token changes. */
@@ -51,7 +53,7 @@ interface TokenTable {
 }
 
 /** An empty {@link TokenTable}. */
-export function tokenTable(): TokenTable {
+export function tokenTable(firstId = 1): TokenTable {
   const rows = new Map<number, StoredRow>()
   // The same rows by digest: authentication finds its row with one lookup (see `keep`).
   const rowByDigest = new Map<string, StoredRow>()
@@ -66,7 +68,7 @@ export function tokenTable(): TokenTable {
   // The tokens last handed out by digest (authentication's read), by row: a row never changes (a
   // write replaces it), so its token can be handed out again as long as it is the stored row.
   const handedOut = new RecentMap<StoredRow, Token>(RECENT_TOKENS)
-  let nextId = 1
+  let nextId = firstId
 
   function append<K>(index: Map<K, number[]>, key: K, id: number): void {
     const ids = index.get(key)
@@ -147,6 +149,9 @@ export function tokenTable(): TokenTable {
   }
 
   return {
+    get nextId() {
+      return nextId
+    },
     byDigest(digest) {
       const row = rowByDigest.get(digest)
       return row === undefined ? null : tokenFor(row)

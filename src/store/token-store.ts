@@ -216,7 +216,8 @@ export interface TokenStore extends UserDirectory {
    * `contents`, stored exactly as given (ids and families included, as `importToken` and `putUser`
    * store them): every token, user, group, project and member the store held before is gone, and so
    * is every rotation receipt. When it fails (a `store_failure`: a digest or username twice, a lost
-   * connection), nothing changed. The SQL store runs it as one transaction under its table prefix
+   * connection), nothing changed. The memory store builds the new tables beside the old and swaps them
+   * in; the SQL store runs it as one transaction under its table prefix
    * (other prefixes' tables untouched); ids it assigns later stay above every id assigned before. A
    * caching wrapper passes it through, then forgets everything and tells the other instances to
    * (the fake's reset and restore on a database use it).
