@@ -52,7 +52,9 @@ function exchange(
   if (body !== '') lines.push(`Content-Length: ${Buffer.byteLength(body)}`)
   const raw = `${lines.join('\r\n')}\r\n\r\n${body}`
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.end(raw))
+    // write, not end: node's server ends a connection the client half-closed (its httpAllowHalfOpen is
+    // off) before an answer still being computed is written; `Connection: close` ends it after the answer.
+    const socket = connect(port, '127.0.0.1', () => socket.write(raw))
     const chunks: Buffer[] = []
     socket.on('data', (chunk) => chunks.push(chunk))
     socket.on('error', reject)

@@ -21,7 +21,9 @@ async function serve(listener: NodeListener): Promise<number> {
 /** Sends raw bytes and returns the raw answer without its Date header (the only varying part). */
 function exchange(port: number, raw: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.end(raw))
+    // write, not end: node's server ends a connection the client half-closed (its httpAllowHalfOpen is
+    // off) before an answer still being computed is written; `Connection: close` ends it after the answer.
+    const socket = connect(port, '127.0.0.1', () => socket.write(raw))
     const chunks: Buffer[] = []
     socket.on('data', (chunk) => chunks.push(chunk))
     socket.on('error', reject)
