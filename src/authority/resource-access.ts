@@ -11,6 +11,7 @@ import {
 import type { ResourceStore } from '../store/resource-store.js'
 import type { User } from '../store/user.js'
 import type { AuthorityDeps } from './deps.js'
+import { type Actor, actsAsAdmin } from './principal.js'
 
 /** A project or group as one caller sees it: the groups above it and the caller's access there. */
 export interface ResourceInView<T extends Group | Project> {
@@ -76,6 +77,14 @@ function inView<T extends Group | Project>(
     const top = type === 'group' ? (chain[chain.length - 1] as Group) : (groups[groups.length - 1] ?? null)
     return okAsync({ resource, chain, access, root: top })
   })
+}
+
+/**
+ * The user a lookup sees the resource as: the actor's user, an administrator only when acting as one
+ * (Admin Mode honoured; a session principal never is).
+ */
+export function viewerOf(actor: Actor): User {
+  return { ...actor.user, admin: actsAsAdmin(actor) }
 }
 
 /**

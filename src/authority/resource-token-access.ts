@@ -13,7 +13,7 @@ import type { Token } from '../domain/token.js'
 import type { User } from '../store/user.js'
 import type { AuthorityDeps } from './deps.js'
 import { type Actor, actsAsAdmin } from './principal.js'
-import { groupInView, projectInView, type ResourceInView } from './resource-access.js'
+import { groupInView, projectInView, type ResourceInView, viewerOf } from './resource-access.js'
 
 /**
  * A project or group as a request names it: its type and its `:id`, a number or a full path
@@ -54,8 +54,7 @@ export function resourceInView(
   actor: Actor,
   address: ResourceAddress,
 ): ResultAsync<ResourceInView<Group | Project>, ErrorOf<'not_found'> | StoreFailure> {
-  // A session principal never acts as an administrator (SessionPrincipal).
-  const viewer: User = { ...actor.user, admin: actsAsAdmin(actor) }
+  const viewer = viewerOf(actor)
   const ref = String(address.id)
   return address.type === 'project' ? projectInView(deps, viewer, ref) : groupInView(deps, viewer, ref)
 }

@@ -5,7 +5,7 @@ import type { Group } from '../domain/resource.js'
 import type { User } from '../store/user.js'
 import type { AuthorityDeps } from './deps.js'
 import { type Actor, actsAsAdmin } from './principal.js'
-import { groupInView } from './resource-access.js'
+import { groupInView, viewerOf } from './resource-access.js'
 import { requireScope } from './scope-policy.js'
 
 /** How the group service account routes fail before their own work: scope, group, permission, account. */
@@ -36,7 +36,7 @@ export async function serviceAccountGroup(
 ): Promise<Result<Group, ServiceAccountAccessError>> {
   const scoped = requireScope(caller, scopes)
   if (scoped.isErr()) return err(scoped.error)
-  const found = await groupInView(deps, caller.user, groupRef)
+  const found = await groupInView(deps, viewerOf(caller), groupRef)
   if (found.isErr()) return err(found.error)
   const { resource, access } = found.value
   return administers(caller, resource, access) ? ok(resource) : err(forbidden())

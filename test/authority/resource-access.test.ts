@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { resolveAuthorityDeps } from '../../src/authority/create-authority.js'
-import { groupInView, projectInView } from '../../src/authority/resource-access.js'
+import { groupInView, projectInView, viewerOf } from '../../src/authority/resource-access.js'
 import { manualClock } from '../../src/domain/clock.js'
 import { fullPathOf, type Group, type Project, type Visibility } from '../../src/domain/resource.js'
 import { memoryStore } from '../../src/memory/index.js'
@@ -111,6 +111,16 @@ describe('projectInView and groupInView', () => {
     const { resources: _, ...bare }: TokenStore = memoryStore()
     const without = resolveAuthorityDeps({ store: bare, pepper: 'test-pepper', clock: manualClock(T0) })
     expect((await projectInView(without, ROOT, '7'))._unsafeUnwrapErr()).toEqual({
+      type: 'not_found',
+      entity: 'project',
+    })
+  })
+
+  it("see a private resource as a session's administrator does not: a session never acts as one", async () => {
+    const deps = await world('private')
+    const viewer = viewerOf({ kind: 'session', user: ROOT, token: null })
+    expect(viewer).toEqual({ ...ROOT, admin: false })
+    expect((await projectInView(deps, viewer, '7'))._unsafeUnwrapErr()).toEqual({
       type: 'not_found',
       entity: 'project',
     })
