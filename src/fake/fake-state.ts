@@ -152,7 +152,8 @@ function seedUser(user: User): SeedUser | null {
   }
 }
 
-const seedMembers = (members: readonly Member[]) =>
+// A resource's members in GitLab's field names: the seed format's, and the dashboard's.
+export const seedMembers = (members: readonly Member[]) =>
   members.map((member) => ({ user_id: member.userId, access_level: member.accessLevel }))
 
 function seedGroup(group: Group): SeedGroup {

@@ -1,6 +1,7 @@
-import type { Group, Member, Project } from '../../domain/resource.js'
+import type { Group, Project } from '../../domain/resource.js'
 import { isActive, isExpired, type Token } from '../../domain/token.js'
 import type { User } from '../../store/user.js'
+import { seedMembers } from '../fake-state.js'
 
 // The rows the dashboard reads: GitLab's field names, never a digest or a secret.
 
@@ -42,9 +43,6 @@ export function userRow(user: User) {
   }
 }
 
-const memberRows = (members: readonly Member[]) =>
-  members.map((member) => ({ user_id: member.userId, access_level: member.accessLevel }))
-
 /** A group of `GET /__patkit/groups`; `bots` are its members that are bot users. */
 export function groupRow(group: Group, bots: readonly number[]) {
   const { id, path, name, visibility } = group
@@ -55,7 +53,7 @@ export function groupRow(group: Group, bots: readonly number[]) {
     name,
     parent_id: group.parentId,
     visibility,
-    members: memberRows(group.members),
+    members: seedMembers(group.members),
     bots,
   }
 }
@@ -70,7 +68,7 @@ export function projectRow(project: Project, bots: readonly number[]) {
     name,
     group_id: project.groupId,
     visibility,
-    members: memberRows(project.members),
+    members: seedMembers(project.members),
     bots,
   }
 }
