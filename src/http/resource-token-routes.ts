@@ -6,7 +6,7 @@ import type { ResourceType } from '../domain/resource.js'
 import { errorReply } from './error-response.js'
 import { listParamsParser } from './list-params.js'
 import { jsonTextPage } from './pagination-headers.js'
-import { grapeDate } from './request-params.js'
+import { grapeDate, parseId } from './request-params.js'
 import { parseResourceTokenBody } from './resource-token-body.js'
 import { resourceTokenJsonText } from './resource-token-json.js'
 import { jsonText, noContent, type Reply } from './responses.js'
@@ -117,10 +117,9 @@ async function revoke(type: ResourceType, { authority, principal, path }: Caller
   return result.isOk() ? noContent() : errorReply(result.error)
 }
 
-// `token_id` is a String: one that is no number finds no token (GitLab's `find_by_id`), never 400.
+// `token_id` is a String: one that is no id finds no token (GitLab's `find_by_id`), never 400.
 function tokenRef(path: Readonly<Record<string, string>>): number {
-  const id = path['token_id'] ?? ''
-  return /^\d{1,15}$/.test(id) ? Number(id) : 0
+  return parseId(path['token_id'], 'token_id').unwrapOr(0)
 }
 
 /**
