@@ -26,7 +26,16 @@ def failure(error):
 def main():
     url, token, what = sys.argv[1], sys.argv[2], sys.argv[3]
     gl = gitlab.Gitlab(url, private_token=token, timeout=10)
-    started = time.monotonic()
+    # What python-gitlab waits before each retry, as it asks time.sleep (then sleeps for real): the
+    # test reads the wait it chose, not the clock.
+    sleeps = []
+    real_sleep = time.sleep
+
+    def recording_sleep(seconds):
+        sleeps.append(seconds)
+        real_sleep(seconds)
+
+    gitlab.client.time.sleep = recording_sleep
     try:
         if what == "self":
             got = gl.http_get("/personal_access_tokens/self")
@@ -39,7 +48,8 @@ def main():
             result = {"id": rotated["id"], "self_id": successor.http_get("/personal_access_tokens/self")["id"]}
     except GitlabError as error:
         result = failure(error)
-    result["elapsed"] = time.monotonic() - started
+    gitlab.client.time.sleep = real_sleep
+    result["sleeps"] = sleeps
     print(json.dumps(result))
 
 
