@@ -239,7 +239,7 @@ describe('loading refuses, against the stored data, before any write', () => {
     ],
     [
       'a bot of an unknown project',
-      { users: [...humans, { id: 3, username: 'b', bot: true, bot_namespace: { type: 'project', id: 4 } }] },
+      { users: [...humans, { id: 3, username: 'bot-b', bot: true, bot_namespace: { type: 'project', id: 4 } }] },
       { path: 'users[2].bot_namespace', message: 'No project with id 4' },
     ],
     [
@@ -259,7 +259,7 @@ describe('loading refuses, against the stored data, before any write', () => {
     [
       'a bot token with read_user',
       {
-        users: [...humans, { id: 3, username: 'b', bot: true, bot_namespace: { type: 'group', id: 1 } }],
+        users: [...humans, { id: 3, username: 'bot-b', bot: true, bot_namespace: { type: 'group', id: 1 } }],
         groups: [{ id: 1, path: 'a', name: 'A', members: [{ user_id: 3, access_level: 40 }] }],
         tokens: [{ user_id: 3, name: 't', scopes: ['api', 'read_user'], token: 'glpat-bot-read-user-1' }],
       },
