@@ -239,7 +239,12 @@ describe('loading refuses, against the stored data, before any write', () => {
     ],
     [
       'a bot of an unknown project',
-      { users: [...humans, { id: 3, username: 'bot-b', bot: true, bot_namespace: { type: 'project', id: 4 } }] },
+      {
+        users: [
+          ...humans,
+          { id: 3, username: 'bot-b', bot: true, bot_namespace: { type: 'project', id: 4 } },
+        ],
+      },
       { path: 'users[2].bot_namespace', message: 'No project with id 4' },
     ],
     [
