@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { FakeAuthority } from '../../src/fake/fake-authority.js'
+import type { Seed } from '../../src/fake/seed/seed-schema.js'
 import { ALICE, control, fakeOver, SEED, snapshotOf } from './support/data-fake.js'
 
 // Issue 28: service account usernames were stored as given (" bob", "root\u200b", "x/y", 300
@@ -15,7 +16,7 @@ const NAMESPACE =
 
 const ADMIN = 'glpat-usernames-admin-mode-01'
 
-const seed = {
+const seed: Seed = {
   ...SEED,
   tokens: [
     ...(SEED.tokens ?? []),
