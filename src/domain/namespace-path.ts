@@ -110,12 +110,15 @@ export type PathKind = 'root_namespace' | 'subgroup' | 'project'
 export function pathProblems(path: string, kind: PathKind): string[] {
   if (path === '') return ["can't be blank"]
   const broken: string[] = []
-  if (path.length > PATH_MAX_LENGTH) broken.push(`is too long (maximum is ${PATH_MAX_LENGTH} characters)`)
+  const tooLong = `is too long (maximum is ${PATH_MAX_LENGTH} characters)`
   if (kind === 'project') {
+    // Project: `validates :path, presence: true, project_path: true, length: { maximum: 255 }`.
     if (!PROJECT_FORMAT.test(path) || NO_SUFFIX.test(path)) broken.push(PROJECT_FORMAT_MESSAGE)
     else if (PROJECT_WILDCARD_ROUTES.has(path.toLowerCase())) broken.push(`${path} is a reserved name`)
+    if (path.length > PATH_MAX_LENGTH) broken.push(tooLong)
     return broken
   }
+  if (path.length > PATH_MAX_LENGTH) broken.push(tooLong)
   if (!OCI_PATH.test(path)) broken.push(OCI_MESSAGE)
   const reserved = kind === 'root_namespace' ? TOP_LEVEL_ROUTES : PROJECT_WILDCARD_ROUTES
   if (!NAMESPACE_FORMAT.test(path) || NO_SUFFIX.test(path)) broken.push(NAMESPACE_FORMAT_MESSAGE)
