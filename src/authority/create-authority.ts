@@ -1,4 +1,4 @@
-import type { ResultAsync } from 'neverthrow'
+import { errAsync, type ResultAsync } from 'neverthrow'
 import { systemClock } from '../domain/clock.js'
 import type { ErrorOf, StoreFailure } from '../domain/errors.js'
 import { DEFAULT_MAX_LIFETIME_DAYS, ROTATION_DEFAULT_DAYS } from '../domain/expiry.js'
@@ -7,6 +7,7 @@ import { SCOPES } from '../domain/scopes.js'
 import { createDigester, DEFAULT_TOKEN_PREFIX } from '../domain/secret.js'
 import type { Token } from '../domain/token.js'
 import type { UserId, UserIdType } from '../domain/user-id.js'
+import { checkUsername, type UsernameError } from '../domain/username.js'
 import type { User } from '../store/user.js'
 import { type AsUserError, asUser, type USER_BLOCKED } from './as-user.js'
 import { type AuthenticateError, type AuthenticateOptions, authenticate } from './authenticate.js'
@@ -244,8 +245,12 @@ export interface Authority extends ResourceTokenMethods, ServiceAccountMethods {
    * an application's users: `createOwn` and `create` keep every check.
    */
   issueToken(input: IssueTokenInput): ResultAsync<IssuedToken, IssueError>
-  /** Adds or replaces a user in the store. */
-  putUser(user: User): ResultAsync<User, StoreFailure>
+  /**
+   * Adds or replaces a user in the store. A username GitLab would refuse (its format, 2 to 255
+   * characters, a reserved name such as `admin`) is `bad_request` with GitLab's message, before the
+   * store; one another user holds (in any case) is the store's failure.
+   */
+  putUser(user: User): ResultAsync<User, StoreFailure | UsernameError>
 }
 
 /**
@@ -407,7 +412,10 @@ export function authorityOver(deps: AuthorityDeps): Authority {
     findUsers: (principal, query) => findUsers(deps, principal, query),
     metadata: (principal) => readInstanceMetadata(deps.release, principal),
     issueToken: (input) => issueToken(deps, input),
-    putUser: (user) => deps.store.putUser(user),
+    putUser: (user) => {
+      const checked = checkUsername(user.username)
+      return checked.isErr() ? errAsync(checked.error) : deps.store.putUser(user)
+    },
     ...resourceTokenMethods(deps),
     ...serviceAccountMethods(deps),
   }

@@ -265,12 +265,11 @@ async function removeBot(
 ): Promise<Result<void, StoreFailure>> {
   const resources = deps.store.resources
   if (resources === undefined) return ok(undefined)
-  const members = resource.members.filter((m) => m.userId !== bot.id)
-  const put =
-    type === 'project'
-      ? await resources.putProject({ ...(resource as Project), members })
-      : await resources.putGroup({ ...(resource as Group), members })
-  if (put.isErr()) return err(put.error)
+  // One row removed, never the list read at the start rewritten: a bot created meanwhile stays.
+  if (typeof bot.id === 'number') {
+    const removed = await resources.removeMember({ type, id: resource.id }, bot.id)
+    if (removed.isErr()) return err(removed.error)
+  }
   const blocked = await deps.store.putUser({ ...bot, blocked: true })
   return blocked.isErr() ? err(blocked.error) : ok(undefined)
 }

@@ -2,6 +2,7 @@ import { err, ok, type Result } from 'neverthrow'
 import { badRequest, conflict, forbidden } from '../domain/error-constructors.js'
 import type { ErrorOf, StoreFailure } from '../domain/errors.js'
 import type { Group } from '../domain/resource.js'
+import { checkUsername } from '../domain/username.js'
 import type { UserDraft } from '../store/resource-store.js'
 import type { User } from '../store/user.js'
 import type { AuthorityDeps } from './deps.js'
@@ -50,7 +51,8 @@ export function requireAdministrator(
 
 /**
  * Creates a service account (`provisionedByGroupId`: the group's id, or `null` for an instance-wide
- * one). A given username already taken (in any case) is `400 Username has already been taken`.
+ * one). A given username GitLab would refuse is 400 with its message (`checkUsername`); one already
+ * taken (in any case) is `400 Username has already been taken`.
  */
 export async function createServiceAccount(
   deps: AuthorityDeps,
@@ -60,8 +62,12 @@ export async function createServiceAccount(
   const resources = await requireResources(deps, 'createUser')
   if (resources.isErr()) return err(resources.error)
   const prefix = group === null ? 'service_account' : `service_account_group_${group.id}`
-  const username =
-    request.username === undefined || request.username === '' ? `${prefix}_${hex16(deps)}` : request.username
+  const given = request.username === undefined || request.username === '' ? null : request.username
+  // GitLab's user validations answer 400 with their full messages (Users::ServiceAccounts::CreateService:
+  // `error(user.errors.full_messages.to_sentence, :bad_request)`).
+  const checked = given === null ? null : checkUsername(given)
+  if (checked?.isErr()) return err(checked.error)
+  const username = given ?? `${prefix}_${hex16(deps)}`
   const taken = await deps.users.findUser(username)
   if (taken.isErr()) return err(taken.error)
   if (taken.value !== null && taken.value.username.toLowerCase() === username.toLowerCase()) {

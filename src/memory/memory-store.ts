@@ -191,6 +191,8 @@ export function memoryStore(options: MemoryStoreOptions = {}): TokenStore {
       listGroups: () => attempt('listGroups', () => ok(resources.listGroups())),
       listProjects: () => attempt('listProjects', () => ok(resources.listProjects())),
       setMember: (resource, member) => attempt('setMember', () => resources.setMember(resource, member)),
+      removeMember: (resource, userId) =>
+        attempt('removeMember', () => ok(resources.removeMember(resource, userId))),
       createUser: (draft) => attempt('createUser', () => resources.createUser(draft)),
       listUsers: (filter) => attempt('listUsers', () => ok(resources.listUsers(filter))),
     },

@@ -19,6 +19,7 @@ interface ResourceTable {
   listGroups(): readonly Group[]
   listProjects(): readonly Project[]
   setMember(resource: ResourceRef, member: Member): Result<void, StoreFailure>
+  removeMember(resource: ResourceRef, userId: number): void
   createUser(draft: UserDraft): Result<User, StoreFailure>
   listUsers(filter: UserFilter): readonly User[]
   /** The ids of the resource's bot members, for a `filter.resource` list. */
@@ -84,6 +85,17 @@ function withMember<T extends Resource>(
   return ok(undefined)
 }
 
+function withoutMember<T extends Resource>(
+  table: ReturnType<typeof byIdAndPath<T>>,
+  resource: ResourceRef,
+  userId: number,
+): void {
+  const found = table.get(resource.id)
+  if (found === undefined) return
+  const others = found.members.filter((existing) => existing.userId !== userId)
+  if (others.length !== found.members.length) table.replace({ ...found, members: others })
+}
+
 function matchesUser(user: User, filter: UserFilter): boolean {
   if (filter.serviceAccount !== undefined && (user.serviceAccount ?? false) !== filter.serviceAccount)
     return false
@@ -113,6 +125,10 @@ export function resourceTable(users: Users): ResourceTable {
       resource.type === 'group'
         ? withMember(groups, resource, member)
         : withMember(projects, resource, member),
+    removeMember: (resource, userId) =>
+      resource.type === 'group'
+        ? withoutMember(groups, resource, userId)
+        : withoutMember(projects, resource, userId),
     createUser(draft) {
       return users.put({ ...draft, id: users.nextIntegerId() })
     },

@@ -107,3 +107,20 @@ export async function upsertMember(context: SqlContext, ref: ResourceRef, member
     ).execute()
   })
 }
+
+/**
+ * Removes one member with one delete on the members key, leaving the others as they are. The
+ * resource's row is locked first, as `upsertMember` does, so the two queue in one order and never
+ * deadlock on the members index.
+ */
+export async function deleteMember(context: SqlContext, ref: ResourceRef, userId: number): Promise<void> {
+  await writeTransaction(context, async (trx) => {
+    if (!(await lockResource(context, trx, ref))) return
+    await trx
+      .deleteFrom('members')
+      .where('members.source_type', '=', ref.type)
+      .where('members.source_id', '=', ref.id)
+      .where('members.user_id', '=', userId)
+      .execute()
+  })
+}

@@ -4,7 +4,7 @@ import type { ResourceStore } from '../store/resource-store.js'
 import { insertNextUser, selectUsers } from './created-users.js'
 import type { SqlContext } from './options.js'
 import { GROUPS, PROJECTS, selectResource, selectResources } from './resource-reads.js'
-import { putResource, upsertMember } from './resource-writes.js'
+import { deleteMember, putResource, upsertMember } from './resource-writes.js'
 import { toStoreFailure } from './store-failure.js'
 
 /**
@@ -23,6 +23,7 @@ export function sqlResources(context: SqlContext): ResourceStore {
     listGroups: () => run('listGroups', () => selectResources(context, GROUPS)),
     listProjects: () => run('listProjects', () => selectResources(context, PROJECTS)),
     setMember: (resource, member) => run('setMember', () => upsertMember(context, resource, member)),
+    removeMember: (resource, userId) => run('removeMember', () => deleteMember(context, resource, userId)),
     createUser: (draft) => run('createUser', () => insertNextUser(context, draft)),
     listUsers: (filter) => run('listUsers', () => selectUsers(context, filter)),
   } satisfies ResourceStore)

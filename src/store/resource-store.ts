@@ -76,6 +76,12 @@ export interface ResourceStore {
    */
   setMember(resource: ResourceRef, member: Member): ResultAsync<void, StoreFailure>
   /**
+   * Removes one member from a project or group without touching the other members (a concurrent
+   * `setMember` of another user persists). Removing a user who is not a member, or from a resource that
+   * does not exist, changes nothing and succeeds.
+   */
+  removeMember(resource: ResourceRef, userId: number): ResultAsync<void, StoreFailure>
+  /**
    * Creates a user with an integer id above every existing user's (concurrent calls never share one).
    * Fails when the username is taken (in any case).
    */

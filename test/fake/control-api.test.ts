@@ -260,7 +260,7 @@ describe('state', () => {
   })
 
   it.each([
-    ['/users', { id: 0, username: 'x' }, 'users[0].id'],
+    ['/users', { id: 0, username: 'xy' }, 'users[0].id'],
     [
       '/tokens',
       { user_id: 9, name: 'x', scopes: ['api'], token: 'glpat-unknown-user-1' },

@@ -28,7 +28,7 @@ const groupsAndProjects = fc
         ...groupIds.map((id) =>
           fc.record({
             id: fc.constant(id),
-            path: fc.constantFrom('a', 'b', 'c', 'd', 'A'),
+            path: fc.constantFrom('ga', 'gb', 'gc', 'gd', 'GA'),
             name: fc.constant('G'),
             parent_id: reference(groupIds),
           }),

@@ -112,8 +112,8 @@ describe('the seed schema refuses, naming the field', () => {
       'two groups with one id',
       {
         groups: [
-          { id: 1, path: 'a', name: 'A' },
-          { id: 1, path: 'b', name: 'B' },
+          { id: 1, path: 'ga', name: 'A' },
+          { id: 1, path: 'gb', name: 'B' },
         ],
       },
       'groups[1].id',
@@ -123,8 +123,8 @@ describe('the seed schema refuses, naming the field', () => {
       'two projects with one id',
       {
         projects: [
-          { id: 2, path: 'a', name: 'A' },
-          { id: 2, path: 'b', name: 'B' },
+          { id: 2, path: 'ga', name: 'A' },
+          { id: 2, path: 'gb', name: 'B' },
         ],
       },
       'projects[1].id',
@@ -132,7 +132,7 @@ describe('the seed schema refuses, naming the field', () => {
     ],
     [
       'an access level GitLab does not have',
-      { groups: [{ id: 1, path: 'a', name: 'A', members: [{ user_id: 1, access_level: 0 }] }] },
+      { groups: [{ id: 1, path: 'ga', name: 'A', members: [{ user_id: 1, access_level: 0 }] }] },
       'groups[0].members[0].access_level',
       'access_level must be one of 10, 15, 20, 30, 40, 50',
     ],
@@ -158,7 +158,26 @@ describe('the seed schema refuses, naming the field', () => {
       'a path with a slash',
       { groups: [{ id: 1, path: 'a/b', name: 'A' }] },
       'groups[0].path',
-      'path: letters, digits, "_", "-" and "." only, starting with a letter, digit or "_"',
+      // GitLab's messages: lib/gitlab/regex.rb (oci_repository_path_regex), lib/gitlab/path_regex.rb.
+      "Path can only include non-accented letters, digits, '_', '-' and '.'. It must not start with '-', '_', or '.', nor end with '-', '_', '.', '.git', or '.atom'. and Path can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'.",
+    ],
+    [
+      'a top-level group with a reserved path',
+      { groups: [{ id: 1, path: 'API', name: 'A' }] },
+      'groups[0].path',
+      'Path API is a reserved name',
+    ],
+    [
+      'a group path of one character',
+      { groups: [{ id: 1, path: 'g', name: 'G' }] },
+      'groups[0].path',
+      'Path is too short (minimum is 2 characters)',
+    ],
+    [
+      'a project with a reserved path',
+      { projects: [{ id: 1, path: 'blob', name: 'B' }] },
+      'projects[0].path',
+      'Path blob is a reserved name',
     ],
     [
       'a bot without bot_namespace',
@@ -180,7 +199,7 @@ describe('the seed schema refuses, naming the field', () => {
     ],
     [
       'an unknown field of a group',
-      { groups: [{ id: 1, path: 'a', name: 'A', full_path: 'a' } as never] },
+      { groups: [{ id: 1, path: 'ga', name: 'A', full_path: 'a' } as never] },
       'groups[0].full_path',
       'Unknown field',
     ],
@@ -199,12 +218,12 @@ describe('loading refuses, against the stored data, before any write', () => {
   it.each<[string, Seed, { path: string; message: string }]>([
     [
       'an unknown parent group',
-      { users: humans, groups: [{ id: 1, path: 'a', name: 'A', parent_id: 9 }] },
+      { users: humans, groups: [{ id: 1, path: 'ga', name: 'A', parent_id: 9 }] },
       { path: 'groups[0].parent_id', message: 'No group with id 9' },
     ],
     [
       'an unknown group of a project',
-      { users: humans, projects: [{ id: 1, path: 'a', name: 'A', group_id: 9 }] },
+      { users: humans, projects: [{ id: 1, path: 'ga', name: 'A', group_id: 9 }] },
       { path: 'projects[0].group_id', message: 'No group with id 9' },
     ],
     [
@@ -212,8 +231,8 @@ describe('loading refuses, against the stored data, before any write', () => {
       {
         users: humans,
         groups: [
-          { id: 1, path: 'a', name: 'A', parent_id: 2 },
-          { id: 2, path: 'b', name: 'B', parent_id: 1 },
+          { id: 1, path: 'ga', name: 'A', parent_id: 2 },
+          { id: 2, path: 'gb', name: 'B', parent_id: 1 },
         ],
       },
       { path: 'groups[0].parent_id', message: 'Groups would form a cycle: 1 → 2 → 1' },
@@ -233,13 +252,18 @@ describe('loading refuses, against the stored data, before any write', () => {
       'a member who is no user',
       {
         users: humans,
-        groups: [{ id: 1, path: 'a', name: 'A', members: [{ user_id: 8, access_level: 30 }] }],
+        groups: [{ id: 1, path: 'ga', name: 'A', members: [{ user_id: 8, access_level: 30 }] }],
       },
       { path: 'groups[0].members[0].user_id', message: 'No user with id 8' },
     ],
     [
       'a bot of an unknown project',
-      { users: [...humans, { id: 3, username: 'b', bot: true, bot_namespace: { type: 'project', id: 4 } }] },
+      {
+        users: [
+          ...humans,
+          { id: 3, username: 'bot-b', bot: true, bot_namespace: { type: 'project', id: 4 } },
+        ],
+      },
       { path: 'users[2].bot_namespace', message: 'No project with id 4' },
     ],
     [
@@ -247,8 +271,8 @@ describe('loading refuses, against the stored data, before any write', () => {
       {
         users: [...humans, { id: 3, username: 'sa', service_account: true, provisioned_by_group_id: 2 }],
         groups: [
-          { id: 1, path: 'a', name: 'A' },
-          { id: 2, path: 'b', name: 'B', parent_id: 1 },
+          { id: 1, path: 'ga', name: 'A' },
+          { id: 2, path: 'gb', name: 'B', parent_id: 1 },
         ],
       },
       {
@@ -259,8 +283,8 @@ describe('loading refuses, against the stored data, before any write', () => {
     [
       'a bot token with read_user',
       {
-        users: [...humans, { id: 3, username: 'b', bot: true, bot_namespace: { type: 'group', id: 1 } }],
-        groups: [{ id: 1, path: 'a', name: 'A', members: [{ user_id: 3, access_level: 40 }] }],
+        users: [...humans, { id: 3, username: 'bot-b', bot: true, bot_namespace: { type: 'group', id: 1 } }],
+        groups: [{ id: 1, path: 'ga', name: 'A', members: [{ user_id: 3, access_level: 40 }] }],
         tokens: [{ user_id: 3, name: 't', scopes: ['api', 'read_user'], token: 'glpat-bot-read-user-1' }],
       },
       {
@@ -294,7 +318,7 @@ describe('loading refuses, against the stored data, before any write', () => {
   it('a store without projects and groups refuses them', async () => {
     const store = memoryStore()
     const { resources: _, ...bare } = store
-    expect(await problemsOf({ groups: [{ id: 1, path: 'a', name: 'A' }] }, bare)).toEqual([
+    expect(await problemsOf({ groups: [{ id: 1, path: 'ga', name: 'A' }] }, bare)).toEqual([
       { path: 'groups', message: 'This store holds no projects or groups (it has no store.resources)' },
     ])
   })
@@ -441,23 +465,23 @@ describe('an add that moves stored groups', () => {
       seed: {
         users: [{ id: 1, username: 'root', admin: true }],
         groups: [
-          { id: 1, path: 'a', name: 'A' },
-          { id: 2, path: 'b', name: 'B' },
+          { id: 1, path: 'ga', name: 'A' },
+          { id: 2, path: 'gb', name: 'B' },
         ],
       },
     })
     const before = await snapshotOf(fake)
     const refused = await fake.state.add({
       groups: [
-        { id: 1, path: 'b', name: 'A' },
-        { id: 2, path: 'a', name: 'B' },
+        { id: 1, path: 'gb', name: 'A' },
+        { id: 2, path: 'ga', name: 'B' },
       ],
     })
     expect(refused.isErr() && refused.error).toEqual([
       {
         path: 'groups[0].path',
         message:
-          'The full path "b" is still group 2\'s, which this write moves later: give group 2 its new path in an earlier write',
+          'The full path "gb" is still group 2\'s, which this write moves later: give group 2 its new path in an earlier write',
       },
     ])
     expect(await snapshotOf(fake)).toEqual(before)

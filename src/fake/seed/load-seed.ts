@@ -225,7 +225,8 @@ export async function writeSeed(
   for (const [index, user] of users.entries()) {
     const put = await target.authority.putUser(toUser(user))
     if (put.isErr()) {
-      return err({ path: `users[${index}]`, message: `Could not be stored: ${describe(put.error.cause)}` })
+      const why = put.error.type === 'store_failure' ? describe(put.error.cause) : put.error.reason
+      return err({ path: `users[${index}]`, message: `Could not be stored: ${why}` })
     }
   }
   const written = await writeResources(target.store, seed, plan.resources)

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { fullMessages, type PathKind, pathProblems } from '../../domain/namespace-path.js'
 import { ACCESS_LEVELS, isAccessLevel } from '../../domain/resource.js'
 
 /**
@@ -19,20 +20,20 @@ export const seedMemberSchema = z.strictObject({
     .transform((level) => (isAccessLevel(level) ? level : 10)),
 })
 
-// GitLab's path rule, simplified: letters, digits, `_`, `-` and `.`, starting with a letter, digit or
-// `_`, no `/` (the full path joins the paths of the groups above).
-const resourcePath = z
-  .string()
-  .min(1)
-  .max(255)
-  .regex(
-    /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/,
-    'path: letters, digits, "_", "-" and "." only, starting with a letter, digit or "_"',
-  )
+// GitLab's path rules (src/domain/namespace-path.ts): a top-level group's path is a root namespace's
+// (`admin`, `api` reserved), a subgroup's and a project's have their own reserved words; the message is
+// GitLab's full one ("Path is too short (minimum is 2 characters)").
+function checkPath(kind: PathKind) {
+  return (path: string, ctx: z.RefinementCtx) => {
+    const problems = pathProblems(path, kind)
+    if (problems.length > 0)
+      ctx.addIssue({ code: 'custom', message: fullMessages('Path', problems), path: ['path'] })
+  }
+}
 
 const resourceFields = {
   id: z.number().int().positive(),
-  path: resourcePath,
+  path: z.string(),
   name: z.string().trim().min(1).max(255),
   /** GitLab's default for a new group or project: private. */
   visibility: z.enum(['private', 'internal', 'public']).optional(),
@@ -49,10 +50,15 @@ const resourceFields = {
  * seedGroupSchema.parse({ id: 1, path: 'acme', name: 'Acme', members: [{ user_id: 2, access_level: 50 }] })
  * ```
  */
-export const seedGroupSchema = z.strictObject({
-  ...resourceFields,
-  parent_id: z.number().int().positive().nullable().optional(),
-})
+export const seedGroupSchema = z
+  .strictObject({
+    ...resourceFields,
+    parent_id: z.number().int().positive().nullable().optional(),
+  })
+  .superRefine((group, ctx) => {
+    const top = group.parent_id === undefined || group.parent_id === null
+    checkPath(top ? 'root_namespace' : 'subgroup')(group.path, ctx)
+  })
 
 /**
  * One project of a seed, in GitLab's field names: `group_id` names its group (absent or `null`: a
@@ -65,10 +71,12 @@ export const seedGroupSchema = z.strictObject({
  * seedProjectSchema.parse({ id: 1, path: 'api', name: 'API', group_id: 1 })
  * ```
  */
-export const seedProjectSchema = z.strictObject({
-  ...resourceFields,
-  group_id: z.number().int().positive().nullable().optional(),
-})
+export const seedProjectSchema = z
+  .strictObject({
+    ...resourceFields,
+    group_id: z.number().int().positive().nullable().optional(),
+  })
+  .superRefine((project, ctx) => checkPath('project')(project.path, ctx))
 
 /**
  * A group as a seed gives it (the input of {@link seedGroupSchema}).

@@ -157,6 +157,36 @@ function blockedPuts(
   })
 }
 
+/**
+ * The longest full path a group or project may have: the SQL store's `full_path varchar(512)` (schema
+ * 0007). Checked here for every store, so that memory refuses what SQL cannot hold, before any write.
+ */
+export const FULL_PATH_MAX_LENGTH = 512
+
+// A full path the write would set (a seed's entry, or a stored resource under a renamed group) that
+// no store of the SQL schema can hold: a problem at the seed's entry, or at the group that lengthens it.
+function overlongPaths(
+  kind: 'groups' | 'projects',
+  nodes: Map<number, Node>,
+  paths: Map<number, string>,
+  groups: Map<number, Node>,
+  problems: SeedProblem[],
+) {
+  for (const node of nodes.values()) {
+    const path = paths.get(node.id)
+    if (path === undefined || path.length <= FULL_PATH_MAX_LENGTH || !changed(node, path)) continue
+    const message = `The full path "${path.slice(0, 40)}…" is ${path.length} characters: at most ${FULL_PATH_MAX_LENGTH}`
+    if (node.at !== undefined) {
+      problems.push({ path: `${kind}[${node.at}].path`, message })
+      continue
+    }
+    // A stored resource whose full path a seed's group above it changes.
+    let above = groups.get(node.up ?? -1)
+    while (above !== undefined && above.at === undefined) above = groups.get(above.up ?? -1)
+    problems.push({ path: above === undefined ? kind : `groups[${above.at}].path`, message })
+  }
+}
+
 function changed(node: Node, fullPath: string): boolean {
   return node.at !== undefined || node.stored?.fullPath !== fullPath
 }
@@ -170,7 +200,8 @@ function depth(groups: Map<number, Node>, id: number): number {
 /**
  * Checks a seed's groups, projects and members against the stored ones (the seed's entries replace
  * the stored ones with their ids): every `parent_id` and `group_id` names a group, groups form no
- * cycle, no two groups (or two projects) share a full path, every member names a user (`knownUser`),
+ * cycle, no two groups (or two projects) share a full path, no full path is longer than
+ * {@link FULL_PATH_MAX_LENGTH}, every member names a user (`knownUser`),
  * and every `bot_namespace` and `provisioned_by_group_id` names a resource (the latter a top-level
  * group). Returns what to put: the seed's resources, and stored ones whose full path a renamed or
  * moved group changes, each with its full path, groups parents first.
@@ -222,6 +253,8 @@ export async function checkResources(
   }
   takenPaths('groups', groups, groupPath, problems)
   takenPaths('projects', projects, projectPath, problems)
+  overlongPaths('groups', groups, groupPath, groups, problems)
+  overlongPaths('projects', projects, projectPath, groups, problems)
   for (const [kind, entries] of [
     ['groups', seedGroups],
     ['projects', seedProjects],

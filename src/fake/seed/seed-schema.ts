@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { parseCalendarDate } from '../../domain/calendar.js'
 import { SCOPES } from '../../domain/scopes.js'
+import { checkUsername } from '../../domain/username.js'
 import { seedFamilyProblems } from './seed-families.js'
 import { botNamespaceSchema, seedGroupSchema, seedProjectSchema } from './seed-resource-schema.js'
 
@@ -24,7 +25,12 @@ const scopeSchema = z.enum(SCOPES)
  */
 export const seedUserSchema = z.strictObject({
   id: z.number().int().positive(),
-  username: z.string().trim().min(1).max(255),
+  // GitLab's rules for a username (checkUsername), checked as given: never trimmed, so what is stored
+  // is what a snapshot writes back.
+  username: z.string().superRefine((value, ctx) => {
+    const checked = checkUsername(value)
+    if (checked.isErr()) ctx.addIssue({ code: 'custom', message: checked.error.reason })
+  }),
   admin: z.boolean().optional(),
   blocked: z.boolean().optional(),
   state: z.enum(['active', 'blocked']).optional(),

@@ -75,6 +75,7 @@ const RESOURCE_METHODS = [
   'listGroups',
   'listProjects',
   'setMember',
+  'removeMember',
   'createUser',
   'listUsers',
 ] as const satisfies readonly (keyof ResourceStore)[]

@@ -43,7 +43,7 @@ export function membersSorted<T extends { readonly members: readonly Member[] } 
 /**
  * Conformance tests of the optional `resources` capability's projects, groups and members: lookups by
  * id and by full path in any case, `put` replacing a resource and its members, full paths unique per
- * kind, `setMember` adding or changing one member.
+ * kind, `setMember` adding or changing one member, `removeMember` removing one.
  */
 export function describeResources(ctx: ConformanceContext): void {
   ctx.group('resources: projects, groups and members (optional)', () => {
@@ -222,6 +222,53 @@ export function describeResources(ctx: ConformanceContext): void {
       expect(await okValue(resources.findProject(1))).toBeNull()
       expect((await okValue(resources.findGroup(1)))?.members).toEqual([])
     })
+
+    ctx.testOptional(
+      'resources',
+      'removeMember removes one member and leaves the others; an absent one changes nothing',
+      async (store) => {
+        const { resources } = store
+        const members = [
+          { userId: 2, accessLevel: 40 },
+          { userId: 3, accessLevel: 30 },
+        ] as const
+        await okValue(resources.putProject(projectFixture(7, { members: [...members] })))
+        await okValue(resources.putGroup(groupFixture(7, { members: [...members] })))
+        await okValue(resources.removeMember({ type: 'project', id: 7 }, 2))
+        expect((await okValue(resources.findProject(7)))?.members).toEqual([{ userId: 3, accessLevel: 30 }])
+        // The group of the same id is another resource.
+        expect(membersSorted(await okValue(resources.findGroup(7)))?.members).toEqual(members)
+        await okValue(resources.removeMember({ type: 'project', id: 7 }, 2))
+        await okValue(resources.removeMember({ type: 'project', id: 8 }, 3))
+        expect((await okValue(resources.findProject(7)))?.members).toEqual([{ userId: 3, accessLevel: 30 }])
+        expect(await okValue(resources.findProject(8))).toBeNull()
+      },
+    )
+
+    ctx.testOptional(
+      'resources',
+      'concurrent setMember and removeMember calls on one resource each change only their member',
+      async (store) => {
+        const { resources } = store
+        const leaving = Array.from({ length: 8 }, (_, k) => k + 1)
+        const joining = Array.from({ length: 8 }, (_, k) => k + 11)
+        for (const id of [...leaving, ...joining]) await okValue(store.putUser(userFixture(id)))
+        await okValue(
+          resources.putGroup(
+            groupFixture(1, { members: leaving.map((userId) => ({ userId, accessLevel: 30 })) }),
+          ),
+        )
+        await Promise.all([
+          ...joining.map((userId) =>
+            okValue(resources.setMember({ type: 'group', id: 1 }, { userId, accessLevel: 20 })),
+          ),
+          ...leaving.map((userId) => okValue(resources.removeMember({ type: 'group', id: 1 }, userId))),
+        ])
+        expect(membersSorted(await okValue(resources.findGroup(1)))?.members).toEqual(
+          joining.map((userId) => ({ userId, accessLevel: 20 })),
+        )
+      },
+    )
 
     ctx.testOptional('resources', 'concurrent setMember calls on one resource all persist', async (store) => {
       const { resources } = store
