@@ -67,13 +67,38 @@ async function rowsOf(db: Kysely<unknown>, prefix: string): Promise<Row[]> {
   }))
 }
 
+/**
+ * The rows as the in-memory fake exports them (`GET /__patkit/state`): its family is its chain's
+ * first token (a chain whose predecessor is missing ends at the missing id, which the check names).
+ */
+async function rowsFromState(server: Server): Promise<Row[]> {
+  const response = await fetch(`${server.url}/__patkit/state`, {
+    headers: { 'x-patkit-control-token': CONTROL },
+  })
+  expect(response.status).toBe(200)
+  const { tokens } = (await response.json()) as {
+    tokens: { id: number; previous_id: number | null; revoked: boolean }[]
+  }
+  const byId = new Map(tokens.map((token) => [token.id, token]))
+  const familyOf = (id: number): number => {
+    const previous = byId.get(id)?.previous_id ?? null
+    return previous === null || !byId.has(previous) ? (previous ?? id) : familyOf(previous)
+  }
+  return tokens.map((token) => ({
+    id: token.id,
+    previous_id: token.previous_id,
+    family_id: familyOf(token.id),
+    revoked: token.revoked,
+  }))
+}
+
 /** One client's family: the secret and id it holds now (its seed token's after a reset took them). */
 interface Held {
   secret: string
   id: number
 }
 
-async function storm(servers: readonly Server[], db: Kysely<unknown>, prefix: string): Promise<void> {
+async function storm(servers: readonly Server[], rows: () => Promise<Row[]>): Promise<void> {
   const statuses = new Map<number, number>()
   const failures: string[] = []
   let answers = 0
@@ -151,15 +176,15 @@ async function storm(servers: readonly Server[], db: Kysely<unknown>, prefix: st
 
   // The families: one active token at most, every predecessor present, no token twice a successor
   // (the unique index says so), and only the seed's families.
-  const rows = await rowsOf(db, prefix)
-  const ids = new Set(rows.map((row) => row.id))
-  for (const row of rows) {
+  const all = await rows()
+  const ids = new Set(all.map((row) => row.id))
+  for (const row of all) {
     if (row.previous_id !== null) expect(ids, `predecessor of ${row.id}`).toContain(row.previous_id)
     expect(row.family_id - FIRST_ID).toBeGreaterThanOrEqual(0)
     expect(row.family_id - FIRST_ID).toBeLessThan(CLIENTS)
   }
   const active = new Map<number, number>()
-  for (const row of rows.filter((r) => !r.revoked))
+  for (const row of all.filter((r) => !r.revoked))
     active.set(row.family_id, (active.get(row.family_id) ?? 0) + 1)
   expect([...active].filter(([, count]) => count > 1)).toEqual([])
 
@@ -196,13 +221,18 @@ function serveArgs(database: string, extra: readonly string[], name: string): st
 
 const title = `${CLIENTS} clients rotating and reading through ${RESETS} resets: no 5xx, every family whole`
 
-describe('patkit serve --database: a reset storm', () => {
+describe('patkit serve: a reset storm', () => {
+  it(`in memory: ${title}`, { timeout: STORM_TIMEOUT }, async () => {
+    const server = await startServe(serveArgs('', [], 'memory').slice(2), { extraLines: 1 })
+    await storm([server], () => rowsFromState(server))
+  })
+
   it(`SQLite file: ${title}`, { timeout: STORM_TIMEOUT }, async () => {
     const path = join(dir, 'storm.db')
     const server = await startServe(serveArgs(`sqlite:${path}`, [], 'sqlite'), { extraLines: 1 })
     const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new Database(path) }) })
     try {
-      await storm([server], db, 'patkit_')
+      await storm([server], () => rowsOf(db, 'patkit_'))
     } finally {
       await db.destroy()
     }
@@ -227,7 +257,7 @@ for (const [target, url, tag, instances] of [
       // One after the other: the first migrates and seeds, the others find the data there.
       for (let n = 0; n < instances; n++)
         servers.push(await startServe(args, { extraLines: n === 0 ? 1 : 0 }))
-      await storm(servers, db, prefix)
+      await storm(servers, () => rowsOf(db, prefix))
     })
   })
 }
