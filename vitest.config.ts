@@ -31,7 +31,11 @@ const CLIENT_RUNS = [
 ]
 
 /** Files whose races run a few rounds in `fast` and their full count in `slow`. */
-const LONG_RACES = ['test/sql/concurrency.test.ts', 'test/cli/serve-cache.test.ts']
+const LONG_RACES = [
+  'test/sql/concurrency.test.ts',
+  'test/cli/serve-cache.test.ts',
+  'test/cli/serve-reset-storm.test.ts',
+]
 
 /** The share of its timeout a test may take before the run names it. */
 const HEADROOM = 0.4

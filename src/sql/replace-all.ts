@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import type { Group, Project } from '../domain/resource.js'
 import type { StoreContents } from '../store/token-store.js'
 import type { SqlContext } from './options.js'
@@ -13,6 +13,18 @@ import { encodeUser } from './users.js'
 // The tables holding the data, children first. The settings (the pepper fingerprint) stay: they
 // describe the tables, not the data; the cache change log stays: other instances read it by number.
 const DATA_TABLES = ['members', 'rotation_receipts', 'tokens', 'projects', 'groups', 'users'] as const
+
+// Every data table, taken in one statement before the deletes where the dialect locks tables
+// (PostgreSQL): EXCLUSIVE waits for every open writer of them (a rotation, a mint, a `FOR UPDATE`) to
+// finish and holds off the next ones until the commit, while plain reads go on. The deletes then see
+// every committed row: nothing written before the reset survives it, and nothing written during it
+// lands in the old data. Tokens first: the order rotations take them, so fewer deadlocks to retry.
+const LOCK_ORDER = ['tokens', 'rotation_receipts', 'users', 'groups', 'projects', 'members'] as const
+
+async function lockDataTables(trx: Kysely<PatkitDatabase>, prefix: string): Promise<void> {
+  const tables = sql.join(LOCK_ORDER.map((table) => sql.table(`${prefix}${table}`)))
+  await sql`lock table ${tables} in exclusive mode`.execute(trx)
+}
 
 /** Rows per INSERT: far under every dialect's bound on parameters (14 columns x 500). */
 const CHUNK = 500
@@ -69,6 +81,8 @@ async function insertResources(
 /**
  * Deletes every data row under the store's prefix and inserts `contents`, a few multi-row INSERTs,
  * in one transaction: a violated constraint (a digest twice, a taken username) rolls it all back.
+ * All or nothing against concurrent writes too: a write that committed before it is deleted with the
+ * old data, and a write waiting on it runs on the new data (see `locksTablesToReplace`).
  * DML only: MySQL/MariaDB would commit at any DDL. The id sequence only moves forward
  * (PostgreSQL's is not transactional): ids the store assigns later stay above every id before.
  */
@@ -84,6 +98,7 @@ export async function replaceAllRows(context: SqlContext, contents: StoreContent
   // key taken twice within the contents fails every time.
   const replace = () =>
     writeTransaction(context, async (trx) => {
+      if (dialect.locksTablesToReplace) await lockDataTables(trx, prefix)
       for (const table of DATA_TABLES) await trx.deleteFrom(table).execute()
       for (const part of chunks(contents.users)) {
         await trx

@@ -221,6 +221,11 @@ export interface TokenStore extends UserDirectory {
    * (other prefixes' tables untouched); ids it assigns later stay above every id assigned before. A
    * caching wrapper passes it through, then forgets everything and tells the other instances to
    * (the fake's reset and restore on a database use it).
+   *
+   * Atomic against concurrent writes as well: a write that completed before it is gone with the old
+   * data, and a write that runs during it lands in the new data or waits for it, never in the old data
+   * beside the new (a rotation that committed while a reset waited must not leave its successor active
+   * beside the contents' token). On PostgreSQL the SQL store locks its data tables first for this.
    */
   replaceAll?(contents: StoreContents): ResultAsync<void, StoreFailure>
 }

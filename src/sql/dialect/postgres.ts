@@ -20,6 +20,8 @@ export const postgresDialect: SqlDialect = Object.freeze({
   // An identity column's sequence ignores explicit ids; importToken moves it past them.
   needsSequenceBump: true,
   supportsCreateIndexIfNotExists: true,
+  // A reset's DELETE would miss a successor committed by a rotation it waited on (READ COMMITTED).
+  locksTablesToReplace: true,
   // The explicit `Z` makes the server read UTC whatever the session's TimeZone is.
   instant: (at: Date) => at.toISOString(),
   instantText: (column: string) =>

@@ -44,6 +44,14 @@ export interface SqlDialect {
   readonly needsSequenceBump: boolean
   /** `CREATE INDEX IF NOT EXISTS` (MySQL has none; MariaDB has, but one path serves both). */
   readonly supportsCreateIndexIfNotExists: boolean
+  /**
+   * `replaceAll` first takes `LOCK TABLE ... IN EXCLUSIVE MODE` on the data tables, inside its
+   * transaction: PostgreSQL's DELETE under READ COMMITTED misses rows a writer it waited on inserted,
+   * so every writer must be done (and the next ones waiting) before it deletes. Not MySQL/MariaDB:
+   * `LOCK TABLES` commits the open transaction, and InnoDB's DELETE is a locking read that sees the
+   * newest rows and locks the gaps after them. Not SQLite: `BEGIN IMMEDIATE` holds the one write lock.
+   */
+  readonly locksTablesToReplace: boolean
   /** A boolean as the driver can bind it (better-sqlite3 binds no `true`/`false`). */
   bool(value: boolean): boolean | number
   /** An instant as a parameter the column type parses as UTC with milliseconds. */
@@ -78,6 +86,7 @@ export const DIALECT_DEFAULTS = {
   supportsNullsOrdering: false,
   needsSequenceBump: false,
   supportsCreateIndexIfNotExists: false,
+  locksTablesToReplace: false,
   tableOptions: null,
   bool: (value: boolean): boolean | number => value,
 } as const satisfies Partial<SqlDialect>

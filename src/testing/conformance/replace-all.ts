@@ -1,13 +1,20 @@
 import { expect } from 'vitest'
 import type { Token } from '../../domain/token.js'
 import { userFixture } from '../fixtures.js'
-import { type ConformanceContext, listNames, seeder } from './context.js'
+import { type ConformanceContext, listNames, query, seeder } from './context.js'
 import { groupFixture, projectFixture } from './resources.js'
 import { errValue, okValue } from './results.js'
 
+/** Rounds of the race of `replaceAll` with rotations. */
+const REPLACE_RACE_ROUNDS = 20
+
+/** The families of the race's contents: a token each, first of its family. */
+const RACE_FAMILIES = [70, 71, 72, 73] as const
+
 /**
  * Conformance tests of the optional `replaceAll` capability: all the data replaced in one atomic
- * step by the contents given, stored exactly; a refused replace changes nothing.
+ * step by the contents given, stored exactly; a refused replace changes nothing; atomic against
+ * concurrent writes.
  */
 export function describeReplaceAll(ctx: ConformanceContext): void {
   ctx.group('replaceAll', () => {
@@ -81,6 +88,56 @@ export function describeReplaceAll(ctx: ConformanceContext): void {
       expect(await okValue(store.findUser(1))).toMatchObject({ id: 1 })
       expect(await okValue(store.findUser(2))).toBeNull()
     })
+
+    ctx.testOptional(
+      'replaceAll',
+      `replaceAll racing rotations of its tokens leaves one active token per family, ${REPLACE_RACE_ROUNDS} rounds`,
+      async (store) => {
+        const seed = seeder(store)
+        const tokens: Token[] = RACE_FAMILIES.map((id) => ({
+          ...seed.draft({ name: `family-${id}`, userId: 1 }),
+          id,
+          familyId: id,
+        }))
+        const contents = { users: [userFixture(1)], tokens, groups: [], projects: [] }
+        await okValue(store.replaceAll(contents))
+        for (let round = 0; round < REPLACE_RACE_ROUNDS; round++) {
+          // Each rotation commits before the replace (and is gone with the old data) or after it (and
+          // rotates the contents' token): never both the contents' token and a successor active.
+          const [replaced, ...rotations] = await Promise.all([
+            store.replaceAll(contents),
+            ...tokens.map((token) =>
+              store.rotate(
+                token.id,
+                seed.draft({
+                  name: `family-${token.id}`,
+                  userId: 1,
+                  previousId: token.id,
+                  familyId: token.id,
+                }),
+              ),
+            ),
+          ])
+          expect(replaced?.isOk(), `round ${round}: ${JSON.stringify(replaced)}`).toBe(true)
+          const { items } = await okValue(store.list(query({})))
+          const ids = new Set(items.map((token) => token.id))
+          for (const token of items) {
+            if (token.previousId !== null)
+              expect(ids, `round ${round}: predecessor`).toContain(token.previousId)
+          }
+          const active = items.filter((token) => !token.revoked).map((token) => token.familyId)
+          expect(active.sort(), `round ${round}: the families' active tokens`).toEqual([...RACE_FAMILIES])
+          for (const rotated of rotations) {
+            if (rotated.isErr() || !ids.has(rotated.value.id)) continue
+            expect(await okValue(store.findById(rotated.value.previousId ?? 0))).toMatchObject({
+              revoked: true,
+            })
+          }
+          // The next round starts from the contents again.
+          await okValue(store.replaceAll(contents))
+        }
+      },
+    )
 
     ctx.testOptional(
       'replaceAll',
