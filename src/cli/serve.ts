@@ -208,7 +208,9 @@ async function start(options: ServeOptions, io: CliOutput, opened: OpenedStore, 
   })
   const fake = await fakeAuthority({
     store: opened.store,
-    ...(opened.replaceable ? { freshStore: () => memoryStore() } : {}),
+    // A database's start is what it holds once the seed is in: a reset goes back to that, rows the
+    // database already had included, never to an empty database.
+    ...(opened.replaceable ? { freshStore: () => memoryStore() } : { keptData: true }),
     pepper: options.pepper,
     clock,
     // Its own stream, apart from the demo secrets', started over on every reset: the n-th secret

@@ -208,7 +208,8 @@ export async function createFakeGitLab<C extends Clock = ManualClock>(
   const clock = resolveClock(options.clock)
   const fake = await fakeAuthority({
     store: options.store ?? memoryStore(),
-    ...(replaceable ? { freshStore: () => memoryStore() } : {}),
+    // A store of the user's: a reset goes back to all it held at the start, never to the seed alone.
+    ...(replaceable ? { freshStore: () => memoryStore() } : { keptData: true }),
     pepper,
     clock: clock.controllable,
     random: options.random ?? cryptoRandom,
