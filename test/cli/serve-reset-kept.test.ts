@@ -16,6 +16,8 @@ const PEPPER = 'a-long-enough-pepper-for-these-tests-0123456789'
 const SEEDED = 'glpat-cli-kept-seeded-00001'
 const ADDED = 'glpat-cli-kept-added-000001'
 const CONTROL = 'control-token-for-kept-reset-tests'
+// The most tokens a start snapshot holds (docs/cli.md).
+const LIMIT = 10_000
 
 const status = async (server: Server, secret: string) => {
   const response = await fetch(`${server.apiUrl}/personal_access_tokens/self`, {
@@ -92,5 +94,30 @@ describe('patkit serve --database without --seed over a kept database', () => {
       await status(second, ADDED),
     ]).toEqual([200, 200, 401])
     expect(await second.stop()).toEqual({ code: 0, signal: null })
+  })
+  it(`above ${LIMIT} tokens at start, it warns at once and refuses a reset with 409, the data left alone`, {
+    timeout: 120_000,
+  }, async () => {
+    const database = `sqlite:${join(dir, 'large.db')}`
+    const seed = join(dir, 'large.json')
+    const tokens = Array.from({ length: LIMIT + 1 }, (_, i) => ({
+      user_id: 1,
+      name: `t${i}`,
+      scopes: ['read_api'],
+      token: `glpat-cli-kept-bulk-${String(i).padStart(8, '0')}`,
+    }))
+    writeFileSync(seed, JSON.stringify({ users: [{ id: 1, username: 'root', admin: true }], tokens }))
+    const server = await startServe(
+      ['--database', database, '--pepper', PEPPER, '--control-token', CONTROL, '--seed', seed],
+      { extraLines: 1 },
+    )
+    const reset = await control(server, 'POST', '/reset')
+    expect(reset.status).toBe(409)
+    // Written before the listening line: on stderr by now.
+    expect(server.stderr()).toContain(
+      `patkit serve: warning: POST /__patkit/reset is refused: reset goes back to the data the start held, and the start held ${LIMIT + 1} tokens, more than the ${LIMIT} a reset keeps in memory`,
+    )
+    expect(await status(server, 'glpat-cli-kept-bulk-00000000')).toBe(200)
+    expect(await server.stop()).toEqual({ code: 0, signal: null })
   })
 })
