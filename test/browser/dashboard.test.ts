@@ -271,13 +271,8 @@ describe('the dashboard in chromium', { timeout: 30_000 }, () => {
     // Evaluated over the DevTools protocol, which the page's CSP does not govern.
     await page.evaluate(readFileSync(join(root, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8'))
     if (screenshots) mkdirSync(join(root, 'docs', 'dashboard'), { recursive: true })
-    const found: string[] = []
-    for (const name of VIEWS) {
-      if (name !== 'tokens') await view(name)
-      else await page.waitForSelector('.chain .reuse')
-      if (name === 'journal') await page.waitForSelector('table.journal tbody tr')
-      if (name === 'users') await page.waitForSelector('h2#users-heading ~ table tbody tr')
-      const violations = await page.evaluate(async () => {
+    const serious = () =>
+      page.evaluate(async () => {
         const axe = (
           globalThis as unknown as {
             axe: {
@@ -292,10 +287,21 @@ describe('the dashboard in chromium', { timeout: 30_000 }, () => {
           .filter((v) => v.impact === 'serious' || v.impact === 'critical')
           .map((v) => `${v.id} (${v.impact}): ${JSON.stringify(v.nodes.map((n) => n.target))}`)
       })
+    const found: string[] = []
+    for (const name of VIEWS) {
+      if (name !== 'tokens') await view(name)
+      else await page.waitForSelector('.chain .reuse')
+      if (name === 'journal') await page.waitForSelector('table.journal tbody tr')
+      if (name === 'users') await page.waitForSelector('h2#users-heading ~ table tbody tr')
+      const violations = await serious()
       found.push(...violations.map((v) => `${name}: ${v}`))
       if (screenshots)
         await page.screenshot({ path: join(root, 'docs', 'dashboard', `${name}.png`), fullPage: true })
     }
+    // The confirmation dialog, open over the data view (the last one).
+    await page.click('button:has-text("Reset to the start")')
+    await page.getByRole('dialog', { name: 'Reset the data?' }).waitFor(WAIT)
+    found.push(...(await serious()).map((v) => `data, reset dialog: ${v}`))
     expect(found).toEqual([])
     expect(consoleErrors).toEqual([])
   })
