@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { MYSQL_URL, mariadb, POSTGRES_URL, postgres, uniquePrefix } from '../sql/support/databases.js'
+import { describeDatabase } from '../sql/support/describe-database.js'
 import { killAll, type Server, startServe } from './support/cli-process.js'
 
 // Issue 28, item 1: `patkit serve --database` started over a kept database without `--seed` reset to
@@ -36,65 +38,69 @@ const control = async (server: Server, method: string, path: string, body?: unkn
   return { status: response.status, body: (await response.json()) as unknown }
 }
 
+async function resetGoesBackToStart(database: string, extra: readonly string[], name: string): Promise<void> {
+  const seed = join(dir, `${name}.json`)
+  writeFileSync(
+    seed,
+    JSON.stringify({
+      users: [
+        { id: 1, username: 'root', admin: true },
+        { id: 2, username: 'alice' },
+      ],
+      tokens: [{ id: 5, user_id: 1, name: 'ci', scopes: ['api'], token: SEEDED, expires_at: '2099-01-01' }],
+    }),
+  )
+  const first = await startServe(
+    ['--database', database, ...extra, '--pepper', PEPPER, '--control-token', CONTROL, '--seed', seed],
+    {
+      extraLines: 1,
+    },
+  )
+  // A secret the API minted (root, an admin, for alice): the database keeps its digest only.
+  const minted = await fetch(`${first.apiUrl}/users/2/personal_access_tokens`, {
+    method: 'POST',
+    headers: { 'PRIVATE-TOKEN': SEEDED, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'minted', scopes: ['api'] }),
+  })
+  expect(minted.status).toBe(201)
+  const { token: mintedSecret } = (await minted.json()) as { token: string }
+  expect(await first.stop()).toEqual({ code: 0, signal: null })
+
+  const second = await startServe(
+    ['--database', database, ...extra, '--pepper', PEPPER, '--control-token', CONTROL],
+    { extraLines: 1 },
+  )
+  const before = await control(second, 'GET', '/state')
+  const added = await control(second, 'POST', '/tokens', {
+    user_id: 1,
+    name: 'added',
+    scopes: ['api'],
+    token: ADDED,
+  })
+  expect(added.status).toBe(201)
+  expect(await status(second, ADDED)).toBe(200)
+
+  expect(await control(second, 'POST', '/reset')).toEqual({
+    status: 200,
+    body: { users: 2, tokens: 2, groups: 0, projects: 0 },
+  })
+  // The same rows as at start (before the secrets are used and their last_used_at moves).
+  expect(await control(second, 'GET', '/state')).toEqual(before)
+  expect([
+    await status(second, SEEDED),
+    await status(second, mintedSecret),
+    await status(second, ADDED),
+  ]).toEqual([200, 200, 401])
+  expect(await second.stop()).toEqual({ code: 0, signal: null })
+}
+
 describe('patkit serve --database without --seed over a kept database', () => {
-  it('a reset goes back to the rows the database held at start, minted secrets included', {
+  it('SQLite file: a reset goes back to the rows the database held at start, minted secrets included', {
     timeout: 60_000,
   }, async () => {
-    const database = `sqlite:${join(dir, 'kept.db')}`
-    const seed = join(dir, 'seed.json')
-    writeFileSync(
-      seed,
-      JSON.stringify({
-        users: [
-          { id: 1, username: 'root', admin: true },
-          { id: 2, username: 'alice' },
-        ],
-        tokens: [{ id: 5, user_id: 1, name: 'ci', scopes: ['api'], token: SEEDED, expires_at: '2099-01-01' }],
-      }),
-    )
-    const first = await startServe(
-      ['--database', database, '--pepper', PEPPER, '--control-token', CONTROL, '--seed', seed],
-      {
-        extraLines: 1,
-      },
-    )
-    // A secret the API minted (root, an admin, for alice): the database keeps its digest only.
-    const minted = await fetch(`${first.apiUrl}/users/2/personal_access_tokens`, {
-      method: 'POST',
-      headers: { 'PRIVATE-TOKEN': SEEDED, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'minted', scopes: ['api'] }),
-    })
-    expect(minted.status).toBe(201)
-    const { token: mintedSecret } = (await minted.json()) as { token: string }
-    expect(await first.stop()).toEqual({ code: 0, signal: null })
-
-    const second = await startServe(
-      ['--database', database, '--pepper', PEPPER, '--control-token', CONTROL],
-      { extraLines: 1 },
-    )
-    const before = await control(second, 'GET', '/state')
-    const added = await control(second, 'POST', '/tokens', {
-      user_id: 1,
-      name: 'added',
-      scopes: ['api'],
-      token: ADDED,
-    })
-    expect(added.status).toBe(201)
-    expect(await status(second, ADDED)).toBe(200)
-
-    expect(await control(second, 'POST', '/reset')).toEqual({
-      status: 200,
-      body: { users: 2, tokens: 2, groups: 0, projects: 0 },
-    })
-    // The same rows as at start (before the secrets are used and their last_used_at moves).
-    expect(await control(second, 'GET', '/state')).toEqual(before)
-    expect([
-      await status(second, SEEDED),
-      await status(second, mintedSecret),
-      await status(second, ADDED),
-    ]).toEqual([200, 200, 401])
-    expect(await second.stop()).toEqual({ code: 0, signal: null })
+    await resetGoesBackToStart(`sqlite:${join(dir, 'kept.db')}`, [], 'sqlite')
   })
+
   it(`above ${LIMIT} tokens at start, it warns at once and refuses a reset with 409, the data left alone`, {
     timeout: 120_000,
   }, async () => {
@@ -121,3 +127,17 @@ describe('patkit serve --database without --seed over a kept database', () => {
     expect(await server.stop()).toEqual({ code: 0, signal: null })
   })
 })
+
+for (const [target, url, tag] of [
+  [postgres, POSTGRES_URL, 'clikept_pg'],
+  [mariadb, MYSQL_URL, 'clikept_my'],
+] as const) {
+  const prefix = uniquePrefix(tag)
+  await describeDatabase(target, prefix, () => {
+    it('a reset goes back to the rows the database held at start, minted secrets included', {
+      timeout: 60_000,
+    }, async () => {
+      await resetGoesBackToStart(url, ['--table-prefix', prefix], tag)
+    })
+  })
+}
