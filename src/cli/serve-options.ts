@@ -201,6 +201,23 @@ function readSecretFile(flag: string, file: string, readFile: ReadTextFile): Res
   return secret.trim() === '' ? err(`--${flag} ${JSON.stringify(file)} is empty`) : ok(secret)
 }
 
+/** The shortest control token taken: 16 characters (`openssl rand -hex 16` makes 32). */
+const MIN_CONTROL_TOKEN_LENGTH = 16
+
+// A control token guessable in a few tries (one character, a word) guards nothing: refused, naming
+// where it came from (`--control-token`, `--control-token-file "f"`, `PATKIT_CONTROL_TOKEN`).
+function checkedControlToken(token: string, source: string): Result<string, string> {
+  if (token.trim() === '')
+    return err(
+      `${source} is only whitespace: set it to a control token of at least ${MIN_CONTROL_TOKEN_LENGTH} characters (\`openssl rand -hex 16\`), or unset it`,
+    )
+  const length = [...token].length
+  if (length >= MIN_CONTROL_TOKEN_LENGTH) return ok(token)
+  return err(
+    `${source} is ${length} character${length === 1 ? '' : 's'} long: a control token must be at least ${MIN_CONTROL_TOKEN_LENGTH} characters: make one with \`openssl rand -hex 16\``,
+  )
+}
+
 // The control token from --control-token, --control-token-file or PATKIT_CONTROL_TOKEN, in that order
 // (the two flags exclude each other, as the pepper's do); none with --no-control, which excludes both
 // flags and ignores the variable.
@@ -217,9 +234,13 @@ function chooseControlToken(
       `--no-control and --${flag === undefined ? 'control-token-file' : 'control-token'} exclude each other`,
     )
   if (off) return ok(undefined)
-  if (flag !== undefined) return ok(flag)
-  if (file !== undefined) return readSecretFile('control-token-file', file, readFile)
-  return ok(envToken === undefined || envToken === '' ? undefined : envToken)
+  if (flag !== undefined) return checkedControlToken(flag, '--control-token')
+  if (file !== undefined)
+    return readSecretFile('control-token-file', file, readFile).andThen((token) =>
+      checkedControlToken(token, `--control-token-file ${JSON.stringify(file)}`),
+    )
+  if (envToken === undefined || envToken === '') return ok(undefined)
+  return checkedControlToken(envToken, 'PATKIT_CONTROL_TOKEN')
 }
 
 // Whether a value is `host:port` (a bare IPv6 address has two colons or more).

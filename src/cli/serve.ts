@@ -208,7 +208,9 @@ async function start(options: ServeOptions, io: CliOutput, opened: OpenedStore, 
   })
   const fake = await fakeAuthority({
     store: opened.store,
-    ...(opened.replaceable ? { freshStore: () => memoryStore() } : {}),
+    // A database's start is what it holds once the seed is in: a reset goes back to that, rows the
+    // database already had included, never to an empty database.
+    ...(opened.replaceable ? { freshStore: () => memoryStore() } : { keptData: true }),
     pepper: options.pepper,
     clock,
     // Its own stream, apart from the demo secrets', started over on every reset: the n-th secret
@@ -241,6 +243,10 @@ async function start(options: ServeOptions, io: CliOutput, opened: OpenedStore, 
     io.err(`patkit serve: cannot listen on ${options.host}:${options.port}: ${reason(cause)}`)
     return null
   }
+  // A database too large for the start snapshot a reset goes back to: said at once, not at the first reset.
+  const refusal = fake.value.state.resetRefusal()
+  if (fake.value.state.replaceable && refusal !== null && options.control)
+    io.err(`patkit serve: warning: POST /__patkit/reset is refused: ${refusal}`)
   // The first stdout line is a contract: test suites in any language read it to learn the port.
   io.out(`patkit listening on ${server.url}`)
   for (const line of initial.lines(server.url, fake.value.seeded)) io.out(line)

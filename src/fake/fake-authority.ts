@@ -51,6 +51,12 @@ export interface FakeAuthorityOptions {
    */
   readonly random: RandomSource | (() => RandomSource)
   readonly seed: ValidSeed
+  /**
+   * The store holds data of its own (a user's database or store): a reset goes back to all it held
+   * once the seed was added (a snapshot of at most `START_SNAPSHOT_LIMIT` tokens, kept in memory), not
+   * to the seed alone. Default false: the store starts empty and a reset goes back to the seed.
+   */
+  readonly keptData?: boolean
   readonly release?: Release
   /** GitLab's Admin Mode setting (see `AuthorityConfig.adminMode`); default off, as GitLab's. */
   readonly adminMode?: boolean
@@ -171,6 +177,7 @@ export async function fakeAuthority(
     store,
     digest,
     seed: options.seed,
+    ...(options.keptData === true ? { keptData: true } : {}),
     ...(options.freshStore === undefined ? {} : { freshStore: options.freshStore }),
     onReplace: () => {
       random.rewind()

@@ -68,7 +68,10 @@ export interface FakeGitLabOptions<C extends Clock = ManualClock> {
   readonly publicUrl?: string
   /** Keys the secrets' digests; default {@link INSECURE_DEVELOPMENT_PEPPER}. */
   readonly pepper?: string
-  /** The store; default a fresh `memoryStore()`. Seed users and tokens are added to it. */
+  /**
+   * The store; default a fresh `memoryStore()`. Seed users and tokens are added to it; a `reset()`
+   * goes back to all it held then.
+   */
   readonly store?: TokenStore
   /**
    * Randomness for generated secrets and fault probabilities; default the operating system's. A
@@ -127,7 +130,9 @@ export interface FakeGitLab<C extends Clock = ManualClock> {
   /**
    * Back to the start: the start data (`users`, `tokens`, `groups` and `projects`, same secrets, ids and dates), the clock
    * at its start (a clock you passed is left alone), the journal and the faults cleared, then the
-   * expiry notices of the start data. Only with the default memory store.
+   * expiry notices of the start data. With the default memory store, or a `store` of yours with
+   * `replaceAll`: then the start data is all that store held once the start was done (a snapshot
+   * kept in memory), never the seed alone; over 10 000 tokens at start it rejects, naming the limit.
    */
   reset(): Promise<void>
   /**
@@ -208,7 +213,8 @@ export async function createFakeGitLab<C extends Clock = ManualClock>(
   const clock = resolveClock(options.clock)
   const fake = await fakeAuthority({
     store: options.store ?? memoryStore(),
-    ...(replaceable ? { freshStore: () => memoryStore() } : {}),
+    // A store of the user's: a reset goes back to all it held at the start, never to the seed alone.
+    ...(replaceable ? { freshStore: () => memoryStore() } : { keptData: true }),
     pepper,
     clock: clock.controllable,
     random: options.random ?? cryptoRandom,

@@ -51,6 +51,11 @@ export interface StateSnapshot {
 export interface FakeState {
   /** Whether reset and restore can replace the data (the in-memory store; not a user's database). */
   readonly replaceable: boolean
+  /**
+   * Why a reset is refused before it starts, or `null` when it can run: the data cannot be replaced,
+   * or the kept data the start held was too large to keep (over {@link START_SNAPSHOT_LIMIT} tokens).
+   */
+  resetRefusal(): string | null
   reset(): Promise<Result<SeedReport, readonly SeedProblem[]>>
   /** Adds the options' seed (already a ValidSeed, as a reset takes it) to the data in place. */
   start(): Promise<Result<SeedReport, readonly SeedProblem[]>>
@@ -67,8 +72,14 @@ interface FakeStateOptions {
   readonly authority: Authority
   readonly store: SwappableStore
   readonly digest: Digester
-  /** The data a reset goes back to. */
+  /** The data the start adds to the store. */
   readonly seed: ValidSeed
+  /**
+   * The store held data of its own before the start (a user's database or store): a reset goes back
+   * to all it held once the seed was added (a snapshot taken then, kept in memory), not to the seed
+   * alone, so that it never empties the data. Otherwise a reset goes back to the seed.
+   */
+  readonly keptData?: boolean
   /** A new empty store for reset and restore; absent when the data must never be replaced. */
   readonly freshStore?: () => TokenStore
   /** Called once the data was replaced and the new data loaded (never for a refused reset or restore). */
@@ -81,6 +92,12 @@ interface FakeStateOptions {
 }
 
 const PAGE = 100
+
+/**
+ * The most tokens the start of a kept store (a user's database) may hold for a reset to go back to
+ * it: the start snapshot is held in memory. Over it, a reset is refused (restore a snapshot instead).
+ */
+export const START_SNAPSHOT_LIMIT = 10_000
 
 // Everything a memory store holds, as `replaceAll` takes it.
 async function contentsOf(store: TokenStore, now: Date): Promise<Result<StoreContents, StoreFailure>> {
@@ -156,12 +173,13 @@ function seedUser(user: User): SeedUser | null {
 export const seedMembers = (members: readonly Member[]) =>
   members.map((member) => ({ user_id: member.userId, access_level: member.accessLevel }))
 
-function seedGroup(group: Group): SeedGroup {
+// Typed by inference, with members' access levels as GitLab's (a valid seed's), not any number.
+function seedGroup(group: Group) {
   const { id, path, name, visibility } = group
   return { id, path, name, parent_id: group.parentId, visibility, members: seedMembers(group.members) }
 }
 
-function seedProject(project: Project): SeedProject {
+function seedProject(project: Project) {
   const { id, path, name, visibility } = project
   return { id, path, name, group_id: project.groupId, visibility, members: seedMembers(project.members) }
 }
@@ -292,6 +310,51 @@ export function fakeState(options: FakeStateOptions): FakeState {
     return replaced(seed, loaded.value)
   }
 
+  // Everything the store holds, in the seed format (the known secrets in plain text).
+  const takeSnapshot = async () => {
+    const listed: Token[] = []
+    const now = authority.now()
+    for (let page = 1; ; page++) {
+      const found = await store.list({ filter: {}, sort: 'id_asc', page: { page, perPage: PAGE }, now })
+      if (found.isErr()) return err(found.error)
+      listed.push(...found.value.items)
+      if (page * PAGE >= found.value.total) break
+    }
+    const tokens: SeedToken[] = []
+    for (const token of predecessorsFirst(listed)) {
+      const seeded = seedToken(token, secrets.get(token.digest))
+      if (seeded === null) continue
+      tokens.push(seeded)
+      userIds.add(seeded.user_id)
+    }
+    const resources = store.resources
+    const groups: ReturnType<typeof seedGroup>[] = []
+    const projects: ReturnType<typeof seedProject>[] = []
+    if (resources !== undefined) {
+      // Every user the API created (bots, service accounts) and every member, beside the rest.
+      const everyone = await resources.listUsers({})
+      if (everyone.isErr()) return err(everyone.error)
+      for (const user of everyone.value) if (typeof user.id === 'number') userIds.add(user.id)
+      const storedGroups = await resources.listGroups()
+      if (storedGroups.isErr()) return err(storedGroups.error)
+      const storedProjects = await resources.listProjects()
+      if (storedProjects.isErr()) return err(storedProjects.error)
+      groups.push(...storedGroups.value.map(seedGroup))
+      projects.push(...storedProjects.value.map(seedProject))
+      for (const resource of [...storedGroups.value, ...storedProjects.value]) {
+        for (const member of resource.members) userIds.add(member.userId)
+      }
+    }
+    const users: SeedUser[] = []
+    for (const id of [...userIds].sort((a, b) => a - b)) {
+      const found = await store.findUser(id)
+      if (found.isErr()) return err(found.error)
+      const seeded = found.value === null ? null : seedUser(found.value)
+      if (seeded !== null) users.push(seeded)
+    }
+    return ok({ users, tokens, groups, projects })
+  }
+
   // The start seed as its first load resolved it (ids, created_at, expires_at the store and the clock
   // gave), so that a reset, on any later day, writes exactly the data the start wrote.
   let startData: ValidSeed | null = null
@@ -303,10 +366,51 @@ export function fakeState(options: FakeStateOptions): FakeState {
     return loaded
   }
 
+  // A kept store's start: all it held once the seed was added, in memory for the resets to come
+  // (within START_SNAPSHOT_LIMIT tokens; over it, `tooLarge` says how many there were).
+  let tooLarge: number | null = null
+  const keptStart = async (
+    loaded: Result<SeedReport, readonly SeedProblem[]>,
+  ): Promise<Result<SeedReport, readonly SeedProblem[]>> => {
+    if (loaded.isErr()) return loaded
+    const counted = await store.list({
+      filter: {},
+      sort: 'id_asc',
+      page: { page: 1, perPage: 1 },
+      now: authority.now(),
+    })
+    if (counted.isErr()) return err([storeProblem(counted.error)])
+    if (counted.value.total > START_SNAPSHOT_LIMIT) {
+      tooLarge = counted.value.total
+      return loaded
+    }
+    const snapshot = await takeSnapshot()
+    if (snapshot.isErr()) return err([storeProblem(snapshot.error)])
+    const { users, tokens, groups, projects } = snapshot.value
+    startData = { users: [...users], tokens: [...tokens], groups: [...groups], projects: [...projects] }
+    return loaded
+  }
+  const replaceable = freshStore !== undefined || store.replaceAll !== undefined
+  const resetRefusal = (): string | null => {
+    if (!replaceable) return 'reset replaces the data, which is in a database of its own here'
+    if (tooLarge === null) return null
+    return `reset goes back to the data the start held, and the start held ${tooLarge} tokens, more than the ${START_SNAPSHOT_LIMIT} a reset keeps in memory: save a snapshot (GET /__patkit/state) and restore it (PUT /__patkit/state) instead`
+  }
+
   return {
-    replaceable: freshStore !== undefined || store.replaceAll !== undefined,
-    reset: () => exclusive(async () => fromStart(await replace(startData ?? options.seed, options.onReset))),
-    start: () => exclusive(async () => fromStart(await load(options.seed))),
+    replaceable,
+    resetRefusal,
+    reset: () =>
+      exclusive(async () => {
+        const refusal = resetRefusal()
+        if (refusal !== null) return err([{ path: '(root)', message: refusal }])
+        return fromStart(await replace(startData ?? options.seed, options.onReset))
+      }),
+    start: () =>
+      exclusive(async () => {
+        const loaded = await load(options.seed)
+        return options.keptData === true ? keptStart(loaded) : fromStart(loaded)
+      }),
     restore: (input) =>
       exclusive(async () => {
         const seed = await validated(input)
@@ -317,49 +421,6 @@ export function fakeState(options: FakeStateOptions): FakeState {
         const seed = await validated(input)
         return seed.isErr() ? err(seed.error) : load(seed.value)
       }),
-    snapshot: () =>
-      exclusive(async (): Promise<Result<StateSnapshot, StoreFailure>> => {
-        const listed: Token[] = []
-        const now = authority.now()
-        for (let page = 1; ; page++) {
-          const found = await store.list({ filter: {}, sort: 'id_asc', page: { page, perPage: PAGE }, now })
-          if (found.isErr()) return err(found.error)
-          listed.push(...found.value.items)
-          if (page * PAGE >= found.value.total) break
-        }
-        const tokens: SeedToken[] = []
-        for (const token of predecessorsFirst(listed)) {
-          const seeded = seedToken(token, secrets.get(token.digest))
-          if (seeded === null) continue
-          tokens.push(seeded)
-          userIds.add(seeded.user_id)
-        }
-        const resources = store.resources
-        const groups: SeedGroup[] = []
-        const projects: SeedProject[] = []
-        if (resources !== undefined) {
-          // Every user the API created (bots, service accounts) and every member, beside the rest.
-          const everyone = await resources.listUsers({})
-          if (everyone.isErr()) return err(everyone.error)
-          for (const user of everyone.value) if (typeof user.id === 'number') userIds.add(user.id)
-          const storedGroups = await resources.listGroups()
-          if (storedGroups.isErr()) return err(storedGroups.error)
-          const storedProjects = await resources.listProjects()
-          if (storedProjects.isErr()) return err(storedProjects.error)
-          groups.push(...storedGroups.value.map(seedGroup))
-          projects.push(...storedProjects.value.map(seedProject))
-          for (const resource of [...storedGroups.value, ...storedProjects.value]) {
-            for (const member of resource.members) userIds.add(member.userId)
-          }
-        }
-        const users: SeedUser[] = []
-        for (const id of [...userIds].sort((a, b) => a - b)) {
-          const found = await store.findUser(id)
-          if (found.isErr()) return err(found.error)
-          const seeded = found.value === null ? null : seedUser(found.value)
-          if (seeded !== null) users.push(seeded)
-        }
-        return ok({ users, tokens, groups, projects })
-      }),
+    snapshot: () => exclusive((): Promise<Result<StateSnapshot, StoreFailure>> => takeSnapshot()),
   }
 }

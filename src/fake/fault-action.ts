@@ -204,14 +204,25 @@ export function validateFaultAction(
   return ok(action as FaultAction)
 }
 
+// A fault's body is the rule's, on the dashboard's origin: whatever type the rule gives it (text/html
+// with a script), a browser runs nothing of it and sniffs no other type into it. The rule cannot
+// replace these.
+const INERT: Readonly<Record<string, string>> = {
+  'content-security-policy': "sandbox; default-src 'none'",
+  'x-content-type-options': 'nosniff',
+}
+
 /**
  * The headers of a fault's answer: `Content-Type: application/json` (the body is JSON) unless the
  * rule gives its own, then the rule's `headers`; no `Content-Type` for a 204 or 304, which carry no
- * content.
+ * content. Always `Content-Security-Policy: sandbox; default-src 'none'` and
+ * `X-Content-Type-Options: nosniff`, in place of any the rule gives.
  */
 export function faultResponseHeaders(rule: FaultAction): Record<string, string> {
-  const own = rule.headers ?? {}
+  const own = Object.fromEntries(
+    Object.entries(rule.headers ?? {}).filter(([name]) => !Object.hasOwn(INERT, name.toLowerCase())),
+  )
   const typed = Object.keys(own).some((name) => name.toLowerCase() === 'content-type')
   const withoutContent = rule.status !== undefined && NO_CONTENT.has(rule.status)
-  return { ...(typed || withoutContent ? {} : { 'content-type': 'application/json' }), ...own }
+  return { ...(typed || withoutContent ? {} : { 'content-type': 'application/json' }), ...own, ...INERT }
 }

@@ -197,6 +197,57 @@ describe('the dashboard in chromium', { timeout: 30_000 }, () => {
     expect(consoleErrors).toEqual([])
   })
 
+  // Issue 28, item 2: one click on "Reset" emptied or replaced the data with no question asked.
+  it('asks before a reset: cancel changes nothing, confirm resets', async (ctx) => {
+    if (skipped(ctx)) return
+    const { page } = opened()
+    // A change to undo: alice's token rotated, its secret no longer works.
+    expect((await api('/personal_access_tokens/self/rotate', ALICE, 'POST')).status).toBe(200)
+    await view('data')
+    await page.click('button:has-text("Reset to the start")')
+    const dialog = page.getByRole('dialog', { name: 'Reset the data?' })
+    await dialog.waitFor(WAIT)
+    // Focus is in the dialog, on the safe choice.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel')
+    await dialog.getByRole('button', { name: 'Cancel' }).click()
+    await dialog.waitFor({ ...WAIT, state: 'hidden' })
+    await page.waitForSelector('[role="status"]:has-text("Nothing changed")', WAIT)
+    expect((await api('/personal_access_tokens/self', ALICE)).status).toBe(401)
+    // Escape is a cancel too.
+    await page.click('button:has-text("Reset to the start")')
+    await dialog.waitFor(WAIT)
+    await page.keyboard.press('Escape')
+    await dialog.waitFor({ ...WAIT, state: 'hidden' })
+    expect((await api('/personal_access_tokens/self', ALICE)).status).toBe(401)
+    await page.click('button:has-text("Reset to the start")')
+    await dialog.getByRole('button', { name: 'Reset', exact: true }).click()
+    await page.waitForSelector('[role="status"]:has-text("Reset to the start: 4 users, 2 tokens")', WAIT)
+    expect((await api('/personal_access_tokens/self', ALICE)).status).toBe(200)
+    expect(consoleErrors).toEqual([])
+  })
+
+  it('asks before a restore: cancel keeps the data, confirm restores the file', async (ctx) => {
+    if (skipped(ctx)) return
+    const { page } = opened()
+    await view('data')
+    const file = {
+      name: 'other.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify({ users: [{ id: 9, username: 'zed' }] })),
+    }
+    const dialog = page.getByRole('dialog', { name: 'Restore other.json?' })
+    await page.setInputFiles('input[type="file"]', file)
+    await dialog.waitFor(WAIT)
+    await dialog.getByRole('button', { name: 'Cancel' }).click()
+    await dialog.waitFor({ ...WAIT, state: 'hidden' })
+    expect((await api('/personal_access_tokens/self', ALICE)).status).toBe(200)
+    await page.setInputFiles('input[type="file"]', file)
+    await dialog.getByRole('button', { name: 'Restore', exact: true }).click()
+    await page.waitForSelector('[role="status"]:has-text("Restored other.json: 1 users, 0 tokens")', WAIT)
+    expect((await api('/personal_access_tokens/self', ALICE)).status).toBe(401)
+    expect(consoleErrors).toEqual([])
+  })
+
   it('has no serious or critical axe-core violation on any view', async (ctx) => {
     if (skipped(ctx)) return
     const { page } = opened()
@@ -220,13 +271,8 @@ describe('the dashboard in chromium', { timeout: 30_000 }, () => {
     // Evaluated over the DevTools protocol, which the page's CSP does not govern.
     await page.evaluate(readFileSync(join(root, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8'))
     if (screenshots) mkdirSync(join(root, 'docs', 'dashboard'), { recursive: true })
-    const found: string[] = []
-    for (const name of VIEWS) {
-      if (name !== 'tokens') await view(name)
-      else await page.waitForSelector('.chain .reuse')
-      if (name === 'journal') await page.waitForSelector('table.journal tbody tr')
-      if (name === 'users') await page.waitForSelector('h2#users-heading ~ table tbody tr')
-      const violations = await page.evaluate(async () => {
+    const serious = () =>
+      page.evaluate(async () => {
         const axe = (
           globalThis as unknown as {
             axe: {
@@ -241,10 +287,21 @@ describe('the dashboard in chromium', { timeout: 30_000 }, () => {
           .filter((v) => v.impact === 'serious' || v.impact === 'critical')
           .map((v) => `${v.id} (${v.impact}): ${JSON.stringify(v.nodes.map((n) => n.target))}`)
       })
+    const found: string[] = []
+    for (const name of VIEWS) {
+      if (name !== 'tokens') await view(name)
+      else await page.waitForSelector('.chain .reuse')
+      if (name === 'journal') await page.waitForSelector('table.journal tbody tr')
+      if (name === 'users') await page.waitForSelector('h2#users-heading ~ table tbody tr')
+      const violations = await serious()
       found.push(...violations.map((v) => `${name}: ${v}`))
       if (screenshots)
         await page.screenshot({ path: join(root, 'docs', 'dashboard', `${name}.png`), fullPage: true })
     }
+    // The confirmation dialog, open over the data view (the last one).
+    await page.click('button:has-text("Reset to the start")')
+    await page.getByRole('dialog', { name: 'Reset the data?' }).waitFor(WAIT)
+    found.push(...(await serious()).map((v) => `data, reset dialog: ${v}`))
     expect(found).toEqual([])
     expect(consoleErrors).toEqual([])
   })

@@ -71,10 +71,14 @@ describe('patkit serve: control flags', { timeout: SERVE_TIMEOUT }, () => {
   })
 
   it('--control-token guards the control API only', async () => {
-    const server = await startServe(['--control-token', 's3t'], { extraLines: 3 })
+    const server = await startServe(['--control-token', 's3t-control-token'], { extraLines: 3 })
     expect((await fetch(`${server.url}/__patkit/clock`)).status).toBe(401)
     expect(
-      (await fetch(`${server.url}/__patkit/clock`, { headers: { 'x-patkit-control-token': 's3t' } })).status,
+      (
+        await fetch(`${server.url}/__patkit/clock`, {
+          headers: { 'x-patkit-control-token': 's3t-control-token' },
+        })
+      ).status,
     ).toBe(200)
     const [rootSecret] = secretsOf(server.lines)
     const self = await fetch(`${server.apiUrl}/personal_access_tokens/self`, {
@@ -159,9 +163,11 @@ describe('patkit serve: who can reach the control API', { timeout: SERVE_TIMEOUT
 
   it('--database with a token from PATKIT_CONTROL_TOKEN, or with --no-control, starts', () => {
     const database = ['--database', 'sqlite::memory:']
-    expect(parseServeArgs(database, { PATKIT_CONTROL_TOKEN: 'from-env' })._unsafeUnwrap()).toMatchObject({
+    expect(
+      parseServeArgs(database, { PATKIT_CONTROL_TOKEN: 'from-env-control-token' })._unsafeUnwrap(),
+    ).toMatchObject({
       control: true,
-      controlToken: 'from-env',
+      controlToken: 'from-env-control-token',
     })
     const off = parseServeArgs([...database, '--no-control'], {
       PATKIT_CONTROL_TOKEN: 'ignored',
@@ -175,13 +181,15 @@ describe('patkit serve: who can reach the control API', { timeout: SERVE_TIMEOUT
 
   it('the token: --control-token wins over PATKIT_CONTROL_TOKEN, --control-token-file too (one line break dropped)', () => {
     const file = join(dir, 'token.txt')
-    writeFileSync(file, 'from-file\n')
-    const env = { PATKIT_CONTROL_TOKEN: 'from-env' }
-    expect(parseServeArgs(['--control-token', 'from-flag'], env)._unsafeUnwrap().controlToken).toBe(
-      'from-flag',
+    writeFileSync(file, 'from-file-control-token\n')
+    const env = { PATKIT_CONTROL_TOKEN: 'from-env-control-token' }
+    expect(
+      parseServeArgs(['--control-token', 'from-flag-control-token'], env)._unsafeUnwrap().controlToken,
+    ).toBe('from-flag-control-token')
+    expect(parseServeArgs(['--control-token-file', file], env)._unsafeUnwrap().controlToken).toBe(
+      'from-file-control-token',
     )
-    expect(parseServeArgs(['--control-token-file', file], env)._unsafeUnwrap().controlToken).toBe('from-file')
-    expect(parseServeArgs([], env)._unsafeUnwrap().controlToken).toBe('from-env')
+    expect(parseServeArgs([], env)._unsafeUnwrap().controlToken).toBe('from-env-control-token')
     expect(parseServeArgs([], { PATKIT_CONTROL_TOKEN: '' })._unsafeUnwrap().controlToken).toBeUndefined()
     writeFileSync(join(dir, 'empty.txt'), '\n')
     expect(parseServeArgs(['--control-token-file', join(dir, 'empty.txt')], {})._unsafeUnwrapErr()).toBe(
@@ -191,7 +199,7 @@ describe('patkit serve: who can reach the control API', { timeout: SERVE_TIMEOUT
 
   it('--host 0.0.0.0 with a token from --control-token-file: the token is needed, a wrong one is 401', async () => {
     const file = join(dir, 'serve-token.txt')
-    writeFileSync(file, 'file-token-1\n')
+    writeFileSync(file, 'file-control-token-1\n')
     const run = runCli(['serve', '--port', '0', '--host', '0.0.0.0', '--control-token-file', file])
     const [first] = await run.waitForLines(1)
     const port = /^patkit listening on http:\/\/0\.0\.0\.0:(\d+)$/.exec(first ?? '')?.[1]
@@ -202,15 +210,15 @@ describe('patkit serve: who can reach the control API', { timeout: SERVE_TIMEOUT
         headers: token === undefined ? {} : { 'x-patkit-control-token': token },
       })
     expect((await clock()).status).toBe(401)
-    expect((await clock('file-token-2')).status).toBe(401)
-    expect((await clock('file-token-1')).status).toBe(200)
+    expect((await clock('file-control-token-2')).status).toBe(401)
+    expect((await clock('file-control-token-1')).status).toBe(200)
     run.child.kill('SIGTERM')
     expect((await run.exited()).code).toBe(0)
   })
 
   it('a token from PATKIT_CONTROL_TOKEN guards the control API', async () => {
     const server = await startServe([], {
-      env: { ...process.env, PATKIT_PEPPER: '', PATKIT_CONTROL_TOKEN: 'env-token' },
+      env: { ...process.env, PATKIT_PEPPER: '', PATKIT_CONTROL_TOKEN: 'env-control-token-0001' },
     })
     expect((await fetch(`${server.url}/__patkit/clock`)).status).toBe(401)
     expect(
@@ -218,8 +226,11 @@ describe('patkit serve: who can reach the control API', { timeout: SERVE_TIMEOUT
         .status,
     ).toBe(401)
     expect(
-      (await fetch(`${server.url}/__patkit/clock`, { headers: { 'x-patkit-control-token': 'env-token' } }))
-        .status,
+      (
+        await fetch(`${server.url}/__patkit/clock`, {
+          headers: { 'x-patkit-control-token': 'env-control-token-0001' },
+        })
+      ).status,
     ).toBe(200)
   })
 

@@ -49,3 +49,52 @@ describe('--control-body-limit', () => {
     )
   })
 })
+
+// Issue 28, item 4: a one-character control token, or PATKIT_CONTROL_TOKEN=" ", was accepted, even
+// with --host 0.0.0.0. A control token is at least 16 characters and not only whitespace, from any
+// source; the message names where it came from and the fix.
+describe('the control token', () => {
+  const LONG_ENOUGH = '0123456789abcdef'
+  const files = (content: string) => () => content
+
+  it.each([
+    [['--host', '0.0.0.0', '--control-token', 'a'], {}, '--control-token is 1 character long'],
+    [['--control-token', 'fifteen-chars!!'], {}, '--control-token is 15 characters long'],
+    [['--host', '0.0.0.0'], { PATKIT_CONTROL_TOKEN: 'short' }, 'PATKIT_CONTROL_TOKEN is 5 characters long'],
+    [['--control-token-file', 'token.txt'], {}, '--control-token-file "token.txt" is 3 characters long'],
+  ])('refuses %j %j: %s', (args, env, start) => {
+    const message = parseServeArgs(args, env, files('abc\n'))._unsafeUnwrapErr()
+    expect(message.startsWith(start)).toBe(true)
+    expect(message).toContain(
+      'a control token must be at least 16 characters: make one with `openssl rand -hex 16`',
+    )
+  })
+
+  it.each([' ', '   ', '\t', ' '.repeat(20)])('refuses PATKIT_CONTROL_TOKEN=%j, only whitespace', (value) => {
+    expect(parseServeArgs(['--host', '0.0.0.0'], { PATKIT_CONTROL_TOKEN: value })._unsafeUnwrapErr()).toBe(
+      'PATKIT_CONTROL_TOKEN is only whitespace: set it to a control token of at least 16 characters (`openssl rand -hex 16`), or unset it',
+    )
+  })
+
+  it('refuses a --control-token-file of whitespace, as an empty one', () => {
+    expect(parseServeArgs(['--control-token-file', 't'], {}, files('   \n'))._unsafeUnwrapErr()).toBe(
+      '--control-token-file "t" is empty',
+    )
+  })
+
+  it.each([
+    [['--host', '0.0.0.0', '--control-token', LONG_ENOUGH], {}],
+    [['--host', '0.0.0.0'], { PATKIT_CONTROL_TOKEN: LONG_ENOUGH }],
+    [['--host', '0.0.0.0', '--control-token-file', 'token.txt'], {}],
+  ])('takes 16 characters: %j %j', (args, env) => {
+    expect(parseServeArgs(args, env, files(`${LONG_ENOUGH}\n`))._unsafeUnwrap().controlToken).toBe(
+      LONG_ENOUGH,
+    )
+  })
+
+  it('ignores a short PATKIT_CONTROL_TOKEN with --no-control, as it ignores any', () => {
+    expect(parseServeArgs(['--no-control'], { PATKIT_CONTROL_TOKEN: 'x' })._unsafeUnwrap().controlToken).toBe(
+      undefined,
+    )
+  })
+})

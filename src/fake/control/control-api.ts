@@ -246,8 +246,8 @@ export function controlHandler(parts: ControlParts): (request: Request) => Promi
         clock.resume()
         return reply(200, clockJson(clock))
       case 'POST /reset': {
-        if (!state.replaceable)
-          return problem(409, 'reset replaces the data, which is in a database of its own here')
+        const refusal = state.resetRefusal()
+        if (refusal !== null) return problem(409, refusal)
         const reset = await state.reset()
         if (reset.isErr()) return reply(500, { error: 'the seed no longer loads', problems: reset.error })
         journal.clear()

@@ -552,10 +552,12 @@ export const CONTROL_OPENAPI = Object.freeze({
       post: {
         operationId: 'reset',
         summary:
-          'Back to the start: the start data as the start wrote it, the clock at its start; clears the journal and the faults',
+          'Back to the start: the start data as the start wrote it (with a database, all it held once the start was done), the clock at its start; clears the journal and the faults',
         responses: {
           '200': answer('counts of what was loaded', ref('Counts')),
-          ...DATABASE,
+          '409': failure(
+            'the data is in a store of the caller that cannot replace it (no replaceAll), or it held over 10 000 tokens at start (no start snapshot was kept)',
+          ),
           '500': failure('the seed no longer loads (problems lists why)'),
         },
       },

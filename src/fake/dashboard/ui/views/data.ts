@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks'
 import { call, failure } from '../api.js'
 import { html } from '../html.js'
+import { type Confirmation, ConfirmDialog } from './confirm-dialog.js'
 
 interface Counts {
   readonly users: number
@@ -12,13 +13,40 @@ interface Counts {
 const countText = (c: Counts) =>
   `${c.users} users, ${c.tokens} tokens, ${c.groups ?? 0} groups, ${c.projects ?? 0} projects`
 
-/** Reset to the seed, download a snapshot (GET /state), restore one (PUT /state). */
+// A change waiting for its confirmation: what the dialog asks, and what runs on confirm.
+interface Pending {
+  readonly ask: Confirmation
+  readonly run: () => Promise<void>
+}
+
+const RESET: Confirmation = {
+  title: 'Reset the data?',
+  detail:
+    'The users, tokens, groups and projects go back to what the server held when it started; every change since is lost. The clock, the journal and the fault rules start over too.',
+  action: 'Reset',
+}
+
+/**
+ * Reset to the start, download a snapshot (GET /state), restore one (PUT /state). Reset and restore
+ * replace the data: each asks first.
+ */
 export function DataPanel(props: { changed: () => void }) {
   const [message, setMessage] = useState<string | null>(null)
-  const reset = async () => {
+  const [pending, setPending] = useState<Pending | null>(null)
+  const runReset = async () => {
     const answer = await call<Counts>('POST', 'reset')
-    setMessage(answer.ok ? `Reset to the seed: ${countText(answer.body)}` : failure(answer))
+    setMessage(answer.ok ? `Reset to the start: ${countText(answer.body)}` : failure(answer))
     props.changed()
+  }
+  const reset = () => setPending({ ask: RESET, run: runReset })
+  const confirm = () => {
+    const run = pending?.run
+    setPending(null)
+    if (run !== undefined) void run()
+  }
+  const cancel = () => {
+    setPending(null)
+    setMessage('Nothing changed')
   }
   const download = async () => {
     const answer = await call<unknown>('GET', 'state')
@@ -45,19 +73,30 @@ export function DataPanel(props: { changed: () => void }) {
       setMessage(`${file.name} is not JSON`)
       return
     }
-    const answer = await call<Counts>('PUT', 'state', body)
-    setMessage(answer.ok ? `Restored ${file.name}: ${countText(answer.body)}` : failure(answer))
+    // Cleared now: picking the same file again after a cancel is a change the input reports.
     input.value = ''
-    props.changed()
+    setPending({
+      ask: {
+        title: `Restore ${file.name}?`,
+        detail: `The users, tokens, groups and projects are replaced by those in ${file.name}; the data held now is lost unless you downloaded a snapshot of it.`,
+        action: 'Restore',
+      },
+      run: async () => {
+        const answer = await call<Counts>('PUT', 'state', body)
+        setMessage(answer.ok ? `Restored ${file.name}: ${countText(answer.body)}` : failure(answer))
+        props.changed()
+      },
+    })
   }
   return html`<section aria-labelledby="data-heading">
     <h2 id="data-heading">Data</h2>
     <p>A snapshot holds the users, tokens (secrets only as digests, or as the seed gave them), groups and projects.</p>
     <div class="buttons">
-      <button type="button" onClick=${reset}>Reset to the seed</button>
+      <button type="button" onClick=${reset}>Reset to the start</button>
       <button type="button" onClick=${download}>Download a snapshot</button>
     </div>
     <label class="file">Restore a snapshot (JSON file) <input type="file" accept="application/json,.json" onChange=${restore} /></label>
     <p role="status" aria-live="polite">${message ?? ''}</p>
+    <${ConfirmDialog} ask=${pending?.ask ?? null} onConfirm=${confirm} onCancel=${cancel} />
   </section>`
 }
