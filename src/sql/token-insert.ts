@@ -91,8 +91,11 @@ export async function explainInsertFailure(
 ): Promise<unknown> {
   if (!dialect.isUniqueViolation(error)) return error
   const held = async (column: 'digest' | 'id' | 'previous_id', value: string | number): Promise<boolean> =>
-    (await db.selectFrom('tokens').select('tokens.id').where(`tokens.${column}`, '=', value).executeTakeFirst()) !==
-    undefined
+    (await db
+      .selectFrom('tokens')
+      .select('tokens.id')
+      .where(`tokens.${column}`, '=', value)
+      .executeTakeFirst()) !== undefined
   if (await held('digest', token.digest)) {
     return new StoreConflictError('digest', 'a token with this digest is already stored', error)
   }

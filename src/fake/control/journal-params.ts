@@ -9,6 +9,7 @@ const EVENT_TYPE_SET: Readonly<Record<AuthorityEvent['type'], true>> = {
   revoked: true,
   reuse_detected: true,
   used: true,
+  last_used_write_failed: true,
   rotation_replayed: true,
   token_expiring: true,
 }
