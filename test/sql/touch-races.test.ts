@@ -29,11 +29,14 @@ async function seededStore(
   return { store, tokens }
 }
 
-/** Polls `waiting` until it is true: the store's write is queued behind the second connection's lock. */
-async function untilWaiting(waiting: () => Promise<boolean>): Promise<void> {
-  for (let poll = 0; poll < 2000; poll++) {
+/**
+ * Polls `waiting` every `everyMs` until it is true: the store's write is queued behind the second
+ * connection's lock.
+ */
+async function untilWaiting(waiting: () => Promise<boolean>, everyMs: number): Promise<void> {
+  for (let poll = 0; poll < 10_000 / everyMs; poll++) {
     if (await waiting()) return
-    await new Promise((resolve) => setTimeout(resolve, 5))
+    await new Promise((resolve) => setTimeout(resolve, everyMs))
   }
   throw new Error('the store never waited on the lock')
 }
@@ -59,7 +62,7 @@ await describeDatabase(postgresSerializable, postgresPrefix, (db) => {
           [`%${postgresPrefix}tokens%`],
         )
         return (rows[0] as { n: number }).n > 0
-      })
+      }, 5)
       // The update the store waited on commits: under SERIALIZABLE its write fails (40001), rolled back.
       await holder.query('commit')
       expect((await touched)._unsafeUnwrap()).toBe(true)
@@ -92,7 +95,8 @@ await describeDatabase(mariadb, mariadbPrefix, (db) => {
           [`%${mariadbPrefix}tokens%`],
         )
         return Number((rows as { n: number }[])[0]?.n) > 0
-      })
+        // InnoDB refreshes its information_schema tables only when they were last read 0.1 s ago or more.
+      }, 150)
       // Holding the shared lock the store's write waits on, this transaction asks for the exclusive one
       // behind it: a deadlock, and the lighter transaction (the store's write) is rolled back (1213).
       await holder.query(`update ${table} set name = 'held' where id = ?`, [target.id])
