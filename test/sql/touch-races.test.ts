@@ -73,6 +73,9 @@ await describeDatabase(postgresSerializable, postgresPrefix, (db) => {
   })
 })
 
+// InnoDB refreshes its information_schema tables only when they were last read 0.1 s ago or more.
+const INNODB_REFRESH_MS = 150
+
 const mariadbPrefix = uniquePrefix('tlm')
 await describeDatabase(mariadb, mariadbPrefix, (db) => {
   it('a touchLastUsed chosen as a deadlock victim is run again and written', async () => {
@@ -95,8 +98,7 @@ await describeDatabase(mariadb, mariadbPrefix, (db) => {
           [`%${mariadbPrefix}tokens%`],
         )
         return Number((rows as { n: number }[])[0]?.n) > 0
-        // InnoDB refreshes its information_schema tables only when they were last read 0.1 s ago or more.
-      }, 150)
+      }, INNODB_REFRESH_MS)
       // Holding the shared lock the store's write waits on, this transaction asks for the exclusive one
       // behind it: a deadlock, and the lighter transaction (the store's write) is rolled back (1213).
       await holder.query(`update ${table} set name = 'held' where id = ?`, [target.id])
