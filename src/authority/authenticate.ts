@@ -205,7 +205,10 @@ async function detectReuse(deps: AuthorityDeps, token: Token, now: Date): Promis
   return err(tokenRevoked(token.id))
 }
 
-/** Records the use (the store applies the same rule atomically) and answers the principal with it. */
+/**
+ * Records the use (the store applies the same rule atomically) and answers the principal with it; when
+ * the store fails to record it, the principal without it and a `last_used_write_failed` event.
+ */
 async function touchThenPrincipal(
   deps: AuthorityDeps,
   user: User,
@@ -215,7 +218,11 @@ async function touchThenPrincipal(
   next: LastUsed,
 ): Promise<Authenticated> {
   const touched = await deps.store.touchLastUsed(token.id, now, deps.lastUsedThrottleMs, ip)
-  if (touched.isErr()) return err(touched.error)
+  if (touched.isErr()) {
+    // A last-used write never fails an authenticated request: it is dropped, and the event says so.
+    deps.emit({ type: 'last_used_write_failed', at: now, token: toTokenInfo(token), failure: touched.error })
+    return principalOf(deps, user, token)
+  }
   const current = touched.value ? withLastUsed(token, next) : token
   if (touched.value) deps.emit({ type: 'used', at: now, token: toTokenInfo(current) })
   return principalOf(deps, user, current)

@@ -3,6 +3,8 @@ import { checkToken } from '../domain/create-token.js'
 import type { ErrorOf, StoreFailure } from '../domain/errors.js'
 import type { AccessLevel, ResourceRef } from '../domain/resource.js'
 import type { UserId } from '../domain/user-id.js'
+import type { ResourceStore } from '../store/resource-store.js'
+import type { User } from '../store/user.js'
 import { type AuthorityDeps, mintContext } from './deps.js'
 import type { IssuedToken } from './issued-token.js'
 import { type MintError, type MintRequest, mint } from './mint.js'
@@ -41,6 +43,32 @@ function botUsername(deps: AuthorityDeps, resource: ResourceRef): string {
   return `${resource.type}_${resource.id}_bot_${hex}`
 }
 
+/** Bot usernames drawn for one bot while each one is taken; then the `username` conflict is the answer. */
+const BOT_USERNAME_ATTEMPTS = 8
+
+/**
+ * A bot user for the resource, its username drawn again while the one drawn is taken (a seeded random
+ * source replaying its sequence over a kept database draws the names it drew before).
+ */
+async function createBot(
+  deps: AuthorityDeps,
+  resources: ResourceStore,
+  resource: ResourceRef,
+  name: string,
+): Promise<Result<User, StoreFailure>> {
+  for (let attempt = 1; ; attempt++) {
+    const bot = await resources.createUser({
+      username: botUsername(deps, resource),
+      name,
+      admin: false,
+      blocked: false,
+      bot: true,
+      botNamespace: resource,
+    })
+    if (bot.isOk() || bot.error.conflict !== 'username' || attempt >= BOT_USERNAME_ATTEMPTS) return bot
+  }
+}
+
 /**
  * GitLab's ResourceAccessTokens::CreateService after its permission checks: the request is checked
  * first (so a refused one leaves no bot behind; GitLab deletes it afterwards), then a bot user is
@@ -58,14 +86,7 @@ export async function mintBotToken(
   if (checked.isErr()) return err(checked.error)
   const resources = await requireResources(deps, 'mintBotToken')
   if (resources.isErr()) return err(resources.error)
-  const bot = await resources.value.createUser({
-    username: botUsername(deps, resource),
-    name: fields.name,
-    admin: false,
-    blocked: false,
-    bot: true,
-    botNamespace: resource,
-  })
+  const bot = await createBot(deps, resources.value, resource, fields.name)
   if (bot.isErr()) return err(bot.error)
   const botId = bot.value.id
   if (typeof botId !== 'number') return err({ type: 'not_found', entity: 'user' })

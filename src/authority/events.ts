@@ -1,3 +1,4 @@
+import type { StoreFailure } from '../domain/errors.js'
 import type { Token } from '../domain/token.js'
 import type { UserId } from '../domain/user-id.js'
 
@@ -48,6 +49,17 @@ export type AuthorityEvent =
       readonly revoked: readonly TokenInfo[]
     }
   | { readonly type: 'used'; readonly at: Date; readonly token: TokenInfo }
+  | {
+      /**
+       * The store could not record a use of `token` (`touchLastUsed` failed, after the store's own
+       * retries of a lost race): the write was dropped and the request went on, authenticated, since a
+       * last-used write never fails one. `lastUsedAt` and `lastUsedIps` miss this use.
+       */
+      readonly type: 'last_used_write_failed'
+      readonly at: Date
+      readonly token: TokenInfo
+      readonly failure: StoreFailure
+    }
   | {
       /**
        * A retried rotation (`Idempotency-Key`) was answered with the successor a rotation had already

@@ -39,6 +39,12 @@ export interface MintRequest {
   readonly given?: GivenState & { readonly id?: number }
 }
 
+/**
+ * Secrets {@link mint} draws for one token while each one's digest is already stored; then the
+ * `store_failure` with `conflict: 'digest'` is the answer (the random source is not random).
+ */
+const MINT_ATTEMPTS = 8
+
 /** The ways {@link mint} fails besides the kind's `admit`. */
 export type MintError = ErrorOf<
   'invalid_parameter' | 'validation_failed' | 'invalid_expiry' | 'not_found' | 'store_failure'
@@ -47,7 +53,8 @@ export type MintError = ErrorOf<
 /**
  * The one mint path of every token kind: admit the caller (the kind's checks, and the owner), check
  * the request (`checkToken`: the kind's scope and expiry rules, GitLab's model rules), check the
- * family a given predecessor joins, mint the secret, insert (or import under a given id), emit.
+ * family a given predecessor joins, mint the secret, insert (or import under a given id), emit. A
+ * fresh secret whose digest is taken is minted again (at most `MINT_ATTEMPTS` times).
  */
 export async function mint<Caller, Target, E>(
   deps: AuthorityDeps,
@@ -66,12 +73,21 @@ export async function mint<Caller, Target, E>(
   const previousId = checked.value.draft.previousId
   const family = previousId === null ? ok(null) : await familyOf(deps, previousId, owner.id)
   if (family.isErr()) return err(family.error)
-  const { draft, secret } = mintToken(checked.value, ctx)
   const id = kind.state === 'given' ? request.given?.id : undefined
-  const token = await (id === undefined
-    ? deps.store.insert({ ...draft, familyId: family.value })
-    : deps.store.importToken({ ...draft, id, familyId: family.value ?? id }))
-  if (token.isErr()) return err(token.error)
-  deps.emit({ type: kind.event, at: now, actorUserId, token: toTokenInfo(token.value) })
-  return ok({ token: token.value, secret })
+  // A fresh secret whose digest is already stored (a seeded random source replaying its sequence over
+  // a kept database) is drawn again; a given secret is the caller's, and its conflict is the answer.
+  const attempts = checked.value.secret === undefined ? MINT_ATTEMPTS : 1
+  for (let attempt = 1; ; attempt++) {
+    const { draft, secret } = mintToken(checked.value, ctx)
+    const token = await (id === undefined
+      ? deps.store.insert({ ...draft, familyId: family.value })
+      : deps.store.importToken({ ...draft, id, familyId: family.value ?? id }))
+    if (token.isErr()) {
+      if (token.error.type === 'store_failure' && token.error.conflict === 'digest' && attempt < attempts)
+        continue
+      return err(token.error)
+    }
+    deps.emit({ type: kind.event, at: now, actorUserId, token: toTokenInfo(token.value) })
+    return ok({ token: token.value, secret })
+  }
 }

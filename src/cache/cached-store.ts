@@ -50,7 +50,8 @@ export interface CacheOptions {
   readonly negativeTtlMs?: number
   /**
    * `touchLastUsed` is buffered and written at most this often (ms); a token's first use is written at
-   * once. 0 writes every touch through. Default 1,000.
+   * once. 0 writes every touch through. Default 1,000. A buffered write that fails is tried again by the
+   * next flushes, and dropped after three (each failure goes to `onError`).
    */
   readonly lastUsedFlushMs?: number
   /** Measures entry ages and the channel's lease; default the system clock. */

@@ -1,4 +1,10 @@
-import type { ErrorOf, NotFoundEntity, StoreFailure, UnauthenticatedReason } from './errors.js'
+import type {
+  ErrorOf,
+  NotFoundEntity,
+  StoreConflictKey,
+  StoreFailure,
+  UnauthenticatedReason,
+} from './errors.js'
 
 // One constructor per error code, so a use case says `notFound('token')` and the union member's shape
 // is written here once. Optional fields are left out when absent (never `reason: undefined`): the HTTP
@@ -77,6 +83,11 @@ export function validationFailed(message: string): ErrorOf<'validation_failed'> 
 /** `store_failure`: the storage backend failed in `operation`; `cause` is what it threw. */
 export function storeFailure(operation: string, cause: unknown): StoreFailure {
   return { type: 'store_failure', operation, cause }
+}
+
+/** A `store_failure` because the write met a row holding the same unique `key`. */
+export function storeConflict(operation: string, key: StoreConflictKey, cause: unknown): StoreFailure {
+  return { type: 'store_failure', operation, cause, conflict: key }
 }
 
 /** `conflict` (GitLab's `conflict!`, 409): the target's state forbids the operation; `message` says why. */

@@ -129,10 +129,32 @@ export type PatkitError =
   | { readonly type: 'not_found'; readonly entity: NotFoundEntity; readonly reference?: string }
   | { readonly type: 'bad_request'; readonly reason?: string }
   | { readonly type: 'feature_unavailable'; readonly feature: string; readonly release: string }
-  | { readonly type: 'store_failure'; readonly operation: string; readonly cause: unknown }
+  | {
+      readonly type: 'store_failure'
+      readonly operation: string
+      readonly cause: unknown
+      /**
+       * The unique key the write collided with, when that is why it failed (see {@link StoreConflictKey}):
+       * a caller that chose the key at random (a secret, a bot's username) draws again.
+       */
+      readonly conflict?: StoreConflictKey
+    }
   | { readonly type: 'no_token' }
   | { readonly type: 'method_not_allowed' }
   | { readonly type: 'conflict'; readonly message: string }
+
+/**
+ * A unique key of the store that a write can collide with: a token's `digest`, a token's `id`, a
+ * token's predecessor (`previous_id`: a token has one successor), a user's `username` (in any case).
+ * A store says which in `StoreFailure.conflict`, so a caller can tell "taken" from any other failure.
+ *
+ * @example
+ * ```ts
+ * import type { StoreConflictKey } from 'patkit/store'
+ * const key: StoreConflictKey = 'digest'
+ * ```
+ */
+export type StoreConflictKey = 'digest' | 'id' | 'previous_id' | 'username'
 
 /**
  * Why a secret did not authenticate anyone (see `unauthenticated` in {@link PatkitError}).

@@ -1,5 +1,5 @@
 import { err, ok, type Result } from 'neverthrow'
-import { storeFailure } from '../domain/error-constructors.js'
+import { storeConflict, storeFailure } from '../domain/error-constructors.js'
 import type { ErrorOf, StoreFailure } from '../domain/errors.js'
 import { nextLastUsed } from '../domain/last-used.js'
 import { tokensToRevokeOnReuse } from '../domain/reuse-detection.js'
@@ -80,11 +80,12 @@ export function tokenTable(firstId = 1): TokenTable {
   function conflict(operation: string, token: Pick<Token, 'digest' | 'previousId'>): StoreFailure | null {
     const holder = rowByDigest.get(token.digest)
     if (holder !== undefined)
-      return storeFailure(operation, new Error(`digest already stored (token ${holder.id})`))
+      return storeConflict(operation, 'digest', new Error(`digest already stored (token ${holder.id})`))
     const successor = token.previousId === null ? undefined : successorOf.get(token.previousId)
     if (successor !== undefined) {
-      return storeFailure(
+      return storeConflict(
         operation,
+        'previous_id',
         new Error(`token ${token.previousId} already has a successor (token ${successor})`),
       )
     }
@@ -191,7 +192,7 @@ export function tokenTable(firstId = 1): TokenTable {
         return err(storeFailure('importToken', new Error(`token id ${token.id} is not a positive integer`)))
       }
       if (rows.has(token.id))
-        return err(storeFailure('importToken', new Error(`token id ${token.id} is already stored`)))
+        return err(storeConflict('importToken', 'id', new Error(`token id ${token.id} is already stored`)))
       const failure = conflict('importToken', token)
       return failure === null ? ok(put(token)) : err(failure)
     },

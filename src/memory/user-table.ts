@@ -1,5 +1,5 @@
 import { err, ok, type Result } from 'neverthrow'
-import { storeFailure } from '../domain/error-constructors.js'
+import { storeConflict, storeFailure } from '../domain/error-constructors.js'
 import type { StoreFailure } from '../domain/errors.js'
 import { isUserIdOf, type UserId, type UserIdType, userIdProblem } from '../domain/user-id.js'
 import type { User } from '../store/user.js'
@@ -47,7 +47,11 @@ export function userTable(userIdType: UserIdType = 'integer'): UserTable {
       if (owner !== undefined && owner !== user.id) {
         // Usernames are unique regardless of case, as a SQL store's unique index on lower(username) is.
         return err(
-          storeFailure('putUser', new Error(`username "${user.username}" already belongs to user ${owner}`)),
+          storeConflict(
+            'putUser',
+            'username',
+            new Error(`username "${user.username}" already belongs to user ${owner}`),
+          ),
         )
       }
       const previous = byId.get(user.id)

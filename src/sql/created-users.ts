@@ -4,6 +4,7 @@ import type { User } from '../store/user.js'
 import { USER_ID_TYPE_SETTING } from './migrations/0006-user-id-type.js'
 import type { SqlContext } from './options.js'
 import type { PatkitDatabase } from './schema.js'
+import { StoreConflictError } from './store-failure.js'
 import { decodeInteger } from './token-row.js'
 import { writeTransaction } from './transaction.js'
 import { decodeUser, encodeUser, userColumns } from './users.js'
@@ -59,9 +60,11 @@ export async function insertNextUser(context: SqlContext, draft: UserDraft): Pro
         .where('users.username_lower', '=', values.username_lower)
         .executeTakeFirst()
       if (taken !== undefined) {
-        throw new Error(`username "${draft.username}" already belongs to user ${String(taken.id)}`, {
-          cause: error,
-        })
+        throw new StoreConflictError(
+          'username',
+          `username "${draft.username}" already belongs to user ${String(taken.id)}`,
+          error,
+        )
       }
     }
   }

@@ -1,13 +1,31 @@
-import { storeFailure } from '../domain/error-constructors.js'
-import type { StoreFailure } from '../domain/errors.js'
+import { storeConflict, storeFailure } from '../domain/error-constructors.js'
+import type { StoreConflictKey, StoreFailure } from '../domain/errors.js'
+
+/**
+ * Thrown by a write that violated a unique key once it knows which (the driver's errors name an index,
+ * differently per dialect; a read after the violation says which key is held): `toStoreFailure` turns
+ * it into a `store_failure` whose `conflict` is that key.
+ */
+export class StoreConflictError extends Error {
+  readonly key: StoreConflictKey
+
+  constructor(key: StoreConflictKey, message: string, cause: unknown) {
+    super(message, { cause })
+    this.name = 'StoreConflictError'
+    this.key = key
+  }
+}
 
 /**
  * The error mapper for `ResultAsync.fromPromise`: whatever a driver rejected with (a lost connection,
  * a violated constraint, a timeout) becomes a `store_failure` naming the operation, with the driver's
- * error as `cause`.
+ * error as `cause`; a {@link StoreConflictError} also names the key in `conflict`.
  */
 export function toStoreFailure(operation: string): (cause: unknown) => StoreFailure {
-  return (cause) => storeFailure(operation, cause)
+  return (cause) =>
+    cause instanceof StoreConflictError
+      ? storeConflict(operation, cause.key, cause)
+      : storeFailure(operation, cause)
 }
 
 /**

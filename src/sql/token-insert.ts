@@ -1,7 +1,9 @@
 import { type Kysely, sql } from 'kysely'
 import type { Token, TokenDraft } from '../domain/token.js'
 import type { SqlDialect } from './dialect/sql-dialect.js'
+import type { SqlContext } from './options.js'
 import type { PatkitDatabase } from './schema.js'
+import { StoreConflictError } from './store-failure.js'
 import { decodeInteger, encodeToken } from './token-row.js'
 
 /**
@@ -75,4 +77,33 @@ export async function bumpSequence(db: Kysely<PatkitDatabase>, table: string, id
       coalesce(pg_sequence_last_value(cast(pg_get_serial_sequence(${table}, 'id') as regclass)), 0)`.execute(
     db,
   )
+}
+
+/**
+ * What a failed insert of `token` threw, with the unique key it collided with named: after a unique
+ * violation (the transaction rolled back), a read tells whether the digest, the id (an import) or the
+ * predecessor (a token has one successor) is held. Any other error is returned as it is.
+ */
+export async function explainInsertFailure(
+  { db, dialect }: SqlContext,
+  error: unknown,
+  token: TokenDraft | Token,
+): Promise<unknown> {
+  if (!dialect.isUniqueViolation(error)) return error
+  const held = async (column: 'digest' | 'id' | 'previous_id', value: string | number): Promise<boolean> =>
+    (await db
+      .selectFrom('tokens')
+      .select('tokens.id')
+      .where(`tokens.${column}`, '=', value)
+      .executeTakeFirst()) !== undefined
+  if (await held('digest', token.digest)) {
+    return new StoreConflictError('digest', 'a token with this digest is already stored', error)
+  }
+  if ('id' in token && (await held('id', token.id))) {
+    return new StoreConflictError('id', `token id ${token.id} is already stored`, error)
+  }
+  if (token.previousId !== null && (await held('previous_id', token.previousId))) {
+    return new StoreConflictError('previous_id', `token ${token.previousId} already has a successor`, error)
+  }
+  return error
 }

@@ -4,28 +4,41 @@ import type { RevokeOutcome } from '../store/token-store.js'
 import type { SqlContext } from './options.js'
 import { revokeActive } from './revoke-active.js'
 import type { Statements } from './statements.js'
-import { bumpSequence, insertDraft, insertRow, storedToken } from './token-insert.js'
+import { retrying } from './store-failure.js'
+import { bumpSequence, explainInsertFailure, insertDraft, insertRow, storedToken } from './token-insert.js'
 import { decodeToken, encodeIps } from './token-row.js'
 import { writeTransaction } from './transaction.js'
 
-/** Stores a new token in one transaction (a first generation token's family is set to its own id). */
-export function insertToken(context: SqlContext, draft: TokenDraft): Promise<Token> {
-  return writeTransaction(context, (trx) => insertDraft(trx, context.dialect, draft))
+/**
+ * Stores a new token in one transaction (a first generation token's family is set to its own id). A
+ * taken digest or predecessor fails as a `StoreConflictError` naming it.
+ */
+export async function insertToken(context: SqlContext, draft: TokenDraft): Promise<Token> {
+  try {
+    return await writeTransaction(context, (trx) => insertDraft(trx, context.dialect, draft))
+  } catch (error) {
+    throw await explainInsertFailure(context, error, draft)
+  }
 }
 
 /**
  * Stores a token as given, id and family included; on PostgreSQL the id sequence is moved past it in
- * the same transaction. A taken id, digest or predecessor fails on the table's constraints.
+ * the same transaction. A taken id, digest or predecessor fails on the table's constraints, as a
+ * `StoreConflictError` naming the key.
  */
 export async function importStoredToken(context: SqlContext, token: Token): Promise<Token> {
   const { dialect, prefix } = context
   if (!Number.isSafeInteger(token.id) || token.id < 1) {
     throw new RangeError(`token id ${token.id} is not a positive integer`)
   }
-  await writeTransaction(context, async (trx) => {
-    await insertRow(trx, dialect, token, token.familyId, token.id)
-    if (dialect.needsSequenceBump) await bumpSequence(trx, `${prefix}tokens`, token.id)
-  })
+  try {
+    await writeTransaction(context, async (trx) => {
+      await insertRow(trx, dialect, token, token.familyId, token.id)
+      if (dialect.needsSequenceBump) await bumpSequence(trx, `${prefix}tokens`, token.id)
+    })
+  } catch (error) {
+    throw await explainInsertFailure(context, error, token)
+  }
   return storedToken(token, token.id, token.familyId)
 }
 
@@ -47,9 +60,22 @@ export async function revokeRow({ db, dialect }: SqlContext, id: number): Promis
  * was last used at or before it, so concurrent requests in one window write once and an earlier `at`
  * never moves the value back. With an `ip`: the row is read, `nextLastUsed` decides, and the write is a
  * compare-and-set on the values read, so of concurrent uses at most one writes (the others are
- * dropped, as GitLab's lease drops them).
+ * dropped, as GitLab's lease drops them). A write that lost a race is run again (`retrying`).
  */
-export async function touchLastUsed(
+export function touchLastUsed(
+  context: SqlContext,
+  statements: Statements,
+  id: number,
+  at: Date,
+  throttleMs: number,
+  ip: string | null,
+): Promise<boolean> {
+  // A write that lost a race (a deadlock, a serialization failure, SQLite's busy timeout) did nothing:
+  // it is run again, as a transaction is, so a use is recorded rather than failing the request.
+  return retrying(() => touchOnce(context, statements, id, at, throttleMs, ip), context.dialect.isRetryable)
+}
+
+async function touchOnce(
   context: SqlContext,
   statements: Statements,
   id: number,

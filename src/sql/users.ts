@@ -3,7 +3,7 @@ import { isUserIdOf, type UserId, type UserIdType } from '../domain/user-id.js'
 import type { User } from '../store/user.js'
 import type { SqlDialect } from './dialect/sql-dialect.js'
 import type { SqlContext } from './options.js'
-import { retrying } from './store-failure.js'
+import { retrying, StoreConflictError } from './store-failure.js'
 import { decodeBoolean, decodeInteger, decodeUserId } from './token-row.js'
 import { writeTransaction } from './transaction.js'
 
@@ -147,7 +147,27 @@ export async function upsertUser(context: SqlContext, user: User): Promise<User>
   // Two callers adding the same new user at once both find no row (a row lock cannot lock a missing
   // row); the second insert then violates the primary key. Once more, it finds the row and updates it.
   // A username held by another id violates its unique index on every attempt, and fails.
-  await retrying(put, context.dialect.isUniqueViolation, 2)
+  try {
+    await retrying(put, context.dialect.isUniqueViolation, 2)
+  } catch (error) {
+    throw await usernameConflict(context, error, user)
+  }
   // What a read returns (absent, false and null mean the same), from the values written.
   return decodeUser({ id: user.id, ...values }, context.userIdType)
+}
+
+/** A unique violation of `user`'s write, as a `StoreConflictError` when another id holds the username. */
+async function usernameConflict(context: SqlContext, error: unknown, user: User): Promise<unknown> {
+  if (!context.dialect.isUniqueViolation(error)) return error
+  const holder = await context.db
+    .selectFrom('users')
+    .select('users.id')
+    .where('users.username_lower', '=', user.username.toLowerCase())
+    .executeTakeFirst()
+  if (holder === undefined || String(holder.id) === String(user.id)) return error
+  return new StoreConflictError(
+    'username',
+    `username "${user.username}" already belongs to user ${String(holder.id)}`,
+    error,
+  )
 }

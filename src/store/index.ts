@@ -10,7 +10,7 @@
 
 // A store that compiles `state: 'inactive'` compares `expires_at` with today's UTC day.
 export { type CalendarDate, utcDay } from '../domain/calendar.js'
-export type { StoreFailure } from '../domain/errors.js'
+export type { StoreConflictKey, StoreFailure } from '../domain/errors.js'
 export {
   LAST_USED_IP_WINDOW_MS,
   type LastUsed,

@@ -86,6 +86,9 @@ export interface TokenWithUser {
  *   already stored (`store_failure`, nothing stored).
  * - `one-successor`: a token has at most one successor: `insert` and `importToken` refuse a token whose
  *   `previousId` already has one (`store_failure`; make it a constraint, not a check).
+ * - `conflict-key`: a write refused because a unique key is taken says which in the `store_failure`'s
+ *   `conflict`: `'digest'` (`insert`, `importToken`), `'id'` (`importToken`), `'previous_id'` (a second
+ *   successor), `'username'` (`putUser`, `resources.createUser`, in any case); no other failure has one.
  * - `failed-rotation-stores-nothing`: `rotate` of an unknown id fails with `not_found` (entity
  *   `token`), of a revoked token with `already_revoked` (its `tokenId`), and stores nothing.
  * - `no-empty-ips`: `lastUsedIps` is absent, never `[]`, when no address is recorded, in every token a

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { TokenStore } from '../store/token-store.js'
+import { describeConflicts } from './conformance/conflicts.js'
 import { CAPABILITY_METHODS, type ConformanceContext, hasCapability } from './conformance/context.js'
 import { describedStore } from './conformance/described-store.js'
 import { describeFreshLookup } from './conformance/fresh-lookup.js'
@@ -103,6 +104,7 @@ export function describeConformanceTests(ctx: ConformanceContext, stringIds: Con
   describeReplaceAll(ctx)
   describeRevocation(ctx)
   describeTouch(ctx)
+  describeConflicts(ctx)
   describeIsolation(ctx)
   describeUserIdLookup(ctx)
   describeResources(ctx)

@@ -256,6 +256,36 @@ describe('cachedStore', () => {
     )
   })
 
+  it('issue 28: a buffered write that fails three flushes is dropped, and the later ones are written', async () => {
+    const inner = memoryStore()
+    const reported: StoreFailure[] = []
+    let attempts = 0
+    // A real store whose write of the 14:00 use always fails (as a row that keeps deadlocking would).
+    const stuck: TokenStore = {
+      ...inner,
+      touchLastUsed: (...args) => {
+        if (args[1].getUTCHours() !== 14) return inner.touchLastUsed(...args)
+        attempts++
+        return errAsync(storeFailure('touchLastUsed', new Error('deadlock')))
+      },
+    }
+    const cached = cachedStore(stuck, { lastUsedFlushMs: 60_000, onError: (e) => reported.push(e) })
+    const [token] = await seeded(cached)
+    if (token === undefined) throw new Error('seeded')
+    await okValue(cached.touchLastUsed(token.id, new Date('2026-06-15T12:00:00.000Z'), 60_000, null))
+    await okValue(cached.findByDigest(token.digest))
+    await okValue(cached.touchLastUsed(token.id, new Date('2026-06-15T14:00:00.000Z'), 60_000, null))
+    for (let flush = 0; flush < 5; flush++) await cached.flush()
+    expect(attempts).toBe(3)
+    expect(reported).toHaveLength(3)
+    await okValue(cached.touchLastUsed(token.id, new Date('2026-06-15T15:00:00.000Z'), 60_000, null))
+    await cached.flush()
+    expect((await okValue(inner.findById(token.id)))?.lastUsedAt).toEqual(
+      new Date('2026-06-15T15:00:00.000Z'),
+    )
+    await cached.close()
+  })
+
   it("offers the store's optional capabilities, and only those", () => {
     const inner = memoryStore()
     const cached = cachedStore(inner)

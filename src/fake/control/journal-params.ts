@@ -11,6 +11,7 @@ const EVENT_TYPE_SET: Readonly<Record<AuthorityEvent['type'], true>> = {
   used: true,
   rotation_replayed: true,
   token_expiring: true,
+  last_used_write_failed: true,
 }
 
 /** The `type` values `GET /__patkit/journal` takes: the authority's event types. */

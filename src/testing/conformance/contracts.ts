@@ -14,6 +14,8 @@ export const STORE_CONTRACTS = {
     'insert refuses a token whose digest is already stored, and importToken one whose id or digest is, with a store_failure, storing nothing',
   'one-successor':
     'a token has at most one successor: insert and importToken refuse a token whose previousId already has a successor with a store_failure (make it a constraint, such as UNIQUE (previous_id), not a check), and rotate of a revoked token fails with already_revoked',
+  'conflict-key':
+    "a write refused because a unique key is taken names the key in the store_failure's conflict: 'digest' (insert, importToken), 'id' (importToken), 'previous_id' (a second successor), 'username' (putUser, resources.createUser; in any case); any other failure names none",
   'failed-rotation-stores-nothing':
     "rotate (and rotateWithReceipt) of an unknown id fails with { type: 'not_found', entity: 'token' }, of a revoked token with { type: 'already_revoked', tokenId }, and stores neither a successor nor a receipt",
   'no-empty-ips':

@@ -1,0 +1,83 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { killAll, SERVE_TIMEOUT, type Server, startServe } from './support/cli-process.js'
+
+// Issue 28: `serve --random-seed N` over a kept `--database` draws, after a restart, the secrets and
+// bot usernames it drew before: the first token (duplicate digest) and the first project access token
+// (duplicate bot username) created after the restart were a 500. A key drawn again is drawn anew.
+
+const dir = mkdtempSync(join(tmpdir(), 'patkit-cli-random-seed-'))
+afterEach(killAll)
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/** The secret a fresh database's first start printed for a demo user (`root (admin): glpat-...`). */
+function printed(server: Server, user: string): string {
+  const line = server.lines.find((l) => l.startsWith(`${user}: `) || l.startsWith(`${user} (`))
+  const secret = line?.replace(/^.*: /, '')
+  if (secret === undefined) throw new Error(`no secret printed for ${user}: ${server.lines.join('\n')}`)
+  return secret
+}
+
+const post = (server: Server, path: string, secret: string, body: unknown) =>
+  fetch(`${server.apiUrl}${path}`, {
+    method: 'POST',
+    headers: { 'PRIVATE-TOKEN': secret, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+
+const personalToken = (server: Server, root: string, name: string) =>
+  post(server, '/users/2/personal_access_tokens', root, { name, scopes: ['api'] })
+const projectToken = (server: Server, alice: string, name: string) =>
+  post(server, '/projects/1/access_tokens', alice, {
+    name,
+    scopes: ['api'],
+    access_level: 40,
+    expires_at: '2026-06-01',
+  })
+
+/** Runs `create` on a first start and again after a restart with the same seed; both answer 201. */
+async function createdAcrossRestart(
+  database: string,
+  create: (server: Server, secrets: { root: string; alice: string }, name: string) => Promise<Response>,
+): Promise<void> {
+  const args = [
+    '--no-control',
+    '--clock',
+    '2026-01-01T00:00:00Z',
+    '--random-seed',
+    '28',
+    '--database',
+    `sqlite:${join(dir, database)}`,
+  ]
+  const first = await startServe(args, { extraLines: 6 })
+  const secrets = { root: printed(first, 'root'), alice: printed(first, 'alice') }
+  const before = await create(first, secrets, 'before')
+  expect(before.status, await before.clone().text()).toBe(201)
+  const stored = (await before.json()) as { token: string }
+  expect(await first.stop()).toEqual({ code: 0, signal: null })
+
+  const second = await startServe(args, { extraLines: 1 })
+  const after = await create(second, secrets, 'after')
+  expect(after.status, await after.clone().text()).toBe(201)
+  const made = (await after.json()) as { token: string }
+  expect(made.token).not.toBe(stored.token)
+  for (const secret of [stored.token, made.token]) {
+    const self = await fetch(`${second.apiUrl}/personal_access_tokens/self`, {
+      headers: { 'PRIVATE-TOKEN': secret },
+    })
+    expect(self.status).toBe(200)
+  }
+  expect(await second.stop()).toEqual({ code: 0, signal: null })
+}
+
+describe('patkit serve --random-seed over a kept --database', { timeout: 2 * SERVE_TIMEOUT }, () => {
+  it('the first personal access token created after a restart is 201, not a duplicate digest', async () => {
+    await createdAcrossRestart('pat.db', (server, { root }, name) => personalToken(server, root, name))
+  })
+
+  it('the first project access token created after a restart is 201, not a duplicate bot username', async () => {
+    await createdAcrossRestart('bot.db', (server, { alice }, name) => projectToken(server, alice, name))
+  })
+})
