@@ -155,8 +155,7 @@ export async function fakeAuthority(
     journal.recordEvent(event)
     options.onEvent?.(event)
   }
-  const deps = resolveAuthorityDeps({
-    store,
+  const config = {
     pepper: options.pepper,
     clock,
     random,
@@ -164,7 +163,8 @@ export async function fakeAuthority(
     ...(options.adminMode === undefined ? {} : { adminMode: options.adminMode }),
     ...(options.requireExpiry === undefined ? {} : { requireExpiry: options.requireExpiry }),
     onEvent,
-  })
+  }
+  const deps = resolveAuthorityDeps({ store, ...config })
   const authority = authorityOver(deps)
   // The seed path (recognizing seeded secrets), the control API's minting and the listener's fault
   // matching use the authority's own digester, prefix and format: one derivation from the options.
@@ -174,6 +174,7 @@ export async function fakeAuthority(
   const notices = fakeNotices({ store, clock, onEvent })
   const state = fakeState({
     authority,
+    authorityFor: (staging) => authorityOver(resolveAuthorityDeps({ store: staging, ...config })),
     store,
     digest,
     seed: options.seed,

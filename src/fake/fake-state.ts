@@ -70,6 +70,11 @@ export interface FakeState {
  */
 interface FakeStateOptions {
   readonly authority: Authority
+  /**
+   * The same authority over another store: a reset or restore writes its data into a staging store
+   * through it, so the store requests are served from never points at half-written data.
+   */
+  readonly authorityFor: (store: TokenStore) => Authority
   readonly store: SwappableStore
   readonly digest: Digester
   /** The data the start adds to the store. */
@@ -80,7 +85,11 @@ interface FakeStateOptions {
    * alone, so that it never empties the data. Otherwise a reset goes back to the seed.
    */
   readonly keptData?: boolean
-  /** A new empty store for reset and restore; absent when the data must never be replaced. */
+  /**
+   * A new empty store a reset or restore writes its data into first (default: a memory store): the
+   * data then replaces the store's own with `replaceAll`, or, for a store without it, this store is
+   * swapped in whole. Without it and without `replaceAll` the data is never replaced.
+   */
   readonly freshStore?: () => TokenStore
   /** Called once the data was replaced and the new data loaded (never for a refused reset or restore). */
   readonly onReplace?: () => void
@@ -256,23 +265,37 @@ export function fakeState(options: FakeStateOptions): FakeState {
     const result = validateSeed(input)
     return result.success ? ok(result.seed) : err(result.problems)
   }
-  // Checked whole against an empty store before the data is touched; only then swapped in and
-  // written. A store failing halfway (never the memory store) puts the old data back.
+  // Checked whole against an empty staging store, and written into it through an authority of its own,
+  // before the data is touched; the store requests are served from never points at the staging store,
+  // so no request reads half-written data or writes where a reset then drops it. The staged contents
+  // then replace the data in one atomic step (`replaceAll`: a SQL transaction, or the memory store's
+  // tables swapped at once, its ids going on above every earlier id, so a rotation that read a token
+  // before the reset can never reach another token under a reused id); a store without `replaceAll`
+  // is swapped for the staging store whole. A refused check or a failed step leaves the data as it was.
   const replace = async (
     seed: ValidSeed,
     beforeWrite?: () => void,
   ): Promise<Result<SeedReport, readonly SeedProblem[]>> => {
-    if (freshStore === undefined) return replaceInPlace(seed, beforeWrite)
-    const next = freshStore()
+    const inPlace = store.replaceAll !== undefined
+    if (!inPlace && freshStore === undefined) {
+      return err([{ path: '(root)', message: 'the data is in a database of its own: it is never replaced' }])
+    }
+    const next = freshStore?.() ?? memoryStore()
     const plan = await checkSeed(next, digest, seed)
     if (plan.isErr()) return err(plan.error)
     beforeWrite?.()
-    const previous = store.current
-    store.replace(next)
-    const loaded = await writeSeed({ authority, store, digest }, seed, plan.value)
-    if (loaded.isErr()) {
-      store.replace(previous)
-      return err([loaded.error])
+    const loaded = await writeSeed(
+      { authority: options.authorityFor(next), store: next, digest },
+      seed,
+      plan.value,
+    )
+    if (loaded.isErr()) return err([loaded.error])
+    if (inPlace) {
+      const contents = await contentsOf(next, authority.now())
+      const written = await contents.asyncAndThen((all) => store.replaceAll?.(all) ?? okAsync(undefined))
+      if (written.isErr()) return err([storeProblem(written.error)])
+    } else {
+      store.replace(next)
     }
     return replaced(seed, loaded.value)
   }
@@ -282,32 +305,6 @@ export function fakeState(options: FakeStateOptions): FakeState {
     remember(seed, report)
     options.onReplace?.()
     return ok(report)
-  }
-  // A store with the `replaceAll` capability (a SQL store: one transaction under its table prefix):
-  // the seed is checked and written into a fresh memory store as the in-memory fake does (the
-  // authority writing to it for that moment), and its contents then replace the data in one atomic
-  // step, a few statements long. A refused check or a failed step leaves the data as it was.
-  const replaceInPlace = async (
-    seed: ValidSeed,
-    beforeWrite?: () => void,
-  ): Promise<Result<SeedReport, readonly SeedProblem[]>> => {
-    if (store.replaceAll === undefined) {
-      return err([{ path: '(root)', message: 'the data is in a database of its own: it is never replaced' }])
-    }
-    const next = memoryStore()
-    const plan = await checkSeed(next, digest, seed)
-    if (plan.isErr()) return err(plan.error)
-    beforeWrite?.()
-    const previous = store.current
-    store.replace(next)
-    const loaded = await writeSeed({ authority, store, digest }, seed, plan.value).finally(() =>
-      store.replace(previous),
-    )
-    if (loaded.isErr()) return err([loaded.error])
-    const contents = await contentsOf(next, authority.now())
-    const written = await contents.asyncAndThen((all) => store.replaceAll?.(all) ?? okAsync(undefined))
-    if (written.isErr()) return err([storeProblem(written.error)])
-    return replaced(seed, loaded.value)
   }
 
   // Everything the store holds, in the seed format (the known secrets in plain text).
