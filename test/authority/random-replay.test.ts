@@ -147,6 +147,24 @@ for (const [name, open] of [
       expect(after.id).not.toBe(before.id)
     })
 
+    it('a rotation under a source that repeats itself forever fails with the digest conflict, the token kept', async () => {
+      const store = await withProject(await open())
+      const stuck = { bytes: (n: number) => new Uint8Array(n).fill(7) }
+      const authority = createAuthority({
+        store,
+        pepper: 'test-pepper',
+        clock: manualClock(T0),
+        random: stuck,
+      })
+      const issued = (
+        await authority.issueToken({ userId: OWNER.id, name: 'a', scopes: ['api'] })
+      )._unsafeUnwrap()
+      const rotated = await authority.rotateRequest({ secret: issued.secret, ref: ok('self') })
+      expect(rotated._unsafeUnwrapErr()).toMatchObject({ type: 'store_failure', conflict: 'digest' })
+      expect((await store.findById(issued.token.id))._unsafeUnwrap()?.revoked).toBe(false)
+      expect((await store.findSuccessor?.(issued.token.id))?._unsafeUnwrap()).toBeNull()
+    })
+
     it('a source that repeats itself forever fails with the typed digest conflict, not a throw', async () => {
       const store = await withProject(await open())
       const stuck = { bytes: (n: number) => new Uint8Array(n).fill(7) }

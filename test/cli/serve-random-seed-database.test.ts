@@ -37,20 +37,22 @@ const projectToken = (server: Server, alice: string, name: string) =>
     expires_at: '2026-06-01',
   })
 
+const serveArgs = (database: string) => [
+  '--no-control',
+  '--clock',
+  '2026-01-01T00:00:00Z',
+  '--random-seed',
+  '28',
+  '--database',
+  `sqlite:${join(dir, database)}`,
+]
+
 /** Runs `create` on a first start and again after a restart with the same seed; both answer 201. */
 async function createdAcrossRestart(
   database: string,
   create: (server: Server, secrets: { root: string; alice: string }, name: string) => Promise<Response>,
 ): Promise<void> {
-  const args = [
-    '--no-control',
-    '--clock',
-    '2026-01-01T00:00:00Z',
-    '--random-seed',
-    '28',
-    '--database',
-    `sqlite:${join(dir, database)}`,
-  ]
+  const args = serveArgs(database)
   const first = await startServe(args, { extraLines: 6 })
   const secrets = { root: printed(first, 'root'), alice: printed(first, 'alice') }
   const before = await create(first, secrets, 'before')
@@ -79,5 +81,22 @@ describe('patkit serve --random-seed over a kept --database', { timeout: 2 * SER
 
   it('the first project access token created after a restart is 201, not a duplicate bot username', async () => {
     await createdAcrossRestart('bot.db', (server, { alice }, name) => projectToken(server, alice, name))
+  })
+
+  it("the first rotation after a restart is 200, not a duplicate digest for the successor's secret", async () => {
+    const first = await startServe(serveArgs('rotate.db'), { extraLines: 6 })
+    const alice = printed(first, 'alice')
+    expect(await first.stop()).toEqual({ code: 0, signal: null })
+
+    const second = await startServe(serveArgs('rotate.db'), { extraLines: 1 })
+    const rotated = await post(second, '/personal_access_tokens/self/rotate', alice, {})
+    expect(rotated.status, await rotated.clone().text()).toBe(200)
+    const { token } = (await rotated.json()) as { token: string }
+    expect(token).not.toBe(alice)
+    const self = await fetch(`${second.apiUrl}/personal_access_tokens/self`, {
+      headers: { 'PRIVATE-TOKEN': token },
+    })
+    expect(self.status).toBe(200)
+    expect(await second.stop()).toEqual({ code: 0, signal: null })
   })
 })
