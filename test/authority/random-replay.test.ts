@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
 import { ok, type Result } from 'neverthrow'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { manualClock } from '../../src/domain/clock.js'
 import { seededRandom } from '../../src/domain/random.js'
 import { createAuthority } from '../../src/index.js'
@@ -36,8 +36,15 @@ async function sqlite(): Promise<TokenStore> {
   return sqlStore(db)
 }
 
+// The PGlite databases a test opened, closed after it (each one is a whole PostgreSQL in memory).
+const opened: Kysely<unknown>[] = []
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((db) => db.destroy()))
+})
+
 async function postgres(): Promise<TokenStore> {
   const db = pglite.open()
+  opened.push(db)
   const migrated = await migrate(db)
   if (migrated.isErr()) throw migrated.error.cause
   return sqlStore(db)
@@ -71,7 +78,10 @@ for (const [name, open] of [
   ['SQLite', sqlite],
   ['PostgreSQL (PGlite)', postgres],
 ] as const) {
-  describe(`issue 28: a key drawn again after a restart with the same seed (${name})`, () => {
+  // PGlite starts a PostgreSQL in WebAssembly per test: slow on a loaded machine, hence the timeout.
+  describe(`issue 28: a key drawn again after a restart with the same seed (${name})`, {
+    timeout: 60_000,
+  }, () => {
     it('a token minted by the restarted authority gets a fresh secret instead of failing', async () => {
       const store = await withProject(await open())
       const before = (
