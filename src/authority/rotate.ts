@@ -126,7 +126,8 @@ export async function rotateFor(
 /**
  * The rotation of a token already found and allowed (the checks on the caller are the route's): the
  * receipt it keeps, `expires_at`, the pure transition and the one atomic store call, then the event.
- * `rotate` and the rotations of other routes (a group's service account's token) share it.
+ * A successor secret whose digest is taken is minted again (at most `ROTATE_ATTEMPTS` times). `rotate`
+ * and the rotations of other routes (a group's service account's token) share it.
  */
 export async function rotateFound(
   deps: AuthorityDeps,
