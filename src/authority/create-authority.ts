@@ -1,56 +1,70 @@
 import { errAsync, type ResultAsync } from 'neverthrow'
 import { systemClock } from '../domain/clock.js'
-import type { ErrorOf, StoreFailure } from '../domain/errors.js'
+import type { StoreFailure } from '../domain/errors.js'
 import { DEFAULT_MAX_LIFETIME_DAYS, ROTATION_DEFAULT_DAYS } from '../domain/expiry.js'
 import { cryptoRandom } from '../domain/random.js'
 import { SCOPES } from '../domain/scopes.js'
 import { createDigester, DEFAULT_TOKEN_PREFIX } from '../domain/secret.js'
 import type { Token } from '../domain/token.js'
 import type { UserId, UserIdType } from '../domain/user-id.js'
-import { checkUsername, type UsernameError } from '../domain/username.js'
-import type { User } from '../store/user.js'
+import { checkUsername } from '../domain/username.js'
 import { type AsUserError, asUser, type USER_BLOCKED } from './as-user.js'
 import { type AuthenticateError, type AuthenticateOptions, authenticate } from './authenticate.js'
 import { type AuthorityConfig, authorityOptionProblem } from './config.js'
 import { type CreateError, type CreateRequest, create } from './create.js'
 import { createOwn } from './create-own.js'
-import { type CurrentUserError, currentUser } from './current-user.js'
+import { currentUser } from './current-user.js'
 import type { AuthorityDeps } from './deps.js'
 import type { AuthorityEvent } from './events.js'
-import { type FindUserError, findUser } from './find-user.js'
-import { type FindUsersError, findUsers, type UsersQuery } from './find-users.js'
+import { findUser } from './find-user.js'
+import { findUsers } from './find-users.js'
 import { type GetError, getToken } from './get-token.js'
-import { refuseGracedWrite, resolveGrace } from './grace-window.js'
+import { resolveGrace, rotating, writing } from './grace-window.js'
+import type { ImpersonationMethods } from './impersonation-methods.js'
 import {
   createImpersonationToken,
   getImpersonationToken,
-  type ImpersonationCreateRequest,
-  type ImpersonationError,
-  type ImpersonationListRequest,
   listImpersonationTokens,
   revokeImpersonationToken,
 } from './impersonation-tokens.js'
-import { type InstanceMetadata, readInstanceMetadata } from './instance-metadata.js'
+import { readInstanceMetadata } from './instance-metadata.js'
+import { issueResourceToken } from './issue-resource-token.js'
 import { type IssueError, type IssueTokenInput, issueToken } from './issue-token.js'
 import type { IssuedToken } from './issued-token.js'
 import { type ListError, type ListRequest, listTokens, type TokenPage } from './list-tokens.js'
 import type { Actor, Principal, SessionPrincipal, TokenRef } from './principal.js'
 import { defaultTokenFormat, LATEST_RELEASE, type Release } from './release.js'
-import { type ReplayError, replayRotation } from './replay-rotation.js'
+import { replayRotation } from './replay-rotation.js'
 import { resolveReplay } from './replay-window.js'
-import { type PrincipalError, type RequestCredentials, requestPrincipal } from './request-principal.js'
-import { type ResourceTokenMethods, resourceTokenMethods } from './resource-tokens.js'
+import type { RequestMethods } from './request-methods.js'
+import { requestPrincipal } from './request-principal.js'
+import { createResourceToken } from './resource-token-create.js'
+import { rotateResourceTokenRequest } from './resource-token-rotate.js'
+import {
+  getResourceToken,
+  listResourceTokens,
+  type ResourceTokenMethods,
+  revokeResourceToken,
+} from './resource-tokens.js'
 import { type RevokeError, revoke } from './revoke.js'
 import { type RotateError, type RotateOptions, rotate } from './rotate.js'
+import { rotateRequest } from './rotate-request.js'
 import {
-  type RequestRotation,
-  type RotateRequest,
-  type RotateRequestError,
-  rotateRequest,
-} from './rotate-request.js'
-import { type ServiceAccountMethods, serviceAccountMethods } from './service-accounts.js'
-import { type SudoError, sudo } from './sudo.js'
+  createGroupAccount,
+  createGroupAccountToken,
+  createInstanceAccount,
+  deleteGroupAccount,
+  listGroupAccounts,
+  listGroupAccountTokens,
+  listInstanceAccounts,
+  revokeGroupAccountToken,
+  rotateGroupAccountToken,
+  type ServiceAccountMethods,
+  serviceAccountAccess,
+} from './service-accounts.js'
+import { sudo } from './sudo.js'
 import { userLookup } from './user-lookup.js'
+import type { UserMethods } from './user-methods.js'
 import { type Verification, type VerifyCode, type VerifyOptions, verify } from './verify.js'
 
 /**
@@ -67,18 +81,22 @@ export const DEFAULT_LAST_USED_THROTTLE_MS = 10 * 60 * 1000
 
 /**
  * A personal access token authority: every operation of GitLab's interface as a `ResultAsync` with
- * typed errors. Operations other than `authenticate` and `issueToken` act for a {@link Principal}
- * that `authenticate` returned.
+ * typed errors. The top level holds an embedder's everyday calls (authenticate, verify, a user's own
+ * personal access tokens); the rest is grouped by what it serves: `requests` (what `patkit/http`
+ * calls for a request), `impersonation`, `resources` (project and group access tokens),
+ * `serviceAccounts` and `users`. Operations other than `authenticate`, `verify` and `issueToken` act
+ * for a {@link Principal} that `authenticate` returned.
  *
  * @example
  * ```ts
  * const principal = await authority.authenticate(request.headers.get('private-token'))
  * if (principal.isOk()) {
  *   const page = await authority.list(principal.value, { filter: { state: 'active' } })
+ *   const me = await authority.users.current(principal.value)
  * }
  * ```
  */
-export interface Authority extends ResourceTokenMethods, ServiceAccountMethods {
+export interface Authority {
   /** The emulated GitLab release. */
   readonly release: Release
   /** The `userIdType` option: `'integer'` (GitLab's) unless configured. */
@@ -95,6 +113,17 @@ export interface Authority extends ResourceTokenMethods, ServiceAccountMethods {
     options?: AuthenticateOptions,
   ): ResultAsync<Principal, AuthenticateError>
   /**
+   * `authenticate` and a scope check answered as a value, with stable codes ({@link VerifyCode});
+   * only a store failure is an error.
+   *
+   * @example
+   * ```ts
+   * const checked = await authority.verify(secret, { scopes: ['read_api'] })
+   * if (checked.isOk() && !checked.value.valid) console.log(checked.value.code) // e.g. 'expired'
+   * ```
+   */
+  verify(secret: string | null | undefined, options?: VerifyOptions): ResultAsync<Verification, StoreFailure>
+  /**
    * A session principal for a user the application authenticated itself (see {@link SessionPrincipal}
    * for what it may do): `not_found` for no such user (or an id of the other kind than `userIdType`),
    * `forbidden` ({@link USER_BLOCKED}) for a blocked one.
@@ -110,73 +139,24 @@ export interface Authority extends ResourceTokenMethods, ServiceAccountMethods {
    * import { memoryStore } from 'patkit/memory'
    *
    * const app = createAuthority({ store: memoryStore({ userIdType: 'string' }), pepper: 'dev', userIdType: 'string' })
-   * await app.putUser({ id: '0b8f6c9e-5d2a-4f8e-9c1e-2f4a6b8d0e13', username: 'alice', admin: false, blocked: false })
+   * await app.users.put({ id: '0b8f6c9e-5d2a-4f8e-9c1e-2f4a6b8d0e13', username: 'alice', admin: false, blocked: false })
    * const session = await app.asUser('0b8f6c9e-5d2a-4f8e-9c1e-2f4a6b8d0e13')
    * ```
    */
   asUser(userId: UserId): ResultAsync<SessionPrincipal, AsUserError>
   /**
-   * `authenticate` and a scope check answered as a value, with stable codes ({@link VerifyCode});
-   * only a store failure is an error.
-   *
-   * @example
-   * ```ts
-   * const checked = await authority.verify(secret, { scopes: ['read_api'] })
-   * if (checked.isOk() && !checked.value.valid) console.log(checked.value.code) // e.g. 'expired'
-   * ```
+   * Puts a token in place without authorization and without the expiry window (seeds, fixtures,
+   * migrations: a past `expiresAt` seeds an expired token, a far one a long-lived fixture). Not for
+   * an application's users: `createOwn` and `create` keep every check.
    */
-  verify(secret: string | null | undefined, options?: VerifyOptions): ResultAsync<Verification, StoreFailure>
-  /**
-   * The principal a request acts as when it names a user with `sudo` (GitLab's `sudo!`): an
-   * administrator's token with the `sudo` scope acts as that user (id or username).
-   */
-  sudo(principal: Principal, identifier: string): ResultAsync<Principal, SudoError>
-  /**
-   * GitLab's `current_user` of an API request: its token authenticated, then the user it names with
-   * `sudo`; `null` when it presents neither (each route decides whether it serves anonymous callers).
-   * `write`: the request changes data, so it is decided on the token as the store holds it now, never
-   * on a cached row. The one way `patkit/http` turns a request into a principal (a rotation excepted:
-   * `rotateRequest` applies the same steps).
-   *
-   * @example
-   * ```ts
-   * const caller = await authority.requestPrincipal({ secret: request.headers.get('private-token'), sudo: request.headers.get('sudo') })
-   * if (caller.isOk() && caller.value !== null) console.log(caller.value.user.username)
-   * ```
-   */
-  requestPrincipal(
-    credentials: RequestCredentials,
-    options?: { readonly write?: boolean },
-  ): ResultAsync<Principal | null, PrincipalError>
-  /**
-   * A rotate request (`POST /personal_access_tokens/self/rotate` or `/:id/rotate`) in one call: a retry
-   * is replayed (`Idempotency-Key`, the grace window), else the secret is authenticated (a revoked
-   * token is reuse), `sudo` is applied, and the token rotated; the secret is digested and looked up
-   * once. See {@link RotateRequest} for the parameter errors a caller hands in.
-   *
-   * @example
-   * ```ts
-   * import { ok } from 'neverthrow'
-   *
-   * const rotated = await authority.rotateRequest({ secret, ref: ok('self'), idempotencyKey: 'retry-1' })
-   * if (rotated.isOk()) console.log(rotated.value.secret, rotated.value.replayed)
-   * ```
-   */
-  rotateRequest<E = never>(request: RotateRequest<E>): ResultAsync<RequestRotation, RotateRequestError | E>
+  issueToken(input: IssueTokenInput): ResultAsync<IssuedToken, IssueError>
+  /** The caller's personal access tokens, or (an administrator) any user's (`GET /personal_access_tokens`). */
   list(principal: Actor, request?: ListRequest): ResultAsync<TokenPage, ListError>
+  /** One personal access token (`GET /personal_access_tokens/:id` or `self`). */
   get(principal: Actor, ref: TokenRef): ResultAsync<Token, GetError>
+  /** `POST /personal_access_tokens/:id/rotate` (or `self`): the successor, and the token revoked. */
   rotate(principal: Actor, ref: TokenRef, options?: RotateOptions): ResultAsync<IssuedToken, RotateError>
-  /**
-   * A retried rotation (`Idempotency-Key`): the successor a `rotate` with the same old secret and key
-   * stored, once, while redeemable; else `null`, and the request goes on through `authenticate`.
-   * With `idempotencyKey` `null`, the grace window's receipt (`rotationGraceMs`; always `null`
-   * without one).
-   */
-  replayRotation(
-    secret: string | null | undefined,
-    ref: TokenRef,
-    idempotencyKey: string | null,
-  ): ResultAsync<IssuedToken | null, ReplayError>
+  /** `DELETE /personal_access_tokens/:id` (or `self`). */
   revoke(principal: Actor, ref: TokenRef): ResultAsync<void, RevokeError>
   /**
    * GitLab's creation: for a user by an administrator, or `self` with GitLab's limited scopes. The
@@ -207,50 +187,16 @@ export interface Authority extends ResourceTokenMethods, ServiceAccountMethods {
    * ```
    */
   createOwn(principal: Actor, request: CreateRequest): ResultAsync<IssuedToken, CreateError>
-  /** One user's impersonation tokens (`GET /users/:user_id/impersonation_tokens`, administrators only). */
-  listImpersonationTokens(
-    principal: Principal,
-    userId: number,
-    request?: ImpersonationListRequest,
-  ): ResultAsync<TokenPage, ImpersonationError>
-  /** `POST /users/:user_id/impersonation_tokens` (administrators only). */
-  createImpersonationToken(
-    principal: Principal,
-    userId: number,
-    request: ImpersonationCreateRequest,
-  ): ResultAsync<IssuedToken, ImpersonationError | ErrorOf<'token_revoked'>>
-  /** `GET /users/:user_id/impersonation_tokens/:id` (administrators only). */
-  getImpersonationToken(
-    principal: Principal,
-    userId: number,
-    tokenId: number,
-  ): ResultAsync<Token, ImpersonationError>
-  /** `DELETE /users/:user_id/impersonation_tokens/:id` (administrators only). */
-  revokeImpersonationToken(
-    principal: Principal,
-    userId: number,
-    tokenId: number,
-  ): ResultAsync<void, ImpersonationError | ErrorOf<'token_revoked'>>
-  /** The caller (GitLab's `GET /user`). */
-  currentUser(principal: Actor): ResultAsync<User, CurrentUserError>
-  /** One user by id (`GET /users/:id`); `null` for an anonymous caller. */
-  findUser(principal: Principal | null, id: UserId): ResultAsync<User, FindUserError>
-  /** The users a `GET /users` query finds; `null` for an anonymous caller. */
-  findUsers(principal: Principal | null, query: UsersQuery): ResultAsync<readonly User[], FindUsersError>
-  /** The emulated release's `GET /metadata`. */
-  metadata(principal: Principal): ResultAsync<InstanceMetadata, ErrorOf<'insufficient_scope'>>
-  /**
-   * Puts a token in place without authorization and without the expiry window (seeds, fixtures,
-   * migrations: a past `expiresAt` seeds an expired token, a far one a long-lived fixture). Not for
-   * an application's users: `createOwn` and `create` keep every check.
-   */
-  issueToken(input: IssueTokenInput): ResultAsync<IssuedToken, IssueError>
-  /**
-   * Adds or replaces a user in the store. A username GitLab would refuse (its format, 2 to 255
-   * characters, a reserved name such as `admin`) is `bad_request` with GitLab's message, before the
-   * store; one another user holds (in any case) is the store's failure.
-   */
-  putUser(user: User): ResultAsync<User, StoreFailure | UsernameError>
+  /** What `patkit/http` calls for an API request: its principal, a rotation in one call. */
+  readonly requests: RequestMethods
+  /** Impersonation tokens (administrators only). */
+  readonly impersonation: ImpersonationMethods
+  /** Project and group access tokens. */
+  readonly resources: ResourceTokenMethods
+  /** Service accounts (the instance's and a top-level group's) and their tokens. */
+  readonly serviceAccounts: ServiceAccountMethods
+  /** Users (`put`, `current`, `find`, `findMany`) and the instance's `metadata`. */
+  readonly users: UserMethods
 }
 
 /**
@@ -376,48 +322,92 @@ function userIdTypeMismatch(held: UserIdType, wanted: UserIdType, defaulted: boo
 // Shared by every call without options: authentication allocates nothing it can avoid.
 const NO_OPTIONS: AuthenticateOptions = Object.freeze({})
 
-/** The authority over resolved dependencies (see {@link resolveAuthorityDeps}). */
+/**
+ * The authority over resolved dependencies (see {@link resolveAuthorityDeps}): its one assembly.
+ * Every write is declared with `writing` (or `rotating`), which refuses a principal in its grace
+ * period before the operation; reads are the operations themselves.
+ */
 export function authorityOver(deps: AuthorityDeps): Authority {
-  const authority: Authority = {
+  const requests: RequestMethods = {
+    requestPrincipal: (credentials, opts) => requestPrincipal(deps, credentials, opts?.write === true),
+    rotateRequest: (request) => rotateRequest(deps, request),
+    replayRotation: (secret, ref, idempotencyKey) => replayRotation(deps, secret, ref, idempotencyKey),
+    sudo: (principal, identifier) => sudo(deps, principal, identifier),
+  }
+  const impersonation: ImpersonationMethods = {
+    list: (principal, userId, request = {}) => listImpersonationTokens(deps, principal, userId, request),
+    create: writing((principal, userId, request) =>
+      createImpersonationToken(deps, principal, userId, request),
+    ),
+    get: (principal, userId, tokenId) => getImpersonationToken(deps, principal, userId, tokenId),
+    revoke: writing((principal, userId, tokenId) =>
+      revokeImpersonationToken(deps, principal, userId, tokenId),
+    ),
+  }
+  const resources: ResourceTokenMethods = {
+    list: (principal, resource, request = {}) => listResourceTokens(deps, principal, resource, request),
+    get: (principal, resource, tokenId) => getResourceToken(deps, principal, resource, tokenId),
+    create: writing((principal, resource, request) =>
+      createResourceToken(deps, principal, resource, request),
+    ),
+    revoke: writing((principal, resource, tokenId) =>
+      revokeResourceToken(deps, principal, resource, tokenId),
+    ),
+    rotateRequest: (resource, request) => rotateResourceTokenRequest(deps, resource, request),
+    issue: (input) => issueResourceToken(deps, input),
+  }
+  const serviceAccounts: ServiceAccountMethods = {
+    access: (caller, groupRef, access) => serviceAccountAccess(deps, caller, groupRef, access),
+    create: writing((caller, request) => createInstanceAccount(deps, caller, request)),
+    list: (caller, order) => listInstanceAccounts(deps, caller, order),
+    createInGroup: writing((caller, groupRef, request) =>
+      createGroupAccount(deps, caller, groupRef, request),
+    ),
+    listInGroup: (caller, groupRef, order) => listGroupAccounts(deps, caller, groupRef, order),
+    deleteFromGroup: writing((caller, groupRef, userId, { hardDelete }) =>
+      deleteGroupAccount(deps, caller, groupRef, userId, hardDelete),
+    ),
+    listTokens: (caller, groupRef, userId, request) =>
+      listGroupAccountTokens(deps, caller, groupRef, userId, request),
+    createToken: writing((caller, groupRef, userId, request) =>
+      createGroupAccountToken(deps, caller, groupRef, userId, request),
+    ),
+    revokeToken: writing((caller, groupRef, userId, tokenId) =>
+      revokeGroupAccountToken(deps, caller, groupRef, userId, tokenId),
+    ),
+    rotateToken: writing((caller, groupRef, userId, tokenId, { expiresAt }) =>
+      rotateGroupAccountToken(deps, caller, groupRef, userId, tokenId, expiresAt),
+    ),
+  }
+  const users: UserMethods = {
+    put: (user) => {
+      const checked = checkUsername(user.username)
+      return checked.isErr() ? errAsync(checked.error) : deps.store.putUser(user)
+    },
+    current: (principal) => currentUser(principal),
+    find: (principal, id) => findUser(deps, principal, id),
+    findMany: (principal, query) => findUsers(deps, principal, query),
+    metadata: (principal) => readInstanceMetadata(deps.release, principal),
+  }
+  return Object.freeze({
     release: deps.release,
     userIdType: deps.userIdType,
     scopes: deps.scopes,
     now: () => deps.clock.now(),
     authenticate: (secret, opts = NO_OPTIONS) => authenticate(deps, secret, opts),
-    sudo: (principal, identifier) => sudo(deps, principal, identifier),
-    requestPrincipal: (credentials, opts) => requestPrincipal(deps, credentials, opts?.write === true),
-    rotateRequest: (request) => rotateRequest(deps, request),
+    verify: (secret, opts = {}) => verify(deps, secret, opts),
+    asUser: (userId) => asUser(deps, userId),
+    issueToken: (input) => issueToken(deps, input),
     list: (principal, request = {}) => listTokens(deps, principal, request),
     get: (principal, ref) => getToken(deps, principal, ref),
-    // Every write first asks whether a token in its grace period presents it: it reads, never writes.
-    rotate: (principal, ref, opts = {}) =>
-      refuseGracedWrite(principal, ref) ?? rotate(deps, principal, ref, opts),
-    replayRotation: (secret, ref, idempotencyKey) => replayRotation(deps, secret, ref, idempotencyKey),
-    revoke: (principal, ref) => refuseGracedWrite(principal) ?? revoke(deps, principal, ref),
-    create: (principal, target, request) =>
-      refuseGracedWrite(principal) ?? create(deps, principal, target, request),
-    createOwn: (principal, request) => refuseGracedWrite(principal) ?? createOwn(deps, principal, request),
-    asUser: (userId) => asUser(deps, userId),
-    verify: (secret, opts = {}) => verify(deps, secret, opts),
-    listImpersonationTokens: (principal, userId, request = {}) =>
-      listImpersonationTokens(deps, principal, userId, request),
-    createImpersonationToken: (principal, userId, request) =>
-      refuseGracedWrite(principal) ?? createImpersonationToken(deps, principal, userId, request),
-    getImpersonationToken: (principal, userId, tokenId) =>
-      getImpersonationToken(deps, principal, userId, tokenId),
-    revokeImpersonationToken: (principal, userId, tokenId) =>
-      refuseGracedWrite(principal) ?? revokeImpersonationToken(deps, principal, userId, tokenId),
-    currentUser: (principal) => currentUser(principal),
-    findUser: (principal, id) => findUser(deps, principal, id),
-    findUsers: (principal, query) => findUsers(deps, principal, query),
-    metadata: (principal) => readInstanceMetadata(deps.release, principal),
-    issueToken: (input) => issueToken(deps, input),
-    putUser: (user) => {
-      const checked = checkUsername(user.username)
-      return checked.isErr() ? errAsync(checked.error) : deps.store.putUser(user)
-    },
-    ...resourceTokenMethods(deps),
-    ...serviceAccountMethods(deps),
-  }
-  return Object.freeze(authority)
+    rotate: rotating((principal, ref, opts = {}) => rotate(deps, principal, ref, opts)),
+    revoke: writing((principal, ref) => revoke(deps, principal, ref)),
+    create: writing((principal, target, request) => create(deps, principal, target, request)),
+    createOwn: writing((principal, request) => createOwn(deps, principal, request)),
+    requests: Object.freeze(requests),
+    impersonation: Object.freeze(impersonation),
+    resources: Object.freeze(resources),
+    serviceAccounts: Object.freeze(serviceAccounts),
+    users: Object.freeze(users),
+  } satisfies Authority)
 }

@@ -85,3 +85,21 @@ export function refuseGracedWrite(
   if (rotating === 'self' || rotating === token.id) return null
   return errAsync(tokenRevoked(token.id))
 }
+
+/**
+ * A write of the authority: `refuseGracedWrite` asked before `op`, so that no write forgets it. The
+ * one rule every write of `authorityOver` is declared with; `rotating` is the rotation's own, whose
+ * second argument is the token it rotates (a graced token may rotate itself).
+ */
+export function writing<P extends Actor, A extends unknown[], T, E>(
+  op: (principal: P, ...args: A) => ResultAsync<T, E>,
+): (principal: P, ...args: A) => ResultAsync<T, E | ErrorOf<'token_revoked'>> {
+  return (principal, ...args) => refuseGracedWrite(principal) ?? op(principal, ...args)
+}
+
+/** {@link writing} for a rotation of `ref`: a graced token rotating itself goes on to `rotate`'s answer. */
+export function rotating<A extends unknown[], T, E>(
+  op: (principal: Actor, ref: TokenRef, ...args: A) => ResultAsync<T, E>,
+): (principal: Actor, ref: TokenRef, ...args: A) => ResultAsync<T, E | ErrorOf<'token_revoked'>> {
+  return (principal, ref, ...args) => refuseGracedWrite(principal, ref) ?? op(principal, ref, ...args)
+}

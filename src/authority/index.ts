@@ -1,6 +1,7 @@
 /**
  * patkit/authority: the authority's vocabulary beyond the root entry `patkit`. The option and request
- * types of its methods (`ListRequest`, `CreateRequest`, `RotateOptions`, ...), the codes inside its
+ * types of its methods (`ListRequest`, `CreateRequest`, `RotateOptions`, ...), its groups' interfaces
+ * (`RequestMethods`, `ImpersonationMethods`, `ResourceTokenMethods`, ...), the codes inside its
  * answers (`USER_BLOCKED`, `UnauthenticatedReason`, `VerifyFailureCode`), the defaults of its options
  * with the production clock and random source, and `expiryNotices`, GitLab's expiry mails as events.
  * Each method's errors are `AuthorityError<'method'>` from `patkit`.
@@ -18,6 +19,7 @@ export type { CreateRequest } from './create.js'
 export { DEFAULT_LAST_USED_THROTTLE_MS } from './create-authority.js'
 export { type ExpiryNotices, type ExpiryNoticesOptions, expiryNotices } from './expiry-notices.js'
 export type { UsersFilterFlag, UsersQuery } from './find-users.js'
+export type { ImpersonationMethods } from './impersonation-methods.js'
 export type {
   ImpersonationCreateRequest,
   ImpersonationListRequest,
@@ -27,6 +29,7 @@ export type { IssueResourceTokenInput } from './issue-resource-token.js'
 export type { IssueTokenInput } from './issue-token.js'
 export type { ListRequest } from './list-tokens.js'
 export { DEFAULT_ROTATION_REPLAY_WINDOW_MS } from './replay-window.js'
+export type { RequestMethods } from './request-methods.js'
 export type { RequestCredentials } from './request-principal.js'
 export type { ResourceAddress, ResourceToken } from './resource-token-access.js'
 export type { ResourceTokenRequest } from './resource-token-create.js'
@@ -34,4 +37,6 @@ export type { ResourceRotation } from './resource-token-rotate.js'
 export type { ResourceTokenMethods, ResourceTokenPage } from './resource-tokens.js'
 export type { RotateOptions, RotationIdempotency } from './rotate.js'
 export type { RequestRotation, RotateRequest } from './rotate-request.js'
+export type { ServiceAccountMethods } from './service-accounts.js'
+export type { UserMethods } from './user-methods.js'
 export type { VerifyFailureCode, VerifyOptions } from './verify.js'

@@ -15,7 +15,7 @@ import { type SudoError, sudo } from './sudo.js'
  * import type { RequestCredentials } from 'patkit/authority'
  *
  * const credentials: RequestCredentials = { secret: request.headers.get('private-token'), sudo: null, ip: '203.0.113.7' }
- * const caller = await authority.requestPrincipal(credentials)
+ * const caller = await authority.requests.requestPrincipal(credentials)
  * ```
  */
 export interface RequestCredentials {

@@ -6,12 +6,7 @@ import type { Pagination } from '../query/pagination.js'
 import { displayName, type User } from '../store/user.js'
 import type { IssuedResourceToken } from './bot-token.js'
 import type { AuthorityDeps } from './deps.js'
-import { refuseGracedWrite } from './grace-window.js'
-import {
-  type IssueResourceTokenError,
-  type IssueResourceTokenInput,
-  issueResourceToken,
-} from './issue-resource-token.js'
+import type { IssueResourceTokenError, IssueResourceTokenInput } from './issue-resource-token.js'
 import { datedFilters, type ListRequest, listPage } from './list-tokens.js'
 import type { Actor } from './principal.js'
 import { hasFeature } from './release.js'
@@ -26,16 +21,8 @@ import {
   resourceInView,
   tokenOfResource,
 } from './resource-token-access.js'
-import {
-  type CreateResourceTokenError,
-  createResourceToken,
-  type ResourceTokenRequest,
-} from './resource-token-create.js'
-import {
-  type ResourceRotateError,
-  type ResourceRotation,
-  rotateResourceTokenRequest,
-} from './resource-token-rotate.js'
+import type { CreateResourceTokenError, ResourceTokenRequest } from './resource-token-create.js'
+import type { ResourceRotateError, ResourceRotation } from './resource-token-rotate.js'
 import { revokeStored } from './revoke-stored.js'
 import type { RotateRequest } from './rotate-request.js'
 import { READ_SCOPES, requireScope, WRITE_SCOPES } from './scope-policy.js'
@@ -67,14 +54,14 @@ export type RevokeResourceTokenError =
 
 /**
  * The project and group access token methods of the authority (GitLab's
- * `/{projects,groups}/:id/access_tokens`). A resource is addressed by its type and `:id` (a number
- * or its full path); the tokens are those of the resource's bots.
+ * `/{projects,groups}/:id/access_tokens`), `authority.resources`. A resource is addressed by its type
+ * and `:id` (a number or its full path); the tokens are those of the resource's bots.
  *
  * @example
  * ```ts
  * import type { ResourceTokenMethods } from 'patkit/authority'
- * declare const methods: ResourceTokenMethods
- * await methods.issueResourceToken({ resource: { type: 'project', id: 7 }, name: 'ci', scopes: ['read_api'] })
+ * declare const resources: ResourceTokenMethods
+ * await resources.issue({ resource: { type: 'project', id: 7 }, name: 'ci', scopes: ['read_api'] })
  * ```
  */
 export interface ResourceTokenMethods {
@@ -85,10 +72,10 @@ export interface ResourceTokenMethods {
    *
    * @example
    * ```ts
-   * const page = await authority.listResourceTokens(principal, { type: 'project', id: 'acme/api' }, { filter: { state: 'active' } })
+   * const page = await authority.resources.list(principal, { type: 'project', id: 'acme/api' }, { filter: { state: 'active' } })
    * ```
    */
-  listResourceTokens(
+  list(
     principal: Actor,
     resource: ResourceAddress,
     request?: Omit<ListRequest, 'userRef'>,
@@ -98,10 +85,10 @@ export interface ResourceTokenMethods {
    *
    * @example
    * ```ts
-   * const found = await authority.getResourceToken(principal, { type: 'group', id: 3 }, 42)
+   * const found = await authority.resources.get(principal, { type: 'group', id: 3 }, 42)
    * ```
    */
-  getResourceToken(
+  get(
     principal: Actor,
     resource: ResourceAddress,
     tokenId: number | string,
@@ -112,12 +99,12 @@ export interface ResourceTokenMethods {
    *
    * @example
    * ```ts
-   * const created = await authority.createResourceToken(principal, { type: 'project', id: 7 }, {
+   * const created = await authority.resources.create(principal, { type: 'project', id: 7 }, {
    *   name: 'deploy', scopes: ['read_api'], expiresAt: '2030-01-01', accessLevel: 20,
    * })
    * ```
    */
-  createResourceToken(
+  create(
     principal: Actor,
     resource: ResourceAddress,
     request: ResourceTokenRequest,
@@ -130,26 +117,26 @@ export interface ResourceTokenMethods {
    *
    * @example
    * ```ts
-   * await authority.revokeResourceToken(principal, { type: 'project', id: 7 }, 42)
+   * await authority.resources.revoke(principal, { type: 'project', id: 7 }, 42)
    * ```
    */
-  revokeResourceToken(
+  revoke(
     principal: Actor,
     resource: ResourceAddress,
     tokenId: number | string,
   ): ResultAsync<void, RevokeResourceTokenError>
   /**
    * `POST /{projects,groups}/:id/access_tokens/(:token_id|self)/rotate` in one call, as
-   * `rotateRequest`: a revoked token presented is reuse (its descendants are revoked).
+   * `requests.rotateRequest`: a revoked token presented is reuse (its descendants are revoked).
    *
    * @example
    * ```ts
    * import { ok } from 'neverthrow'
    *
-   * const rotated = await authority.rotateResourceTokenRequest({ type: 'project', id: 7 }, { secret, ref: ok('self') })
+   * const rotated = await authority.resources.rotateRequest({ type: 'project', id: 7 }, { secret, ref: ok('self') })
    * ```
    */
-  rotateResourceTokenRequest<E = never>(
+  rotateRequest<E = never>(
     resource: ResourceAddress,
     request: RotateRequest<E>,
   ): ResultAsync<ResourceRotation, ResourceRotateError | E>
@@ -159,28 +146,10 @@ export interface ResourceTokenMethods {
    *
    * @example
    * ```ts
-   * const issued = await authority.issueResourceToken({ resource: { type: 'group', id: 3 }, name: 'ci', scopes: ['read_api'] })
+   * const issued = await authority.resources.issue({ resource: { type: 'group', id: 3 }, name: 'ci', scopes: ['read_api'] })
    * ```
    */
-  issueResourceToken(
-    input: IssueResourceTokenInput,
-  ): ResultAsync<IssuedResourceToken, IssueResourceTokenError>
-}
-
-/** The {@link ResourceTokenMethods} over resolved dependencies: one spread into the authority. */
-export function resourceTokenMethods(deps: AuthorityDeps): ResourceTokenMethods {
-  return {
-    listResourceTokens: (principal, resource, request = {}) =>
-      new ResultAsync(listFor(deps, principal, resource, request)),
-    getResourceToken: (principal, resource, tokenId) =>
-      new ResultAsync(getFor(deps, principal, resource, tokenId)),
-    createResourceToken: (principal, resource, request) =>
-      refuseGracedWrite(principal) ?? createResourceToken(deps, principal, resource, request),
-    revokeResourceToken: (principal, resource, tokenId) =>
-      refuseGracedWrite(principal) ?? new ResultAsync(revokeFor(deps, principal, resource, tokenId)),
-    rotateResourceTokenRequest: (resource, request) => rotateResourceTokenRequest(deps, resource, request),
-    issueResourceToken: (input) => issueResourceToken(deps, input),
-  }
+  issue(input: IssueResourceTokenInput): ResultAsync<IssuedResourceToken, IssueResourceTokenError>
 }
 
 /** The resource, once the caller may read its tokens: `read_resource_access_tokens` (else 401). */
@@ -194,6 +163,16 @@ async function readable(
   const view = await resourceInView(deps, actor, address)
   if (view.isErr()) return err(view.error)
   return mayAdminister(actor, address.type, view.value) ? ok(view.value) : err(unauthorized())
+}
+
+/** `resources.list`. */
+export function listResourceTokens(
+  deps: AuthorityDeps,
+  actor: Actor,
+  address: ResourceAddress,
+  request: Omit<ListRequest, 'userRef'>,
+): ResultAsync<ResourceTokenPage, ReadResourceTokenError> {
+  return new ResultAsync(listFor(deps, actor, address, request))
 }
 
 async function listFor(
@@ -215,6 +194,16 @@ async function listFor(
   return ok({ items, pagination: listed.value.pagination })
 }
 
+/** `resources.get`. */
+export function getResourceToken(
+  deps: AuthorityDeps,
+  actor: Actor,
+  address: ResourceAddress,
+  tokenId: number | string,
+): ResultAsync<ResourceToken, ReadResourceTokenError> {
+  return new ResultAsync(getFor(deps, actor, address, tokenId))
+}
+
 async function getFor(
   deps: AuthorityDeps,
   actor: Actor,
@@ -227,6 +216,16 @@ async function getFor(
   if (found.isErr()) return err(found.error)
   if (found.value === null) return err(noResourceToken(address.type))
   return ok(asResourceToken(found.value.token, address.type, view.value))
+}
+
+/** `resources.revoke` (the grace window checked by the caller). */
+export function revokeResourceToken(
+  deps: AuthorityDeps,
+  actor: Actor,
+  address: ResourceAddress,
+  tokenId: number | string,
+): ResultAsync<void, RevokeResourceTokenError> {
+  return new ResultAsync(revokeFor(deps, actor, address, tokenId))
 }
 
 async function revokeFor(

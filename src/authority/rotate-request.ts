@@ -28,7 +28,7 @@ import type { SudoError } from './sudo.js'
  * import type { RotateRequest } from 'patkit/authority'
  *
  * const request: RotateRequest = { secret, ref: ok('self'), idempotencyKey: 'retry-1', expiresAt: ok('2030-01-31') }
- * const rotated = await authority.rotateRequest(request)
+ * const rotated = await authority.requests.rotateRequest(request)
  * ```
  */
 export interface RotateRequest<E = never> extends RequestCredentials {
@@ -46,7 +46,7 @@ export interface RotateRequest<E = never> extends RequestCredentials {
  * import { ok } from 'neverthrow'
  * import type { RequestRotation } from 'patkit/authority'
  *
- * const rotated = await authority.rotateRequest({ secret, ref: ok('self') })
+ * const rotated = await authority.requests.rotateRequest({ secret, ref: ok('self') })
  * if (rotated.isOk()) {
  *   const answer: RequestRotation = rotated.value
  *   console.log(answer.token.id, answer.replayed)

@@ -45,7 +45,7 @@ export async function serviceAccountGroup(
 /**
  * A user the group provisioned (`user_group.provisioned_users.find_by_id`), which must be a service
  * account: `404 User Not Found`, else `400 User is not of type Service Account`. An account the API
- * deleted (blocked, see `deleteGroupServiceAccount`) is gone.
+ * deleted (blocked, see `serviceAccounts.deleteFromGroup`) is gone.
  */
 export async function provisionedAccount(
   deps: AuthorityDeps,

@@ -3,7 +3,6 @@ import type { ErrorOf, StoreFailure } from '../domain/errors.js'
 import type { User } from '../store/user.js'
 import type { CreateRequest } from './create.js'
 import type { AuthorityDeps } from './deps.js'
-import { refuseGracedWrite } from './grace-window.js'
 import type { IssuedToken } from './issued-token.js'
 import type { ListRequest, TokenPage } from './list-tokens.js'
 import type { MintError } from './mint.js'
@@ -48,9 +47,18 @@ export type ServiceAccountError =
   | StoreFailure
 
 /**
- * GitLab's service accounts (EE): the instance's (`/service_accounts`, administrators only) and a
- * top-level group's (`/groups/:id/service_accounts`, its Owners and administrators), with the group
- * accounts' personal access tokens. `groupRef` is the group's id or full path, as `:id`.
+ * GitLab's service accounts (EE), `authority.serviceAccounts`: the instance's (`/service_accounts`,
+ * administrators only) and a top-level group's (`/groups/:id/service_accounts`, its Owners and
+ * administrators), with the group accounts' personal access tokens. `groupRef` is the group's id or
+ * full path, as `:id`.
+ *
+ * @example
+ * ```ts
+ * const account = await authority.serviceAccounts.createInGroup(principal, 'acme', { name: 'CI', username: 'ci-bot' })
+ * if (account.isOk() && typeof account.value.id === 'number') {
+ *   await authority.serviceAccounts.createToken(principal, 'acme', account.value.id, { name: 'deploy', scopes: ['api'] })
+ * }
+ * ```
  */
 export interface ServiceAccountMethods {
   /**
@@ -60,26 +68,23 @@ export interface ServiceAccountMethods {
    * only) and the caller's right to manage its accounts. The HTTP binding asks it to answer a
    * request with an invalid parameter in GitLab's order; every other method makes the same checks.
    */
-  serviceAccountAccess(
+  access(
     caller: Actor,
     groupRef: string | null,
     access: 'read' | 'write',
   ): ResultAsync<void, ServiceAccountError>
   /** `POST /service_accounts`: an instance-wide service account (administrators only). */
-  createServiceAccount(caller: Actor, request: ServiceAccountRequest): ResultAsync<User, ServiceAccountError>
+  create(caller: Actor, request: ServiceAccountRequest): ResultAsync<User, ServiceAccountError>
   /** `GET /service_accounts`: the instance-wide service accounts, ordered (administrators only). */
-  listServiceAccounts(
-    caller: Actor,
-    order: ServiceAccountOrder,
-  ): ResultAsync<readonly User[], ServiceAccountError>
+  list(caller: Actor, order: ServiceAccountOrder): ResultAsync<readonly User[], ServiceAccountError>
   /** `POST /groups/:id/service_accounts`. */
-  createGroupServiceAccount(
+  createInGroup(
     caller: Actor,
     groupRef: string,
     request: ServiceAccountRequest,
   ): ResultAsync<User, ServiceAccountError>
   /** `GET /groups/:id/service_accounts`: the accounts the group provisioned, ordered. */
-  listGroupServiceAccounts(
+  listInGroup(
     caller: Actor,
     groupRef: string,
     order: ServiceAccountOrder,
@@ -88,35 +93,35 @@ export interface ServiceAccountMethods {
    * `DELETE /groups/:id/service_accounts/:user_id`: the account is blocked and its tokens revoked
    * (GitLab removes the user); 409 when it solely owns a group, unless `hardDelete`.
    */
-  deleteGroupServiceAccount(
+  deleteFromGroup(
     caller: Actor,
     groupRef: string,
     userId: number,
     options: { readonly hardDelete: boolean },
   ): ResultAsync<void, ServiceAccountError>
   /** `GET /groups/:id/service_accounts/:user_id/personal_access_tokens`, with the token list's filters. */
-  listServiceAccountTokens(
+  listTokens(
     caller: Actor,
     groupRef: string,
     userId: number,
     request: Omit<ListRequest, 'userRef'>,
   ): ResultAsync<TokenPage, ServiceAccountError>
   /** `POST /groups/:id/service_accounts/:user_id/personal_access_tokens`. */
-  createServiceAccountToken(
+  createToken(
     caller: Actor,
     groupRef: string,
     userId: number,
     request: CreateRequest,
   ): ResultAsync<IssuedToken, ServiceAccountError>
   /** `DELETE /groups/:id/service_accounts/:user_id/personal_access_tokens/:token_id`. */
-  revokeServiceAccountToken(
+  revokeToken(
     caller: Actor,
     groupRef: string,
     userId: number,
     tokenId: number,
   ): ResultAsync<void, ServiceAccountError>
   /** `POST /groups/:id/service_accounts/:user_id/personal_access_tokens/:token_id/rotate`. */
-  rotateServiceAccountToken(
+  rotateToken(
     caller: Actor,
     groupRef: string,
     userId: number,
@@ -125,72 +130,145 @@ export interface ServiceAccountMethods {
   ): ResultAsync<IssuedToken, ServiceAccountError>
 }
 
-/** The service account methods of the authority over `deps` (one spread in `authorityOver`). */
-export function serviceAccountMethods(deps: AuthorityDeps): ServiceAccountMethods {
-  type Run<T> = () => Promise<Result<T, ServiceAccountError>>
-  const read = <T>(run: Run<T>): ResultAsync<T, ServiceAccountError> => new ResultAsync(run())
-  const write = <T>(caller: Actor, run: Run<T>): ResultAsync<T, ServiceAccountError> =>
-    refuseGracedWrite(caller) ?? read(run)
-  return {
-    serviceAccountAccess: (caller, groupRef, access) =>
-      read(async () => {
-        const scopes = access === 'read' ? READ_SCOPES : WRITE_SCOPES
-        if (groupRef === null) return requireAdministrator(caller, scopes)
-        const group = await serviceAccountGroup(deps, caller, groupRef, scopes)
-        return group.isErr() ? err(group.error) : ok(undefined)
-      }),
-    createServiceAccount: (caller, request) =>
-      write(caller, async () => {
-        const allowed = requireAdministrator(caller, WRITE_SCOPES)
-        return allowed.isErr() ? err(allowed.error) : createServiceAccount(deps, request, null)
-      }),
-    listServiceAccounts: (caller, order) =>
-      read(async () => {
-        const allowed = requireAdministrator(caller, READ_SCOPES)
-        return allowed.isErr() ? err(allowed.error) : listServiceAccounts(deps, null, order)
-      }),
-    createGroupServiceAccount: (caller, groupRef, request) =>
-      write(caller, async () => {
-        const group = await serviceAccountGroup(deps, caller, groupRef, WRITE_SCOPES)
-        return group.isErr() ? err(group.error) : createServiceAccount(deps, request, group.value)
-      }),
-    listGroupServiceAccounts: (caller, groupRef, order) =>
-      read(async () => {
-        const group = await serviceAccountGroup(deps, caller, groupRef, READ_SCOPES)
-        return group.isErr() ? err(group.error) : listServiceAccounts(deps, group.value, order)
-      }),
-    deleteGroupServiceAccount: (caller, groupRef, userId, { hardDelete }) =>
-      write(caller, async () => {
-        const found = await groupAccount(deps, caller, groupRef, userId, WRITE_SCOPES)
-        return found.isErr()
-          ? err(found.error)
-          : deleteServiceAccount(deps, caller, found.value.account, hardDelete)
-      }),
-    listServiceAccountTokens: (caller, groupRef, userId, request) =>
-      read(async () => {
-        const found = await groupAccount(deps, caller, groupRef, userId, READ_SCOPES)
-        return found.isErr() ? err(found.error) : listAccountTokens(deps, found.value.account, request)
-      }),
-    createServiceAccountToken: (caller, groupRef, userId, request) =>
-      write(caller, async () => {
-        const found = await groupAccount(deps, caller, groupRef, userId, WRITE_SCOPES)
-        return found.isErr()
-          ? err(found.error)
-          : createAccountToken(deps, caller, found.value.account, request)
-      }),
-    revokeServiceAccountToken: (caller, groupRef, userId, tokenId) =>
-      write(caller, async () => {
-        const found = await groupAccount(deps, caller, groupRef, userId, WRITE_SCOPES)
-        return found.isErr()
-          ? err(found.error)
-          : revokeAccountToken(deps, caller, found.value.account, tokenId)
-      }),
-    rotateServiceAccountToken: (caller, groupRef, userId, tokenId, { expiresAt }) =>
-      write(caller, async () => {
-        const found = await groupAccount(deps, caller, groupRef, userId, WRITE_SCOPES)
-        if (found.isErr()) return err(found.error)
-        const rotated = await rotateAccountToken(deps, caller, found.value.account, tokenId, expiresAt)
-        return rotated.isErr() ? err(rotated.error) : ok(rotated.value)
-      }),
-  }
+type Answer<T> = ResultAsync<T, ServiceAccountError>
+const run = <T>(steps: () => Promise<Result<T, ServiceAccountError>>): Answer<T> => new ResultAsync(steps())
+
+/** `serviceAccounts.access`. */
+export function serviceAccountAccess(
+  deps: AuthorityDeps,
+  caller: Actor,
+  groupRef: string | null,
+  access: 'read' | 'write',
+): Answer<void> {
+  return run(async () => {
+    const scopes = access === 'read' ? READ_SCOPES : WRITE_SCOPES
+    if (groupRef === null) return requireAdministrator(caller, scopes)
+    const group = await serviceAccountGroup(deps, caller, groupRef, scopes)
+    return group.isErr() ? err(group.error) : ok(undefined)
+  })
+}
+
+/** `serviceAccounts.create`. */
+export function createInstanceAccount(
+  deps: AuthorityDeps,
+  caller: Actor,
+  request: ServiceAccountRequest,
+): Answer<User> {
+  return run(async () => {
+    const allowed = requireAdministrator(caller, WRITE_SCOPES)
+    return allowed.isErr() ? err(allowed.error) : createServiceAccount(deps, request, null)
+  })
+}
+
+/** `serviceAccounts.list`. */
+export function listInstanceAccounts(
+  deps: AuthorityDeps,
+  caller: Actor,
+  order: ServiceAccountOrder,
+): Answer<readonly User[]> {
+  return run(async () => {
+    const allowed = requireAdministrator(caller, READ_SCOPES)
+    return allowed.isErr() ? err(allowed.error) : listServiceAccounts(deps, null, order)
+  })
+}
+
+/** `serviceAccounts.createInGroup`. */
+export function createGroupAccount(
+  deps: AuthorityDeps,
+  caller: Actor,
+  groupRef: string,
+  request: ServiceAccountRequest,
+): Answer<User> {
+  return run(async () => {
+    const group = await serviceAccountGroup(deps, caller, groupRef, WRITE_SCOPES)
+    return group.isErr() ? err(group.error) : createServiceAccount(deps, request, group.value)
+  })
+}
+
+/** `serviceAccounts.listInGroup`. */
+export function listGroupAccounts(
+  deps: AuthorityDeps,
+  caller: Actor,
+  groupRef: string,
+  order: ServiceAccountOrder,
+): Answer<readonly User[]> {
+  return run(async () => {
+    const group = await serviceAccountGroup(deps, caller, groupRef, READ_SCOPES)
+    return group.isErr() ? err(group.error) : listServiceAccounts(deps, group.value, order)
+  })
+}
+
+/** `serviceAccounts.deleteFromGroup`. */
+export function deleteGroupAccount(
+  deps: AuthorityDeps,
+  caller: Actor,
+  groupRef: string,
+  userId: number,
+  hardDelete: boolean,
+): Answer<void> {
+  return run(async () => {
+    const found = await groupAccount(deps, caller, groupRef, userId, WRITE_SCOPES)
+    return found.isErr()
+      ? err(found.error)
+      : deleteServiceAccount(deps, caller, found.value.account, hardDelete)
+  })
+}
+
+/** `serviceAccounts.listTokens`. */
+export function listGroupAccountTokens(
+  deps: AuthorityDeps,
+  caller: Actor,
+  groupRef: string,
+  userId: number,
+  request: Omit<ListRequest, 'userRef'>,
+): Answer<TokenPage> {
+  return run(async () => {
+    const found = await groupAccount(deps, caller, groupRef, userId, READ_SCOPES)
+    return found.isErr() ? err(found.error) : listAccountTokens(deps, found.value.account, request)
+  })
+}
+
+/** `serviceAccounts.createToken`. */
+export function createGroupAccountToken(
+  deps: AuthorityDeps,
+  caller: Actor,
+  groupRef: string,
+  userId: number,
+  request: CreateRequest,
+): Answer<IssuedToken> {
+  return run(async () => {
+    const found = await groupAccount(deps, caller, groupRef, userId, WRITE_SCOPES)
+    return found.isErr() ? err(found.error) : createAccountToken(deps, caller, found.value.account, request)
+  })
+}
+
+/** `serviceAccounts.revokeToken`. */
+export function revokeGroupAccountToken(
+  deps: AuthorityDeps,
+  caller: Actor,
+  groupRef: string,
+  userId: number,
+  tokenId: number,
+): Answer<void> {
+  return run(async () => {
+    const found = await groupAccount(deps, caller, groupRef, userId, WRITE_SCOPES)
+    return found.isErr() ? err(found.error) : revokeAccountToken(deps, caller, found.value.account, tokenId)
+  })
+}
+
+/** `serviceAccounts.rotateToken`. */
+export function rotateGroupAccountToken(
+  deps: AuthorityDeps,
+  caller: Actor,
+  groupRef: string,
+  userId: number,
+  tokenId: number,
+  expiresAt: string | undefined,
+): Answer<IssuedToken> {
+  return run(async () => {
+    const found = await groupAccount(deps, caller, groupRef, userId, WRITE_SCOPES)
+    if (found.isErr()) return err(found.error)
+    const rotated = await rotateAccountToken(deps, caller, found.value.account, tokenId, expiresAt)
+    return rotated.isErr() ? err(rotated.error) : ok(rotated.value)
+  })
 }

@@ -64,7 +64,7 @@ function withQuery(url: URL, body: BodyParams): BodyParams {
  *    405 with `Allow`), the route's release gate (404), all before authentication;
  * 2. credentials: the body of a POST or DELETE is read, the token and `sudo` taken where GitLab takes
  *    them;
- * 3. caller: `authority.requestPrincipal` authenticates the token (expiry, revocation, Admin Mode, a
+ * 3. caller: `authority.requests.requestPrincipal` authenticates the token (expiry, revocation, Admin Mode, a
  *    blocked owner) and applies `sudo`; a route that needs a token refuses a request without one
  *    (401), then an unknown body parameter (400);
  * 4. the route's handler, which validates its parameters and calls its use case.
@@ -124,7 +124,7 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
       if (unknown !== undefined) return unknownReply(unknown)
       return row.serve({ authority, url, path, params, publicUrl, principal })
     }
-    const caller = authority.requestPrincipal(credentials, row.method === 'GET' ? READ : WRITE)
+    const caller = authority.requests.requestPrincipal(credentials, row.method === 'GET' ? READ : WRITE)
     const known = settledResult(caller)
     return known === undefined ? Promise.resolve(caller.then<Reply, never>(serve)) : serve(known)
   }

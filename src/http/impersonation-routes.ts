@@ -112,7 +112,7 @@ async function list({ input, userId, refuseParameter }: Checked): Promise<Reply>
       ? error(400, 'state does not have a valid value')
       : message(403, '403 Forbidden')
   }
-  const listed = await authority.listImpersonationTokens(principal, userId, {
+  const listed = await authority.impersonation.list(principal, userId, {
     state: (state ?? 'all') as ImpersonationState,
     page: page.value,
   })
@@ -129,7 +129,7 @@ async function create({ input, userId, refuseParameter }: Checked): Promise<Repl
   const { authority, principal, params } = input
   const request = parseImpersonationBody(params)
   if (request.isErr()) return refuseParameter(request.error)
-  const created = await authority.createImpersonationToken(principal, userId, request.value)
+  const created = await authority.impersonation.create(principal, userId, request.value)
   if (created.isErr()) return fail(created.error)
   const { token, secret } = created.value
   return json(201, impersonationTokenJson(token, authority.now(), authority.release, secret))
@@ -137,13 +137,13 @@ async function create({ input, userId, refuseParameter }: Checked): Promise<Repl
 
 async function get({ input, userId, tokenId }: Checked): Promise<Reply> {
   const { authority, principal } = input
-  const found = await authority.getImpersonationToken(principal, userId, tokenId)
+  const found = await authority.impersonation.get(principal, userId, tokenId)
   return found.isErr()
     ? fail(found.error)
     : json(200, impersonationTokenJson(found.value, authority.now(), authority.release))
 }
 
 async function revoke({ input, userId, tokenId }: Checked): Promise<Reply> {
-  const revoked = await input.authority.revokeImpersonationToken(input.principal, userId, tokenId)
+  const revoked = await input.authority.impersonation.revoke(input.principal, userId, tokenId)
   return revoked.isErr() ? fail(revoked.error) : noContent()
 }

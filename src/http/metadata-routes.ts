@@ -15,14 +15,14 @@ export const METADATA_ROUTES: readonly RouteRow[] = [
 ]
 
 async function metadata({ authority, principal }: CallerInput): Promise<Reply> {
-  const found = await authority.metadata(principal)
+  const found = await authority.users.metadata(principal)
   return found.isErr() ? errorReply(found.error) : json(200, found.value)
 }
 
 async function version(input: CallerInput): Promise<Reply> {
   const { authority, principal } = input
   if (hasFeature('version_mirrors_metadata', authority.release)) return metadata(input)
-  const found = await authority.metadata(principal)
+  const found = await authority.users.metadata(principal)
   if (found.isErr()) return errorReply(found.error)
   return json(200, { version: found.value.version, revision: found.value.revision })
 }

@@ -87,7 +87,7 @@ async function list(
   const params = (await listParamsParser())(url.searchParams)
   if (params.isErr()) return errorReply(params.error)
   const { filter, sort, page } = params.value
-  const result = await authority.listResourceTokens(principal, address(type, path), { filter, sort, page })
+  const result = await authority.resources.list(principal, address(type, path), { filter, sort, page })
   if (result.isErr()) return errorReply(result.error)
   const now = authority.now()
   const items = result.value.items.map((shown) => resourceTokenJsonText(shown, now, authority.release))
@@ -95,7 +95,7 @@ async function list(
 }
 
 async function get(type: ResourceType, { authority, principal, path }: CallerInput): Promise<Reply> {
-  const result = await authority.getResourceToken(principal, address(type, path), path['token_id'] ?? '')
+  const result = await authority.resources.get(principal, address(type, path), path['token_id'] ?? '')
   if (result.isErr()) return errorReply(result.error)
   return jsonText(200, resourceTokenJsonText(result.value, authority.now(), authority.release))
 }
@@ -106,14 +106,14 @@ async function create(
 ): Promise<Reply> {
   const request = parseResourceTokenBody(params)
   if (request.isErr()) return errorReply(request.error)
-  const result = await authority.createResourceToken(principal, address(type, path), request.value)
+  const result = await authority.resources.create(principal, address(type, path), request.value)
   if (result.isErr()) return errorReply(result.error)
   const { secret, ...shown } = result.value
   return jsonText(201, resourceTokenJsonText(shown, authority.now(), authority.release, secret))
 }
 
 async function revoke(type: ResourceType, { authority, principal, path }: CallerInput): Promise<Reply> {
-  const result = await authority.revokeResourceToken(principal, address(type, path), path['token_id'] ?? '')
+  const result = await authority.resources.revoke(principal, address(type, path), path['token_id'] ?? '')
   return result.isOk() ? noContent() : errorReply(result.error)
 }
 
@@ -132,7 +132,7 @@ async function rotate(
   self: boolean,
 ): Promise<Reply> {
   const idempotencyKey = headers.get('idempotency-key')
-  const rotated = await authority.rotateResourceTokenRequest(address(type, path), {
+  const rotated = await authority.resources.rotateRequest(address(type, path), {
     ...credentials,
     idempotencyKey,
     ref: refusal === undefined ? ok(self ? 'self' : tokenRef(path)) : err(refusal),

@@ -120,7 +120,7 @@ async function refused(
   groupRef: string | null,
   access: 'read' | 'write',
 ): Promise<Reply> {
-  const allowed = await input.authority.serviceAccountAccess(input.principal, groupRef, access)
+  const allowed = await input.authority.serviceAccounts.access(input.principal, groupRef, access)
   return errorReply(allowed.isErr() ? allowed.error : error, 'users')
 }
 
@@ -183,20 +183,20 @@ async function listed(
 async function createInstanceAccount(input: CallerInput): Promise<Reply> {
   const request = accountBody(input.params)
   if (request.isErr()) return refused(input, request.error, null, 'write')
-  const created = await input.authority.createServiceAccount(input.principal, request.value)
+  const created = await input.authority.serviceAccounts.create(input.principal, request.value)
   if (created.isErr()) return errorReply(created.error, 'users')
   return json(201, accounts(input, [created.value])[0])
 }
 
 function listInstanceAccounts(input: CallerInput): Promise<Reply> {
-  return listed(input, null, (order) => input.authority.listServiceAccounts(input.principal, order))
+  return listed(input, null, (order) => input.authority.serviceAccounts.list(input.principal, order))
 }
 
 async function createGroupAccount(input: CallerInput): Promise<Reply> {
   const group = input.path['id'] ?? ''
   const request = accountBody(input.params)
   if (request.isErr()) return refused(input, request.error, group, 'write')
-  const created = await input.authority.createGroupServiceAccount(input.principal, group, request.value)
+  const created = await input.authority.serviceAccounts.createInGroup(input.principal, group, request.value)
   if (created.isErr()) return errorReply(created.error, 'users')
   return json(201, accounts(input, [created.value])[0])
 }
@@ -204,7 +204,7 @@ async function createGroupAccount(input: CallerInput): Promise<Reply> {
 function listGroupAccounts(input: CallerInput): Promise<Reply> {
   const group = input.path['id'] ?? ''
   return listed(input, group, (order) =>
-    input.authority.listGroupServiceAccounts(input.principal, group, order),
+    input.authority.serviceAccounts.listInGroup(input.principal, group, order),
   )
 }
 
@@ -224,7 +224,7 @@ async function deleteGroupAccount(input: CallerInput): Promise<Reply> {
   if (userId.isErr()) return refused(input, userId.error, input.path['id'] ?? '', 'write')
   const hard = hardDelete(input.params)
   if (hard.isErr()) return refused(input, hard.error, input.path['id'] ?? '', 'write')
-  const deleted = await input.authority.deleteGroupServiceAccount(
+  const deleted = await input.authority.serviceAccounts.deleteFromGroup(
     input.principal,
     input.path['id'] ?? '',
     userId.value,
@@ -240,7 +240,7 @@ async function listTokens(input: CallerInput): Promise<Reply> {
   const params = (await listParamsParser())(url.searchParams)
   if (params.isErr()) return refused(input, params.error, input.path['id'] ?? '', 'read')
   const { filter, sort, page } = params.value
-  const result = await authority.listServiceAccountTokens(principal, input.path['id'] ?? '', userId.value, {
+  const result = await authority.serviceAccounts.listTokens(principal, input.path['id'] ?? '', userId.value, {
     filter,
     sort,
     page,
@@ -257,7 +257,7 @@ async function createToken(input: CallerInput): Promise<Reply> {
   if (userId.isErr()) return refused(input, userId.error, input.path['id'] ?? '', 'write')
   const request = parseCreateBody(input.params, SCOPES)
   if (request.isErr()) return refused(input, request.error, input.path['id'] ?? '', 'write')
-  const created = await authority.createServiceAccountToken(
+  const created = await authority.serviceAccounts.createToken(
     principal,
     input.path['id'] ?? '',
     userId.value,
@@ -273,7 +273,7 @@ async function revokeToken(input: CallerInput): Promise<Reply> {
   if (userId.isErr()) return refused(input, userId.error, input.path['id'] ?? '', 'write')
   const tokenId = parseId(input.path['token_id'], 'token_id')
   if (tokenId.isErr()) return refused(input, tokenId.error, input.path['id'] ?? '', 'write')
-  const revoked = await input.authority.revokeServiceAccountToken(
+  const revoked = await input.authority.serviceAccounts.revokeToken(
     input.principal,
     input.path['id'] ?? '',
     userId.value,
@@ -290,7 +290,7 @@ async function rotateToken(input: CallerInput): Promise<Reply> {
   if (tokenId.isErr()) return refused(input, tokenId.error, input.path['id'] ?? '', 'write')
   const expiresAt = grapeDate(input.params, 'expires_at')
   if (expiresAt.isErr()) return refused(input, expiresAt.error, input.path['id'] ?? '', 'write')
-  const rotated = await authority.rotateServiceAccountToken(
+  const rotated = await authority.serviceAccounts.rotateToken(
     principal,
     input.path['id'] ?? '',
     userId.value,

@@ -32,7 +32,7 @@ export const TOKEN_ROUTES: readonly RouteRow[] = [
   },
   { method: 'GET', path: '/personal_access_tokens/:id', serve: get },
   { method: 'DELETE', path: '/personal_access_tokens/:id', params: [], serve: revoke },
-  // The authority owns a rotation's order (replay before authentication): one call, `rotateRequest`.
+  // The authority owns a rotation's order (replay before authentication): one call, `requests.rotateRequest`.
   {
     method: 'POST',
     path: '/personal_access_tokens/:id/rotate',
@@ -122,7 +122,7 @@ async function rotate({
 }: CredentialsInput): Promise<Reply> {
   const ref = refusal === undefined ? parseTokenRef(path['id']).mapErr((e) => errorReply(e)) : err(refusal)
   const idempotencyKey = headers.get('idempotency-key')
-  const rotated = await authority.rotateRequest({
+  const rotated = await authority.requests.rotateRequest({
     ...credentials,
     idempotencyKey,
     ref,

@@ -42,7 +42,7 @@ function renderer({ principal, url, publicUrl }: UsersInput) {
 async function currentUser(input: UsersInput): Promise<Reply> {
   const { authority, principal } = input
   if (principal === null) return errorReply(unauthenticated())
-  const me = await authority.currentUser(principal)
+  const me = await authority.users.current(principal)
   if (me.isErr()) return errorReply(me.error)
   // GitLab picks the entity by `admin?` here, not by the admin-mode-aware check of the other routes.
   return json(200, renderer(input)(me.value, me.value.admin ? 'with_admin' : 'public'))
@@ -53,7 +53,7 @@ async function user(input: UsersInput): Promise<Reply> {
   const custom = grapeBoolean(url.searchParams, 'with_custom_attributes')
   if (custom.isErr()) return errorReply(custom.error)
   // Ids too large to be exact become a number no user has.
-  const found = await authority.findUser(principal, Number(path['id']))
+  const found = await authority.users.find(principal, Number(path['id']))
   if (found.isErr()) return errorReply(found.error, 'users')
   const entity = principal?.user.admin === true ? 'details_with_admin' : 'user'
   return json(200, renderer(input)(found.value, entity, custom.value === true))
@@ -63,7 +63,7 @@ async function users(input: UsersInput): Promise<Reply> {
   const { authority, principal, url, publicUrl } = input
   const params = parseUsersParams(url.searchParams, await listParamsParser())
   if (params.isErr()) return errorReply(params.error)
-  const found = await authority.findUsers(principal, params.value.query)
+  const found = await authority.users.findMany(principal, params.value.query)
   if (found.isErr()) return errorReply(found.error, 'users')
   const pagination = paginate(found.value.length, params.value.page)
   const page = found.value.slice(pagination.offset, pagination.offset + pagination.perPage)

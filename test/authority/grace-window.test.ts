@@ -20,7 +20,7 @@ describe('issue 13: the rotation grace window', () => {
   it('is off by default: the previous token is revoked at once and a replay finds nothing', async () => {
     const { authority, first } = await rotatedOnce({})
     expect((await authority.authenticate(first.secret))._unsafeUnwrapErr().type).toBe('token_revoked')
-    expect((await authority.replayRotation(first.secret, 'self', null))._unsafeUnwrap()).toBeNull()
+    expect((await authority.requests.replayRotation(first.secret, 'self', null))._unsafeUnwrap()).toBeNull()
   })
 
   it('keeps the previous token working inside the window, and not from its end on', async () => {
@@ -41,10 +41,10 @@ describe('issue 13: the rotation grace window', () => {
 
   it('answers a replayed rotation inside the window with the same successor, once, not reuse detection', async () => {
     const { authority, first, rotated, events } = await rotatedOnce()
-    const replayed = (await authority.replayRotation(first.secret, 'self', null))._unsafeUnwrap()
+    const replayed = (await authority.requests.replayRotation(first.secret, 'self', null))._unsafeUnwrap()
     expect(replayed).toEqual(rotated)
     expect(events).toMatchObject([{ type: 'rotation_replayed', previous: { id: first.token.id } }])
-    expect((await authority.replayRotation(first.secret, 'self', null))._unsafeUnwrap()).toBeNull()
+    expect((await authority.requests.replayRotation(first.secret, 'self', null))._unsafeUnwrap()).toBeNull()
     // Then the rotation goes on: the previous token still authenticates for it, and rotating a revoked
     // token is refused as GitLab refuses it, without revoking the successor.
     const again = (await authority.authenticate(first.secret, { rotateRequest: true }))._unsafeUnwrap()
@@ -60,18 +60,20 @@ describe('issue 13: the rotation grace window', () => {
   it('replays by the token’s own id as by self, and not for a client Idempotency-Key', async () => {
     const { authority, first, rotated } = await rotatedOnce()
     expect(
-      (await authority.replayRotation(first.secret, first.token.id + 100, null))._unsafeUnwrap(),
+      (await authority.requests.replayRotation(first.secret, first.token.id + 100, null))._unsafeUnwrap(),
     ).toBeNull()
-    expect((await authority.replayRotation(first.secret, 'self', 'some-key'))._unsafeUnwrap()).toBeNull()
-    expect((await authority.replayRotation(first.secret, first.token.id, null))._unsafeUnwrap()).toEqual(
-      rotated,
-    )
+    expect(
+      (await authority.requests.replayRotation(first.secret, 'self', 'some-key'))._unsafeUnwrap(),
+    ).toBeNull()
+    expect(
+      (await authority.requests.replayRotation(first.secret, first.token.id, null))._unsafeUnwrap(),
+    ).toEqual(rotated)
   })
 
   it('does not replay once the successor was used', async () => {
     const { authority, first, rotated } = await rotatedOnce()
     ;(await authority.authenticate(rotated.secret))._unsafeUnwrap()
-    expect((await authority.replayRotation(first.secret, 'self', null))._unsafeUnwrap()).toBeNull()
+    expect((await authority.requests.replayRotation(first.secret, 'self', null))._unsafeUnwrap()).toBeNull()
     expect((await authority.authenticate(first.secret)).isOk()).toBe(true)
   })
 
@@ -82,7 +84,7 @@ describe('issue 13: the rotation grace window', () => {
       await authority.rotate(second, 'self', { presentedSecret: rotated.secret })
     )._unsafeUnwrap()
     expect((await authority.authenticate(first.secret))._unsafeUnwrapErr().type).toBe('token_revoked')
-    expect((await authority.replayRotation(first.secret, 'self', null))._unsafeUnwrap()).toBeNull()
+    expect((await authority.requests.replayRotation(first.secret, 'self', null))._unsafeUnwrap()).toBeNull()
     expect((await authority.authenticate(rotated.secret)).isOk()).toBe(true)
     const session = (await authority.asUser(ALICE.id))._unsafeUnwrap()
     ;(await authority.revoke(session, third.token.id))._unsafeUnwrap()
@@ -95,7 +97,7 @@ describe('issue 13: the rotation grace window', () => {
     const session = (await authority.asUser(ALICE.id))._unsafeUnwrap()
     ;(await authority.rotate(session, own.token.id))._unsafeUnwrap()
     expect((await authority.authenticate(own.secret)).isOk()).toBe(true)
-    expect((await authority.replayRotation(own.secret, 'self', null))._unsafeUnwrap()).toBeNull()
+    expect((await authority.requests.replayRotation(own.secret, 'self', null))._unsafeUnwrap()).toBeNull()
   })
 
   it('a rotation with a presented secret that is not the principal’s keeps no grace receipt', async () => {
@@ -103,8 +105,8 @@ describe('issue 13: the rotation grace window', () => {
     const alice = await login(ALICE.id)
     const other = await login(ALICE.id)
     ;(await authority.rotate(alice, 'self', { presentedSecret: other.secret }))._unsafeUnwrap()
-    expect((await authority.replayRotation(alice.secret, 'self', null))._unsafeUnwrap()).toBeNull()
-    expect((await authority.replayRotation(other.secret, 'self', null))._unsafeUnwrap()).toBeNull()
+    expect((await authority.requests.replayRotation(alice.secret, 'self', null))._unsafeUnwrap()).toBeNull()
+    expect((await authority.requests.replayRotation(other.secret, 'self', null))._unsafeUnwrap()).toBeNull()
   })
 
   it('is checked at start-up: at most a day, and a store with receipts and findSuccessor', () => {
@@ -187,7 +189,7 @@ describe('issue 19: what a token in its grace period may do', () => {
       expect((await authority.create(graced, BOB.id, request))._unsafeUnwrapErr()).toMatchObject(REVOKED)
       expect(
         (
-          await authority.createImpersonationToken(graced, BOB.id, { name: 'minted', scopes: ['api'] })
+          await authority.impersonation.create(graced, BOB.id, { name: 'minted', scopes: ['api'] })
         )._unsafeUnwrapErr(),
       ).toMatchObject(REVOKED)
     }

@@ -59,7 +59,7 @@ describe('issueResourceToken', () => {
     it(`makes a ${resource.type} bot, a Maintainer by default, and its token`, async () => {
       const w = await world()
       const issued = (
-        await w.authority.issueResourceToken({
+        await w.authority.resources.issue({
           resource,
           name: 'ci',
           scopes: ['read_api', 'read_repository'],
@@ -103,7 +103,7 @@ describe('issueResourceToken', () => {
   it('makes a member at the given access level, with the given description and day', async () => {
     const w = await world()
     const issued = (
-      await w.authority.issueResourceToken({
+      await w.authority.resources.issue({
         resource: PROJECT,
         name: 'deploy',
         scopes: ['api'],
@@ -121,10 +121,10 @@ describe('issueResourceToken', () => {
   it('makes one bot per token, each with its own username', async () => {
     const w = await world()
     const a = (
-      await w.authority.issueResourceToken({ resource: GROUP, name: 'a', scopes: ['api'] })
+      await w.authority.resources.issue({ resource: GROUP, name: 'a', scopes: ['api'] })
     )._unsafeUnwrap()
     const b = (
-      await w.authority.issueResourceToken({ resource: GROUP, name: 'b', scopes: ['api'] })
+      await w.authority.resources.issue({ resource: GROUP, name: 'b', scopes: ['api'] })
     )._unsafeUnwrap()
     expect(a.token.userId).not.toBe(b.token.userId)
     const names = (await w.bots()).map((u) => u.username)
@@ -133,7 +133,7 @@ describe('issueResourceToken', () => {
 
   it('accepts every resource bot scope', async () => {
     const w = await world()
-    const issued = await w.authority.issueResourceToken({
+    const issued = await w.authority.resources.issue({
       resource: PROJECT,
       name: 'all',
       scopes: RESOURCE_BOT_SCOPES,
@@ -145,7 +145,7 @@ describe('issueResourceToken', () => {
     it('absent or null: today + the maximum lifetime when expiry is required', async () => {
       const w = await world({ maxLifetimeDays: 30 })
       for (const expiresAt of [undefined, null]) {
-        const issued = await w.authority.issueResourceToken({
+        const issued = await w.authority.resources.issue({
           resource: PROJECT,
           name: 'ci',
           scopes: ['api'],
@@ -160,7 +160,7 @@ describe('issueResourceToken', () => {
     it('absent or null: never when expiry is not required', async () => {
       const w = await world({ requireExpiry: false })
       for (const expiresAt of [undefined, null]) {
-        const issued = await w.authority.issueResourceToken({
+        const issued = await w.authority.resources.issue({
           resource: GROUP,
           name: 'ci',
           scopes: ['api'],
@@ -205,12 +205,12 @@ describe('issueResourceToken', () => {
     for (const [what, fields, error] of cases) {
       it(what, async () => {
         const w = await world()
-        const issued = await w.authority.issueResourceToken({
+        const issued = await w.authority.resources.issue({
           resource: PROJECT,
           name: 'ci',
           scopes: ['api'],
           ...fields,
-        } as Parameters<typeof w.authority.issueResourceToken>[0])
+        } as Parameters<typeof w.authority.resources.issue>[0])
         expect(issued._unsafeUnwrapErr()).toMatchObject(error as object)
         expect(await w.bots()).toEqual([])
         expect(w.events).toEqual([])
@@ -223,7 +223,7 @@ describe('issueResourceToken', () => {
   it('every access level GitLab knows is accepted', async () => {
     const w = await world()
     for (const accessLevel of [10, 15, 20, 30, 40, 50] satisfies AccessLevel[]) {
-      const issued = await w.authority.issueResourceToken({
+      const issued = await w.authority.resources.issue({
         resource: GROUP,
         name: 'ci',
         scopes: ['api'],

@@ -27,7 +27,7 @@ function fieldRules(open: () => Promise<TokenStore>): void {
       clock: manualClock(T0),
       random: seededRandom(++seed),
     })
-    ;(await authority.putUser(ADMIN))._unsafeUnwrap()
+    ;(await authority.users.put(ADMIN))._unsafeUnwrap()
     return authority
   }
 

@@ -30,7 +30,7 @@ async function worldOver(wrap: (store: TokenStore) => TokenStore) {
     random: seededRandom(28),
     onEvent: (event) => events.push(event),
   })
-  ;(await authority.putUser(ALICE))._unsafeUnwrap()
+  ;(await authority.users.put(ALICE))._unsafeUnwrap()
   const issued = (
     await authority.issueToken({ userId: ALICE.id, name: 'ci', scopes: ['api', 'self_rotate'] })
   )._unsafeUnwrap()

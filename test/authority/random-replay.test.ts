@@ -100,8 +100,8 @@ for (const [name, open] of [
     it("a resource token's bot gets a fresh username instead of failing", async () => {
       const store = await withProject(await open())
       const input = { resource: PROJECT, name: 'deploy', scopes: ['api'] }
-      const before = (await started(store, 9).issueResourceToken(input))._unsafeUnwrap()
-      const after = (await started(store, 9).issueResourceToken(input))._unsafeUnwrap()
+      const before = (await started(store, 9).resources.issue(input))._unsafeUnwrap()
+      const after = (await started(store, 9).resources.issue(input))._unsafeUnwrap()
       const bots = (await store.resources?.listUsers({ bot: true }))?._unsafeUnwrap() ?? []
       expect(bots.map((bot) => bot.id)).toEqual([before.token.userId, after.token.userId])
       expect(new Set(bots.map((bot) => bot.username)).size).toBe(2)
@@ -115,7 +115,7 @@ for (const [name, open] of [
       )._unsafeUnwrap()
       // The restarted source draws `before`'s secret first: the successor's digest is taken.
       const restarted = started(store, 9)
-      const rotated = okOf(await restarted.rotateRequest({ secret: before.secret, ref: ok('self') }))
+      const rotated = okOf(await restarted.requests.rotateRequest({ secret: before.secret, ref: ok('self') }))
       expect(rotated.replayed).toBe(false)
       expect(rotated.secret).not.toBe(before.secret)
       expect(rotated.token.previousId).toBe(before.token.id)
@@ -131,8 +131,8 @@ for (const [name, open] of [
       )._unsafeUnwrap()
       const restarted = started(store, 9)
       const request = { secret: before.secret, ref: ok('self' as const), idempotencyKey: 'retry-28' }
-      const first = okOf(await restarted.rotateRequest(request))
-      const again = okOf(await restarted.rotateRequest(request))
+      const first = okOf(await restarted.requests.rotateRequest(request))
+      const again = okOf(await restarted.requests.rotateRequest(request))
       expect(first.secret).not.toBe(before.secret)
       expect(again).toMatchObject({ replayed: true, secret: first.secret, token: { id: first.token.id } })
       expect((await store.findSuccessor?.(before.token.id))?._unsafeUnwrap()?.id).toBe(first.token.id)
@@ -147,7 +147,7 @@ for (const [name, open] of [
       )._unsafeUnwrap()
       const create = async (authority: ReturnType<typeof started>) => {
         const principal = (await authority.authenticate(admin.secret))._unsafeUnwrap()
-        return okOf(await authority.createServiceAccount(principal, {}))
+        return okOf(await authority.serviceAccounts.create(principal, {}))
       }
       const before = await create(started(store, 9))
       const after = await create(started(store, 9))
@@ -169,7 +169,7 @@ for (const [name, open] of [
       const issued = (
         await authority.issueToken({ userId: OWNER.id, name: 'a', scopes: ['api'] })
       )._unsafeUnwrap()
-      const rotated = await authority.rotateRequest({ secret: issued.secret, ref: ok('self') })
+      const rotated = await authority.requests.rotateRequest({ secret: issued.secret, ref: ok('self') })
       expect(rotated._unsafeUnwrapErr()).toMatchObject({ type: 'store_failure', conflict: 'digest' })
       expect((await store.findById(issued.token.id))._unsafeUnwrap()?.revoked).toBe(false)
       expect((await store.findSuccessor?.(issued.token.id))?._unsafeUnwrap()).toBeNull()

@@ -28,11 +28,11 @@ describe('Idempotency-Key on rotate: the replay', () => {
   it('the same old token with the same key gets the same successor (id and secret), once', async () => {
     const w = await world()
     const { old, rotated } = await rotatedWithKey(w)
-    const replayed = (await w.authority.replayRotation(old.secret, 'self', KEY))._unsafeUnwrap()
+    const replayed = (await w.authority.requests.replayRotation(old.secret, 'self', KEY))._unsafeUnwrap()
     expect(replayed).toEqual(rotated)
     expect(await revokedNow(w, rotated.token.id)).toBe(false)
     // The receipt is spent: a second replay finds nothing, and the request goes on as without a key.
-    expect((await w.authority.replayRotation(old.secret, 'self', KEY))._unsafeUnwrap()).toBeNull()
+    expect((await w.authority.requests.replayRotation(old.secret, 'self', KEY))._unsafeUnwrap()).toBeNull()
     const again = await w.authority.authenticate(old.secret, { rotateRequest: true })
     expect(again._unsafeUnwrapErr()).toEqual({ type: 'token_revoked', tokenId: old.token.id })
     expect(await revokedNow(w, rotated.token.id)).toBe(true)
@@ -41,7 +41,7 @@ describe('Idempotency-Key on rotate: the replay', () => {
   it('the replayed secret authenticates, and is the successor of the presented token', async () => {
     const w = await world()
     const { old, rotated } = await rotatedWithKey(w)
-    const replayed = (await w.authority.replayRotation(old.secret, 'self', KEY))._unsafeUnwrap()
+    const replayed = (await w.authority.requests.replayRotation(old.secret, 'self', KEY))._unsafeUnwrap()
     const principal = (await w.authority.authenticate(replayed?.secret))._unsafeUnwrap()
     expect(principal.token).toMatchObject({ id: rotated.token.id, previousId: old.token.id })
   })
@@ -51,7 +51,7 @@ describe('Idempotency-Key on rotate: the replay', () => {
     const { old, rotated } = await rotatedWithKey(w)
     w.events.length = 0
     w.clock.advance(1000)
-    await w.authority.replayRotation(old.secret, 'self', KEY)
+    await w.authority.requests.replayRotation(old.secret, 'self', KEY)
     expect(w.events).toEqual([
       {
         type: 'rotation_replayed',
@@ -67,13 +67,15 @@ describe('Idempotency-Key on rotate: the replay', () => {
   it('another key, or no key on the rotation, never replays; reuse detection runs as without a key', async () => {
     const w = await world()
     const { old, rotated } = await rotatedWithKey(w)
-    expect((await w.authority.replayRotation(old.secret, 'self', `${KEY}-2`))._unsafeUnwrap()).toBeNull()
+    expect(
+      (await w.authority.requests.replayRotation(old.secret, 'self', `${KEY}-2`))._unsafeUnwrap(),
+    ).toBeNull()
     expect((await w.authority.authenticate(old.secret, { rotateRequest: true })).isErr()).toBe(true)
     expect(await revokedNow(w, rotated.token.id)).toBe(true)
 
     const plain = await w.login(ALICE.id)
     const next = (await w.authority.rotate(plain, 'self'))._unsafeUnwrap()
-    expect((await w.authority.replayRotation(plain.secret, 'self', KEY))._unsafeUnwrap()).toBeNull()
+    expect((await w.authority.requests.replayRotation(plain.secret, 'self', KEY))._unsafeUnwrap()).toBeNull()
     expect(await revokedNow(w, next.token.id)).toBe(false)
   })
 
@@ -82,55 +84,75 @@ describe('Idempotency-Key on rotate: the replay', () => {
     const a = await rotatedWithKey(w)
     const b = await rotatedWithKey(w)
     // Each old token gets its own successor back with the shared key.
-    expect((await w.authority.replayRotation(b.old.secret, 'self', KEY))._unsafeUnwrap()).toEqual(b.rotated)
-    expect((await w.authority.replayRotation(a.old.secret, 'self', KEY))._unsafeUnwrap()).toEqual(a.rotated)
+    expect((await w.authority.requests.replayRotation(b.old.secret, 'self', KEY))._unsafeUnwrap()).toEqual(
+      b.rotated,
+    )
+    expect((await w.authority.requests.replayRotation(a.old.secret, 'self', KEY))._unsafeUnwrap()).toEqual(
+      a.rotated,
+    )
     // A token that was not rotated (still active) replays nothing, whatever the key.
     const c = await w.login(ALICE.id)
-    expect((await w.authority.replayRotation(c.secret, 'self', KEY))._unsafeUnwrap()).toBeNull()
+    expect((await w.authority.requests.replayRotation(c.secret, 'self', KEY))._unsafeUnwrap()).toBeNull()
     // Presenting the successor (not the rotated token) replays nothing either.
-    expect((await w.authority.replayRotation(a.rotated.secret, 'self', KEY))._unsafeUnwrap()).toBeNull()
+    expect(
+      (await w.authority.requests.replayRotation(a.rotated.secret, 'self', KEY))._unsafeUnwrap(),
+    ).toBeNull()
   })
 
   it('the window: replayable until rotation + window, not from then on', async () => {
     const w = await world()
     const { old, rotated } = await rotatedWithKey(w)
     w.clock.advance(WINDOW - 1)
-    expect((await w.authority.replayRotation(old.secret, 'self', KEY))._unsafeUnwrap()).toEqual(rotated)
+    expect((await w.authority.requests.replayRotation(old.secret, 'self', KEY))._unsafeUnwrap()).toEqual(
+      rotated,
+    )
 
     const late = await rotatedWithKey(w)
     w.clock.advance(WINDOW)
-    expect((await w.authority.replayRotation(late.old.secret, 'self', KEY))._unsafeUnwrap()).toBeNull()
+    expect(
+      (await w.authority.requests.replayRotation(late.old.secret, 'self', KEY))._unsafeUnwrap(),
+    ).toBeNull()
   })
 
   it('the window is configurable', async () => {
     const w = await world({ rotationReplayWindowMs: 1000 })
     const { old } = await rotatedWithKey(w)
     w.clock.advance(1000)
-    expect((await w.authority.replayRotation(old.secret, 'self', KEY))._unsafeUnwrap()).toBeNull()
+    expect((await w.authority.requests.replayRotation(old.secret, 'self', KEY))._unsafeUnwrap()).toBeNull()
   })
 
   it('not once the successor was used, rotated or revoked', async () => {
     const w = await world()
     const used = await rotatedWithKey(w)
     await w.authority.authenticate(used.rotated.secret)
-    expect((await w.authority.replayRotation(used.old.secret, 'self', KEY))._unsafeUnwrap()).toBeNull()
+    expect(
+      (await w.authority.requests.replayRotation(used.old.secret, 'self', KEY))._unsafeUnwrap(),
+    ).toBeNull()
 
     const rotatedOn = await rotatedWithKey(w)
     const successor: Principal = { user: used.old.user, token: rotatedOn.rotated.token }
     await w.authority.rotate(successor, 'self')
-    expect((await w.authority.replayRotation(rotatedOn.old.secret, 'self', KEY))._unsafeUnwrap()).toBeNull()
+    expect(
+      (await w.authority.requests.replayRotation(rotatedOn.old.secret, 'self', KEY))._unsafeUnwrap(),
+    ).toBeNull()
 
     const revoked = await rotatedWithKey(w)
     await w.store.revoke(revoked.rotated.token.id)
-    expect((await w.authority.replayRotation(revoked.old.secret, 'self', KEY))._unsafeUnwrap()).toBeNull()
+    expect(
+      (await w.authority.requests.replayRotation(revoked.old.secret, 'self', KEY))._unsafeUnwrap(),
+    ).toBeNull()
   })
 
   it('by id: the rotated token addressing itself replays; another id does not', async () => {
     const w = await world()
     const { old, rotated } = await rotatedWithKey(w)
     const other = await w.issue(ALICE.id)
-    expect((await w.authority.replayRotation(old.secret, other.token.id, KEY))._unsafeUnwrap()).toBeNull()
-    expect((await w.authority.replayRotation(old.secret, old.token.id, KEY))._unsafeUnwrap()).toEqual(rotated)
+    expect(
+      (await w.authority.requests.replayRotation(old.secret, other.token.id, KEY))._unsafeUnwrap(),
+    ).toBeNull()
+    expect(
+      (await w.authority.requests.replayRotation(old.secret, old.token.id, KEY))._unsafeUnwrap(),
+    ).toEqual(rotated)
   })
 
   it('only where the request would otherwise reach reuse detection: not for an expired token, a blocked user, a missing scope or an unknown secret', async () => {
@@ -141,16 +163,20 @@ describe('Idempotency-Key on rotate: the replay', () => {
       idempotency: { key: KEY, presentedSecret: expiring.secret },
     })
     w.clock.set(new Date('2026-03-11T00:00:00.000Z'))
-    expect((await w.authority.replayRotation(expiring.secret, 'self', KEY))._unsafeUnwrap()).toBeNull()
+    expect(
+      (await w.authority.requests.replayRotation(expiring.secret, 'self', KEY))._unsafeUnwrap(),
+    ).toBeNull()
 
     // A blocked owner.
     const w2 = await world()
     const blockedOwner = { ...BLOCKED, blocked: false }
-    await w2.authority.putUser(blockedOwner)
+    await w2.authority.users.put(blockedOwner)
     const mallory = await w2.login(BLOCKED.id)
     await w2.authority.rotate(mallory, 'self', { idempotency: { key: KEY, presentedSecret: mallory.secret } })
-    await w2.authority.putUser(BLOCKED)
-    expect((await w2.authority.replayRotation(mallory.secret, 'self', KEY))._unsafeUnwrap()).toBeNull()
+    await w2.authority.users.put(BLOCKED)
+    expect(
+      (await w2.authority.requests.replayRotation(mallory.secret, 'self', KEY))._unsafeUnwrap(),
+    ).toBeNull()
 
     // A self_rotate-only token rotated itself through `self`; by id it would need `api`.
     const w3 = await world()
@@ -161,20 +187,26 @@ describe('Idempotency-Key on rotate: the replay', () => {
       })
     )._unsafeUnwrap()
     expect(
-      (await w3.authority.replayRotation(selfOnly.secret, selfOnly.token.id, KEY))._unsafeUnwrap(),
+      (await w3.authority.requests.replayRotation(selfOnly.secret, selfOnly.token.id, KEY))._unsafeUnwrap(),
     ).toBeNull()
-    expect((await w3.authority.replayRotation(selfOnly.secret, 'self', KEY))._unsafeUnwrap()).toEqual(next)
+    expect(
+      (await w3.authority.requests.replayRotation(selfOnly.secret, 'self', KEY))._unsafeUnwrap(),
+    ).toEqual(next)
 
-    expect((await w3.authority.replayRotation('glpat-unknown', 'self', KEY))._unsafeUnwrap()).toBeNull()
-    expect((await w3.authority.replayRotation('', 'self', KEY))._unsafeUnwrap()).toBeNull()
-    expect((await w3.authority.replayRotation(null, 'self', KEY))._unsafeUnwrap()).toBeNull()
+    expect(
+      (await w3.authority.requests.replayRotation('glpat-unknown', 'self', KEY))._unsafeUnwrap(),
+    ).toBeNull()
+    expect((await w3.authority.requests.replayRotation('', 'self', KEY))._unsafeUnwrap()).toBeNull()
+    expect((await w3.authority.requests.replayRotation(null, 'self', KEY))._unsafeUnwrap()).toBeNull()
   })
 
   it('an invalid key never replays (the request goes on, and the rotation reports the key)', async () => {
     const w = await world()
     const { old } = await rotatedWithKey(w)
-    expect((await w.authority.replayRotation(old.secret, 'self', ''))._unsafeUnwrap()).toBeNull()
-    expect((await w.authority.replayRotation(old.secret, 'self', 'k\u0000'))._unsafeUnwrap()).toBeNull()
+    expect((await w.authority.requests.replayRotation(old.secret, 'self', ''))._unsafeUnwrap()).toBeNull()
+    expect(
+      (await w.authority.requests.replayRotation(old.secret, 'self', 'k\u0000'))._unsafeUnwrap(),
+    ).toBeNull()
   })
 })
 
@@ -202,8 +234,10 @@ describe('Idempotency-Key on rotate: the rotation', () => {
       })
     )._unsafeUnwrap()
     expect(rotated.token.previousId).toBe(target.token.id)
-    expect((await w.authority.replayRotation(target.secret, 'self', KEY))._unsafeUnwrap()).toBeNull()
-    expect((await w.authority.replayRotation(target.secret, target.token.id, KEY))._unsafeUnwrap()).toBeNull()
+    expect((await w.authority.requests.replayRotation(target.secret, 'self', KEY))._unsafeUnwrap()).toBeNull()
+    expect(
+      (await w.authority.requests.replayRotation(target.secret, target.token.id, KEY))._unsafeUnwrap(),
+    ).toBeNull()
   })
 
   it('a presented secret that is not the principal’s is refused', async () => {
@@ -228,14 +262,14 @@ describe('Idempotency-Key on rotate: the rotation', () => {
     expect(rotated.isOk()).toBe(true)
     const again = await w.login(ALICE.id)
     await w.authority.rotate(again, 'self', { idempotency: { key: KEY, presentedSecret: again.secret } })
-    expect((await w.authority.replayRotation(again.secret, 'self', KEY))._unsafeUnwrap()).toBeNull()
+    expect((await w.authority.requests.replayRotation(again.secret, 'self', KEY))._unsafeUnwrap()).toBeNull()
   })
 
   it('a store without rotation receipts: the key is refused clearly, and the rotation without it works', async () => {
     const { rotateWithReceipt: _r, consumeRotationReceipt: _c, ...plain } = memoryStore()
     const store: TokenStore = plain
     const authority = createAuthority({ store, pepper: 'p' })
-    await authority.putUser(ALICE)
+    await authority.users.put(ALICE)
     const issued = (
       await authority.issueToken({ userId: ALICE.id, name: 'ci', scopes: ['api'] })
     )._unsafeUnwrap()
@@ -248,7 +282,7 @@ describe('Idempotency-Key on rotate: the rotation', () => {
       reason: 'Idempotency-Key is not supported by this token store',
     })
     expect((await store.findById(issued.token.id))._unsafeUnwrap()?.revoked).toBe(false)
-    expect((await authority.replayRotation(issued.secret, 'self', KEY))._unsafeUnwrap()).toBeNull()
+    expect((await authority.requests.replayRotation(issued.secret, 'self', KEY))._unsafeUnwrap()).toBeNull()
     expect((await authority.rotate(principal, 'self')).isOk()).toBe(true)
   })
 
@@ -282,12 +316,14 @@ describe('Idempotency-Key on rotate: the rotation', () => {
     } as const
     const store: TokenStore = { ...inner, consumeRotationReceipt: () => errAsync(failure) }
     const authority = createAuthority({ store, pepper: 'p' })
-    await authority.putUser(ALICE)
+    await authority.users.put(ALICE)
     const issued = (
       await authority.issueToken({ userId: ALICE.id, name: 'ci', scopes: ['api'] })
     )._unsafeUnwrap()
     const principal = (await authority.authenticate(issued.secret))._unsafeUnwrap()
     await authority.rotate(principal, 'self', { idempotency: { key: KEY, presentedSecret: issued.secret } })
-    expect((await authority.replayRotation(issued.secret, 'self', KEY))._unsafeUnwrapErr()).toEqual(failure)
+    expect((await authority.requests.replayRotation(issued.secret, 'self', KEY))._unsafeUnwrapErr()).toEqual(
+      failure,
+    )
   })
 })

@@ -39,7 +39,7 @@ async function counted(
       return deps.digest(secret)
     },
   })
-  for (const user of [ADMIN, ALICE, BOB]) (await authority.putUser(user))._unsafeUnwrap()
+  for (const user of [ADMIN, ALICE, BOB]) (await authority.users.put(user))._unsafeUnwrap()
   const issue = async (userId: number, scopes: string[] = ['api']) =>
     (await authority.issueToken({ userId, name: 'token', scopes }))._unsafeUnwrap()
   /** How often `secret` was digested since the last `reset`. */
@@ -57,7 +57,7 @@ describe('rotateRequest: one call, one digest, one lookup', () => {
     const w = await counted()
     const old = await w.issue(ALICE.id)
     w.reset()
-    const rotated = await w.authority.rotateRequest({ secret: old.secret, ref: ok('self') })
+    const rotated = await w.authority.requests.rotateRequest({ secret: old.secret, ref: ok('self') })
     expect(rotated._unsafeUnwrap()).toMatchObject({ replayed: false, token: { previousId: old.token.id } })
     expect(w.digestsOf(old.secret)).toBe(1)
     expect(w.calls.lookups()).toBe(1)
@@ -69,7 +69,7 @@ describe('rotateRequest: one call, one digest, one lookup', () => {
     const w = await counted()
     const old = await w.issue(ALICE.id)
     w.reset()
-    const rotated = await w.authority.rotateRequest({ secret: old.secret, ref: ok(old.token.id) })
+    const rotated = await w.authority.requests.rotateRequest({ secret: old.secret, ref: ok(old.token.id) })
     expect(rotated._unsafeUnwrap().token.previousId).toBe(old.token.id)
     expect(w.digestsOf(old.secret)).toBe(1)
     expect(w.calls.lookups()).toBe(1)
@@ -80,7 +80,10 @@ describe('rotateRequest: one call, one digest, one lookup', () => {
     const admin = await w.issue(ADMIN.id)
     const target = await w.issue(ALICE.id)
     w.reset()
-    const rotated = await w.authority.rotateRequest({ secret: admin.secret, ref: ok(target.token.id) })
+    const rotated = await w.authority.requests.rotateRequest({
+      secret: admin.secret,
+      ref: ok(target.token.id),
+    })
     expect(rotated._unsafeUnwrap().token.previousId).toBe(target.token.id)
     expect(w.digestsOf(admin.secret)).toBe(1)
     expect(w.calls.count('findFreshByDigest')).toBe(1)
@@ -91,7 +94,7 @@ describe('rotateRequest: one call, one digest, one lookup', () => {
     const w = await counted()
     const old = await w.issue(ALICE.id)
     w.reset()
-    const first = await w.authority.rotateRequest({
+    const first = await w.authority.requests.rotateRequest({
       secret: old.secret,
       ref: ok('self'),
       idempotencyKey: KEY,
@@ -106,18 +109,18 @@ describe('rotateRequest: one call, one digest, one lookup', () => {
     const w = await counted()
     const old = await w.issue(ALICE.id)
     const first = (
-      await w.authority.rotateRequest({ secret: old.secret, ref: ok('self'), idempotencyKey: KEY })
+      await w.authority.requests.rotateRequest({ secret: old.secret, ref: ok('self'), idempotencyKey: KEY })
     )._unsafeUnwrap()
     w.reset()
     const retried = (
-      await w.authority.rotateRequest({ secret: old.secret, ref: ok('self'), idempotencyKey: KEY })
+      await w.authority.requests.rotateRequest({ secret: old.secret, ref: ok('self'), idempotencyKey: KEY })
     )._unsafeUnwrap()
     expect(retried).toEqual({ ...first, replayed: true })
     expect(w.digestsOf(old.secret)).toBe(1)
     expect(w.calls.lookups()).toBe(1)
     expect(w.events.map((e) => e.type)).toEqual(['rotation_replayed'])
     w.reset()
-    const reused = await w.authority.rotateRequest({
+    const reused = await w.authority.requests.rotateRequest({
       secret: old.secret,
       ref: ok('self'),
       idempotencyKey: KEY,
@@ -131,10 +134,10 @@ describe('rotateRequest: one call, one digest, one lookup', () => {
     const w = await counted()
     const old = await w.issue(ALICE.id)
     const successor = (
-      await w.authority.rotateRequest({ secret: old.secret, ref: ok('self') })
+      await w.authority.requests.rotateRequest({ secret: old.secret, ref: ok('self') })
     )._unsafeUnwrap()
     w.reset()
-    const reused = await w.authority.rotateRequest({ secret: old.secret, ref: ok('self') })
+    const reused = await w.authority.requests.rotateRequest({ secret: old.secret, ref: ok('self') })
     expect(reused._unsafeUnwrapErr()).toEqual({ type: 'token_revoked', tokenId: old.token.id })
     expect(w.events).toMatchObject([{ type: 'reuse_detected', revoked: [{ id: successor.token.id }] }])
   })
@@ -143,15 +146,18 @@ describe('rotateRequest: one call, one digest, one lookup', () => {
     const w = await counted()
     const old = await w.issue(ALICE.id)
     const successor = (
-      await w.authority.rotateRequest({ secret: old.secret, ref: ok('self') })
+      await w.authority.requests.rotateRequest({ secret: old.secret, ref: ok('self') })
     )._unsafeUnwrap()
     const fresh = await w.issue(ALICE.id)
     // An active token gets the caller's error, and nothing is rotated.
     w.reset()
-    const refused = await w.authority.rotateRequest({ secret: fresh.secret, ref: err('bad id' as const) })
+    const refused = await w.authority.requests.rotateRequest({
+      secret: fresh.secret,
+      ref: err('bad id' as const),
+    })
     expect(refused._unsafeUnwrapErr()).toBe('bad id')
     expect(w.calls.log).not.toContain('rotate')
-    const badExpiry = await w.authority.rotateRequest({
+    const badExpiry = await w.authority.requests.rotateRequest({
       secret: fresh.secret,
       ref: ok('self'),
       expiresAt: err('bad expiry' as const),
@@ -159,7 +165,10 @@ describe('rotateRequest: one call, one digest, one lookup', () => {
     expect(badExpiry._unsafeUnwrapErr()).toBe('bad expiry')
     // A revoked one is reuse first.
     w.reset()
-    const reused = await w.authority.rotateRequest({ secret: old.secret, ref: err('bad id' as const) })
+    const reused = await w.authority.requests.rotateRequest({
+      secret: old.secret,
+      ref: err('bad id' as const),
+    })
     expect(reused._unsafeUnwrapErr()).toEqual({ type: 'token_revoked', tokenId: old.token.id })
     expect(w.events).toMatchObject([{ type: 'reuse_detected', revoked: [{ id: successor.token.id }] }])
   })
@@ -171,20 +180,24 @@ describe('rotateRequest: one call, one digest, one lookup', () => {
     )._unsafeUnwrap()
     const alices = await w.issue(ALICE.id)
     const bobs = await w.issue(BOB.id)
-    const rotated = await w.authority.rotateRequest({
+    const rotated = await w.authority.requests.rotateRequest({
       secret: admin.secret,
       sudo: 'alice',
       ref: ok(alices.token.id),
     })
     expect(rotated._unsafeUnwrap().token.userId).toBe(ALICE.id)
     // As alice, bob's token is not hers: GitLab's 401.
-    const refused = await w.authority.rotateRequest({
+    const refused = await w.authority.requests.rotateRequest({
       secret: admin.secret,
       sudo: 'alice',
       ref: ok(bobs.token.id),
     })
     expect(refused._unsafeUnwrapErr()).toEqual({ type: 'unauthorized' })
-    const notAdmin = await w.authority.rotateRequest({ secret: bobs.secret, sudo: 'alice', ref: ok('self') })
+    const notAdmin = await w.authority.requests.rotateRequest({
+      secret: bobs.secret,
+      sudo: 'alice',
+      ref: ok('self'),
+    })
     expect(notAdmin._unsafeUnwrapErr()).toEqual({ type: 'forbidden', reason: 'Must be admin to use sudo' })
   })
 
@@ -192,10 +205,10 @@ describe('rotateRequest: one call, one digest, one lookup', () => {
     const w = await counted()
     const alices = await w.issue(ALICE.id)
     w.reset()
-    const missing = await w.authority.rotateRequest({ secret: null, ref: ok('self') })
+    const missing = await w.authority.requests.rotateRequest({ secret: null, ref: ok('self') })
     expect(missing._unsafeUnwrapErr()).toEqual({ type: 'unauthenticated', reason: 'missing' })
     const tampered = `${alices.secret.slice(0, -1)}${alices.secret.endsWith('0') ? '1' : '0'}`
-    const malformed = await w.authority.rotateRequest({ secret: tampered, ref: ok('self') })
+    const malformed = await w.authority.requests.rotateRequest({ secret: tampered, ref: ok('self') })
     expect(malformed._unsafeUnwrapErr()).toEqual({ type: 'unauthenticated', reason: 'malformed' })
     expect(w.calls.lookups()).toBe(0)
   })
@@ -206,7 +219,7 @@ describe('rotateRequest: one call, one digest, one lookup', () => {
     // Authentication fills the cache.
     for (let i = 0; i < 2; i++) (await w.authority.authenticate(old.secret))._unsafeUnwrap()
     w.reset()
-    ;(await w.authority.rotateRequest({ secret: old.secret, ref: ok('self') }))._unsafeUnwrap()
+    ;(await w.authority.requests.rotateRequest({ secret: old.secret, ref: ok('self') }))._unsafeUnwrap()
     expect(w.calls.count('findFreshByDigest')).toBe(1)
     expect(w.calls.lookups()).toBe(1)
   })
@@ -215,7 +228,7 @@ describe('rotateRequest: one call, one digest, one lookup', () => {
     const w = await counted({ omit: ['findFreshByDigest'] })
     const old = await w.issue(ALICE.id)
     w.reset()
-    ;(await w.authority.rotateRequest({ secret: old.secret, ref: ok('self') }))._unsafeUnwrap()
+    ;(await w.authority.requests.rotateRequest({ secret: old.secret, ref: ok('self') }))._unsafeUnwrap()
     expect(w.calls.log.filter((m) => m.startsWith('find'))).toEqual(['findByDigestWithUser', 'findById'])
     expect(w.digestsOf(old.secret)).toBe(1)
   })
@@ -235,7 +248,7 @@ describe('the other writes: one lookup of the presented token', () => {
     const alices = await w.issue(ALICE.id)
     w.reset()
     const principal = (
-      await w.authority.requestPrincipal({ secret: alices.secret }, { write: true })
+      await w.authority.requests.requestPrincipal({ secret: alices.secret }, { write: true })
     )._unsafeUnwrap()
     expect(principal?.token.id).toBe(alices.token.id)
     expect(w.calls.lookups()).toBe(1)
@@ -247,13 +260,15 @@ describe('the other writes: one lookup of the presented token', () => {
     const admin = (
       await w.authority.issueToken({ userId: ADMIN.id, name: 'root', scopes: ['api', 'sudo'] })
     )._unsafeUnwrap()
-    expect((await w.authority.requestPrincipal({ secret: null }))._unsafeUnwrap()).toBeNull()
-    expect((await w.authority.requestPrincipal({ secret: null, sudo: 'alice' }))._unsafeUnwrapErr()).toEqual({
+    expect((await w.authority.requests.requestPrincipal({ secret: null }))._unsafeUnwrap()).toBeNull()
+    expect(
+      (await w.authority.requests.requestPrincipal({ secret: null, sudo: 'alice' }))._unsafeUnwrapErr(),
+    ).toEqual({
       type: 'unauthenticated',
       reason: 'missing',
     })
     const acting = (
-      await w.authority.requestPrincipal({ secret: admin.secret, sudo: 'alice' })
+      await w.authority.requests.requestPrincipal({ secret: admin.secret, sudo: 'alice' })
     )._unsafeUnwrap()
     expect({ user: acting?.user.id, sudoer: acting?.sudoer?.id }).toEqual({
       user: ALICE.id,

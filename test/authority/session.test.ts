@@ -83,7 +83,7 @@ describe('issue 13: a session principal (asUser) acts on its user’s own tokens
     expect((await authority.get(session, 'self'))._unsafeUnwrapErr()).toEqual({ type: 'no_token' })
     expect((await authority.rotate(session, 'self'))._unsafeUnwrapErr()).toEqual({ type: 'no_token' })
     expect((await authority.revoke(session, 'self'))._unsafeUnwrapErr()).toEqual({ type: 'no_token' })
-    expect((await authority.currentUser(session))._unsafeUnwrap()).toEqual(ALICE)
+    expect((await authority.users.current(session))._unsafeUnwrap()).toEqual(ALICE)
   })
 
   it('a rotation by a session keeps no Idempotency receipt: the presented secret is no token of it', async () => {

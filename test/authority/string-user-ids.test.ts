@@ -51,7 +51,7 @@ async function stringWorld(createStore: () => Promise<TokenStore>) {
     userIdType: 'string',
     onEvent: (e) => events.push(e),
   })
-  for (const user of [ADMIN, ALICE, CAROL, DIGITS, BLOCKED]) (await authority.putUser(user))._unsafeUnwrap()
+  for (const user of [ADMIN, ALICE, CAROL, DIGITS, BLOCKED]) (await authority.users.put(user))._unsafeUnwrap()
   return { authority, events }
 }
 
@@ -121,8 +121,8 @@ describe.each(STORES)('issue 13: an authority with string user ids, on %s', (_, 
       type: 'not_found',
       entity: 'user',
     })
-    expect((await authority.findUser(admin, DIGITS.id))._unsafeUnwrap()).toEqual(DIGITS)
-    expect((await authority.findUser(admin, 42))._unsafeUnwrapErr()).toEqual({
+    expect((await authority.users.find(admin, DIGITS.id))._unsafeUnwrap()).toEqual(DIGITS)
+    expect((await authority.users.find(admin, 42))._unsafeUnwrapErr()).toEqual({
       type: 'not_found',
       entity: 'user',
     })
@@ -134,10 +134,10 @@ describe.each(STORES)('issue 13: an authority with string user ids, on %s', (_, 
       await authority.issueToken({ userId: ADMIN.id, name: 'sudo', scopes: ['api', 'sudo'] })
     )._unsafeUnwrap()
     const admin = (await authority.authenticate(issued.secret))._unsafeUnwrap()
-    expect((await authority.sudo(admin, CAROL_ID))._unsafeUnwrap().user).toEqual(CAROL)
-    expect((await authority.sudo(admin, 'alice'))._unsafeUnwrap().user).toEqual(ALICE)
-    expect((await authority.sudo(admin, '42'))._unsafeUnwrap().user).toEqual(DIGITS)
-    expect((await authority.sudo(admin, 'nobody'))._unsafeUnwrapErr().type).toBe('not_found')
+    expect((await authority.requests.sudo(admin, CAROL_ID))._unsafeUnwrap().user).toEqual(CAROL)
+    expect((await authority.requests.sudo(admin, 'alice'))._unsafeUnwrap().user).toEqual(ALICE)
+    expect((await authority.requests.sudo(admin, '42'))._unsafeUnwrap().user).toEqual(DIGITS)
+    expect((await authority.requests.sudo(admin, 'nobody'))._unsafeUnwrapErr().type).toBe('not_found')
   })
 
   it("'self' as create's target is always the caller", async () => {
@@ -177,7 +177,7 @@ describe('issue 13: userIdType at start-up and on integer authorities', () => {
   it('an integer authority (the default) finds no user by a string id, even one of digits', async () => {
     const authority = createAuthority({ store: memoryStore(), pepper: 'p', clock: manualClock(T0) })
     expect(authority.userIdType).toBe('integer')
-    ;(await authority.putUser({ id: 2, username: 'alice', admin: false, blocked: false }))._unsafeUnwrap()
+    ;(await authority.users.put({ id: 2, username: 'alice', admin: false, blocked: false }))._unsafeUnwrap()
     expect((await authority.asUser(2))._unsafeUnwrap().user.id).toBe(2)
     for (const ref of ['2', 'alice']) {
       expect((await authority.asUser(ref))._unsafeUnwrapErr(), ref).toEqual({

@@ -85,12 +85,12 @@ describe('the authority’s putUser', () => {
       clock: manualClock(new Date('2026-06-15T12:00:00.000Z')),
       random: seededRandom(3),
     })
-    const refused = await authority.putUser({ id: 2, username: ' bob', admin: false, blocked: false })
+    const refused = await authority.users.put({ id: 2, username: ' bob', admin: false, blocked: false })
     expect(refused._unsafeUnwrapErr()).toEqual({ type: 'bad_request', reason: `${OCI} and ${NAMESPACE}` })
     expect((await store.findUser(2))._unsafeUnwrap()).toBeNull()
-    const long = await authority.putUser({ id: 3, username: 'b'.repeat(300), admin: false, blocked: false })
+    const long = await authority.users.put({ id: 3, username: 'b'.repeat(300), admin: false, blocked: false })
     expect(long._unsafeUnwrapErr().type).toBe('bad_request')
-    expect((await authority.putUser({ id: 2, username: 'bob', admin: false, blocked: false })).isOk()).toBe(
+    expect((await authority.users.put({ id: 2, username: 'bob', admin: false, blocked: false })).isOk()).toBe(
       true,
     )
   })

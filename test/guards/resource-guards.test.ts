@@ -56,7 +56,7 @@ async function resourceWorld() {
   const resources = w.store.resources as ResourceStore
   const bot = async (id: number, username: string, type: 'project' | 'group', of: number) =>
     (
-      await w.authority.putUser({
+      await w.authority.users.put({
         id,
         username,
         admin: false,

@@ -54,7 +54,7 @@ async function authorityOver(store: TokenStore) {
     clock: manualClock(T0),
     random: seededRandom(3),
   })
-  ;(await authority.putUser(ALICE))._unsafeUnwrap()
+  ;(await authority.users.put(ALICE))._unsafeUnwrap()
   const old = (
     await authority.issueToken({ userId: ALICE.id, name: 'ci', scopes: ['api'], secret: OLD })
   )._unsafeUnwrap()

@@ -138,7 +138,7 @@ describe('Idempotency-Key on POST .../rotate', () => {
     const { rotateWithReceipt: _r, consumeRotationReceipt: _c, ...plain } = memoryStore()
     const store: TokenStore = plain
     const authority = createAuthority({ store, pepper: 'p' })
-    await authority.putUser(ALICE)
+    await authority.users.put(ALICE)
     const old = (
       await authority.issueToken({ userId: ALICE.id, name: 'ci', scopes: ['api'] })
     )._unsafeUnwrap()

@@ -336,7 +336,7 @@ describe('sudo on the impersonation token routes', () => {
   /** byIdWorld plus a second administrator and root's api + sudo token. */
   async function sudoWorld() {
     const w = await byIdWorld()
-    ;(await w.authority.putUser(OTHER_ADMIN))._unsafeUnwrap()
+    ;(await w.authority.users.put(OTHER_ADMIN))._unsafeUnwrap()
     const sudoer = (await w.issue(ADMIN.id, { scopes: ['api', 'sudo'] })).secret
     w.events.length = 0
     return { ...w, sudoer }

@@ -30,7 +30,7 @@ async function sqlHandler(db: Kysely<unknown>, prefix: string): Promise<Handler>
     clock: manualClock(T0),
     random: seededRandom(11),
   })
-  for (const user of [ADMIN, ALICE]) (await authority.putUser(user))._unsafeUnwrap()
+  for (const user of [ADMIN, ALICE]) (await authority.users.put(user))._unsafeUnwrap()
   ;(
     await authority.issueToken({ userId: ADMIN.id, name: 'root', scopes: ['api'], secret: ROOT })
   )._unsafeUnwrap()

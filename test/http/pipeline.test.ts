@@ -28,18 +28,27 @@ function bodyOf(row: RouteRow): string | undefined {
   return JSON.stringify({ name: 'pipeline', scopes, expires_at: '2026-04-01' })
 }
 
-/** The authority with every method logged, in call order (the HTTP layer sees only this object). */
+/**
+ * The authority with every method logged, in call order (the HTTP layer sees only this object); a
+ * group's method as `group.method`.
+ */
 function logged(authority: Authority): { authority: Authority; calls: string[] } {
   const calls: string[] = []
-  const copy: Record<string, unknown> = { ...authority }
-  for (const [name, value] of Object.entries(authority)) {
-    if (typeof value !== 'function') continue
-    copy[name] = (...args: unknown[]) => {
-      calls.push(name)
-      return Reflect.apply(value, authority, args)
+  function spy(target: object, prefix: string): Record<string, unknown> {
+    const copy: Record<string, unknown> = { ...target }
+    for (const [name, value] of Object.entries(target)) {
+      if (typeof value === 'function') {
+        copy[name] = (...args: unknown[]) => {
+          calls.push(`${prefix}${name}`)
+          return Reflect.apply(value, target, args)
+        }
+      } else if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+        copy[name] = spy(value, `${prefix}${name}.`)
+      }
     }
+    return copy
   }
-  return { authority: copy as unknown as Authority, calls }
+  return { authority: spy(authority, '') as unknown as Authority, calls }
 }
 
 async function world(release?: Release) {
@@ -96,15 +105,15 @@ describe('every route goes through the pipeline', () => {
       if (row.caller === 'use_case') {
         // The rotation's one call: replay, authentication, sudo and the rotation in the authority.
         expect(answer.calls.filter((c) => c !== 'now')).toEqual([
-          row.path.includes('/access_tokens/') ? 'rotateResourceTokenRequest' : 'rotateRequest',
+          row.path.includes('/access_tokens/') ? 'resources.rotateRequest' : 'requests.rotateRequest',
         ])
         return
       }
-      expect(answer.calls[0]).toBe('requestPrincipal')
-      expect(answer.calls.filter((c) => c === 'requestPrincipal')).toHaveLength(1)
+      expect(answer.calls[0]).toBe('requests.requestPrincipal')
+      expect(answer.calls.filter((c) => c === 'requests.requestPrincipal')).toHaveLength(1)
       // The HTTP layer never authenticates or applies sudo on its own.
       expect(answer.calls).not.toContain('authenticate')
-      expect(answer.calls).not.toContain('sudo')
+      expect(answer.calls).not.toContain('requests.sudo')
     },
   )
 
@@ -114,7 +123,7 @@ describe('every route goes through the pipeline', () => {
       const w = await world()
       const answer = await w.call(row, undefined)
       if (row.caller === 'optional') {
-        expect(answer.calls[0]).toBe('requestPrincipal')
+        expect(answer.calls[0]).toBe('requests.requestPrincipal')
         return
       }
       expect({ status: answer.status, text: answer.text }).toEqual({
@@ -122,7 +131,7 @@ describe('every route goes through the pipeline', () => {
         text: '{"message":"401 Unauthorized"}',
       })
       // Refused by the pipeline (or the rotation's authentication): no use case ran.
-      const resolving = ['requestPrincipal', 'rotateRequest', 'rotateResourceTokenRequest']
+      const resolving = ['requests.requestPrincipal', 'requests.rotateRequest', 'resources.rotateRequest']
       expect(answer.calls.filter((c) => !resolving.includes(c))).toEqual([])
     },
   )

@@ -19,7 +19,7 @@ describe("issue 13: GitLab's HTTP API over an authority with string user ids", (
   it("authenticateRequest guards an application's own routes with string-id tokens", async () => {
     const authority = stringIds()
     const id = '0b8f6c9e-5d2a-4f8e-9c1e-2f4a6b8d0e13'
-    ;(await authority.putUser({ id, username: 'alice', admin: false, blocked: false }))._unsafeUnwrap()
+    ;(await authority.users.put({ id, username: 'alice', admin: false, blocked: false }))._unsafeUnwrap()
     const { secret } = (
       await authority.issueToken({ userId: id, name: 'ci', scopes: ['api'] })
     )._unsafeUnwrap()
@@ -35,7 +35,7 @@ describe("issue 13: GitLab's HTTP API over an authority with string user ids", (
 
   it('an integer authority (the default) still serves GitLab integer user ids', async () => {
     const authority = createAuthority({ store: memoryStore(), pepper: 'p' })
-    ;(await authority.putUser({ id: 2, username: 'alice', admin: false, blocked: false }))._unsafeUnwrap()
+    ;(await authority.users.put({ id: 2, username: 'alice', admin: false, blocked: false }))._unsafeUnwrap()
     const { secret } = (
       await authority.issueToken({ userId: 2, name: 'ci', scopes: ['api'] })
     )._unsafeUnwrap()

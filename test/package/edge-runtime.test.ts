@@ -51,7 +51,7 @@ const SCENARIO = `(async () => {
   const principal = (await authority.authenticate(issued.secret))._unsafeUnwrap()
   out.authenticated = principal.token.id
   const rotated = (await authority.rotate(principal, 'self', { idempotency: { key: 'k-1', presentedSecret: issued.secret } }))._unsafeUnwrap()
-  const replayed = (await authority.replayRotation(issued.secret, 'self', 'k-1'))._unsafeUnwrap()
+  const replayed = (await authority.requests.replayRotation(issued.secret, 'self', 'k-1'))._unsafeUnwrap()
   out.replayedSame = replayed !== null && replayed.secret === rotated.secret && replayed.token.id === rotated.token.id
   out.oldAfterRotate = (await authority.authenticate(issued.secret))._unsafeUnwrapErr().type
 

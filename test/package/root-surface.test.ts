@@ -38,7 +38,7 @@ describe('the root entry patkit', () => {
     expectTypeOf<AuthorityError<'createOwn'>>().toEqualTypeOf<CreateError>()
     expectTypeOf<AuthorityError<'asUser'>>().toEqualTypeOf<AsUserError>()
     expectTypeOf<AuthorityError<'verify'>>().toEqualTypeOf<StoreFailure>()
-    expectTypeOf<AuthorityError<'revokeImpersonationToken'>>().toEqualTypeOf<
+    expectTypeOf<AuthorityError<'impersonation.revoke'>>().toEqualTypeOf<
       ImpersonationError | ErrorOf<'token_revoked'>
     >()
     expectTypeOf<AuthorityError>().toExtend<PatkitError>()

@@ -33,7 +33,7 @@ function describeGrace(target: DatabaseTarget, tag: string): Promise<void> {
         random: seededRandom(3),
         rotationGraceMs: WINDOW_MS,
       })
-      ;(await authority.putUser(ALICE))._unsafeUnwrap()
+      ;(await authority.users.put(ALICE))._unsafeUnwrap()
     })
 
     it('the previous token works inside the window, a replay gets the same successor once, then not', async () => {
@@ -44,8 +44,8 @@ function describeGrace(target: DatabaseTarget, tag: string): Promise<void> {
       const rotated = (await authority.rotate(first, 'self', { presentedSecret: secret }))._unsafeUnwrap()
       clock.advance(WINDOW_MS - 1)
       expect((await authority.authenticate(secret))._unsafeUnwrap().token.revoked).toBe(true)
-      expect((await authority.replayRotation(secret, 'self', null))._unsafeUnwrap()).toEqual(rotated)
-      expect((await authority.replayRotation(secret, 'self', null))._unsafeUnwrap()).toBeNull()
+      expect((await authority.requests.replayRotation(secret, 'self', null))._unsafeUnwrap()).toEqual(rotated)
+      expect((await authority.requests.replayRotation(secret, 'self', null))._unsafeUnwrap()).toBeNull()
       clock.advance(1)
       expect((await authority.authenticate(secret))._unsafeUnwrapErr().type).toBe('token_revoked')
       expect((await authority.authenticate(rotated.secret)).isOk()).toBe(true)

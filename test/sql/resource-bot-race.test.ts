@@ -29,7 +29,7 @@ async function world(store: TokenStore): Promise<{ authority: Authority; resourc
     random: seededRandom(11),
     release: '17.8',
   })
-  ;(await authority.putUser(OWNER))._unsafeUnwrap()
+  ;(await authority.users.put(OWNER))._unsafeUnwrap()
   const project = {
     ...PROJECT,
     path: 'api',
@@ -50,12 +50,12 @@ async function raceCreatesAndRevokes(store: TokenStore): Promise<void> {
   )._unsafeUnwrap()
   const owner = (await authority.authenticate(secret))._unsafeUnwrap()
   const issue = (k: number) =>
-    authority.issueResourceToken({ resource: PROJECT, name: `bot-${k}`, scopes: ['api'] })
+    authority.resources.issue({ resource: PROJECT, name: `bot-${k}`, scopes: ['api'] })
   const doomed = []
   for (let k = 0; k < REVOKED; k++) doomed.push((await issue(k))._unsafeUnwrap())
   const [created, revoked] = await Promise.all([
     Promise.all(Array.from({ length: CREATED }, (_, k) => issue(REVOKED + k))),
-    Promise.all(doomed.map((d) => authority.revokeResourceToken(owner, PROJECT, d.token.id))),
+    Promise.all(doomed.map((d) => authority.resources.revoke(owner, PROJECT, d.token.id))),
   ])
   for (const outcome of revoked) expect(outcome.isOk()).toBe(true)
   const members = (await resources.findProject(PROJECT.id))._unsafeUnwrap()?.members ?? []
@@ -65,7 +65,7 @@ async function raceCreatesAndRevokes(store: TokenStore): Promise<void> {
   expect(doomed.filter((d) => memberIds.has(d.token.userId as number))).toEqual([])
   // Every created token is listed, and answered by id.
   const listed = (
-    await authority.listResourceTokens(owner, PROJECT, { page: { page: 1, perPage: 100 } })
+    await authority.resources.list(owner, PROJECT, { page: { page: 1, perPage: 100 } })
   )._unsafeUnwrap()
   expect(listed.items.map((t) => t.token.id).sort((a, b) => a - b)).toEqual(
     kept.map((c) => c.token.id).sort((a, b) => a - b),

@@ -33,7 +33,7 @@ export async function world(options: Partial<Omit<AuthorityConfig, 'store' | 'pe
     onEvent: (e) => events.push(e),
     ...options,
   })
-  for (const user of [ADMIN, ALICE, BOB, BLOCKED]) (await authority.putUser(user))._unsafeUnwrap()
+  for (const user of [ADMIN, ALICE, BOB, BLOCKED]) (await authority.users.put(user))._unsafeUnwrap()
 
   /** Issues a token (no authorization) and returns it with its secret. */
   async function issue(userId: number, overrides: Partial<IssueTokenInput> = {}) {

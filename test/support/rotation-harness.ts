@@ -30,7 +30,7 @@ export async function rotationWorld(
 ): Promise<RotationWorld> {
   const clock = manualClock(T0)
   const authority = createAuthority({ ...config, store, clock, random: seededRandom(seed) })
-  for (const user of [ADMIN, ALICE]) (await authority.putUser(user))._unsafeUnwrap()
+  for (const user of [ADMIN, ALICE]) (await authority.users.put(user))._unsafeUnwrap()
   const owners = [ALICE.id, ALICE.id, ADMIN.id]
   for (const [i, secret] of secrets.entries()) {
     ;(

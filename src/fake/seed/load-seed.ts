@@ -223,7 +223,7 @@ export async function writeSeed(
 ): Promise<Result<SeedReport, SeedProblem>> {
   const users = seed.users ?? []
   for (const [index, user] of users.entries()) {
-    const put = await target.authority.putUser(toUser(user))
+    const put = await target.authority.users.put(toUser(user))
     if (put.isErr()) {
       const why = put.error.type === 'store_failure' ? describe(put.error.cause) : put.error.reason
       return err({ path: `users[${index}]`, message: `Could not be stored: ${why}` })

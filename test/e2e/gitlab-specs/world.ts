@@ -66,7 +66,7 @@ export async function gitlabSpecWorld(options: Omit<FakeGitLabOptions, 'users' |
   async function createUser(admin: boolean, blocked = false): Promise<SpecUser> {
     const id = nextUserId++
     const user = { id, username: `user${id}`, admin }
-    const put = await gitlab.authority.putUser({ ...user, blocked })
+    const put = await gitlab.authority.users.put({ ...user, blocked })
     if (put.isErr()) throw new Error(`cannot create user ${id}`)
     users.push(user)
     return user

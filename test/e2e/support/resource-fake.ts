@@ -65,7 +65,7 @@ export async function resourceFake(): Promise<ResourceFake> {
       bot(PROJECT_BOT, 'project_1_bot_0a1b', 'deploy bot', 'project'),
       bot(GROUP_BOT, 'group_1_bot_2c3d', 'group deploy bot', 'group'),
     ]) {
-      ;(await fake.authority.putUser(user))._unsafeUnwrap()
+      ;(await fake.authority.users.put(user))._unsafeUnwrap()
     }
     ;(
       await resources.putGroup({
