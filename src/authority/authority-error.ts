@@ -1,7 +1,7 @@
 import type { ResultAsync } from 'neverthrow'
 import type { Authority } from './create-authority.js'
-import type { ResourceRotateError } from './resource-token-rotate.js'
-import type { RotateRequestError } from './rotate-request.js'
+import type { RotateRequestError } from './requests/rotate-request.js'
+import type { ResourceRotateError } from './resource/resource-token-rotate.js'
 
 type AnyResult = (...args: never[]) => ResultAsync<unknown, unknown>
 

@@ -8,47 +8,46 @@ import { createDigester, DEFAULT_TOKEN_PREFIX } from '../domain/secret.js'
 import type { Token } from '../domain/token.js'
 import type { UserId, UserIdType } from '../domain/user-id.js'
 import { checkUsername } from '../domain/username.js'
-import { type AsUserError, asUser, type USER_BLOCKED } from './as-user.js'
-import { type AuthenticateError, type AuthenticateOptions, authenticate } from './authenticate.js'
-import { type AuthorityConfig, authorityOptionProblem } from './config.js'
-import { type CreateError, type CreateRequest, create } from './create.js'
-import { createOwn } from './create-own.js'
-import { currentUser } from './current-user.js'
-import type { AuthorityDeps } from './deps.js'
-import type { AuthorityEvent } from './events.js'
-import { findUser } from './find-user.js'
-import { findUsers } from './find-users.js'
-import { type GetError, getToken } from './get-token.js'
-import { resolveGrace, rotating, writing } from './grace-window.js'
-import type { ImpersonationMethods } from './impersonation-methods.js'
+import { type AsUserError, asUser, type USER_BLOCKED } from './core/as-user.js'
+import { type AuthenticateError, type AuthenticateOptions, authenticate } from './core/authenticate.js'
+import { type AuthorityConfig, authorityOptionProblem } from './core/config.js'
+import { type CreateError, type CreateRequest, create } from './core/create.js'
+import type { AuthorityDeps } from './core/deps.js'
+import type { AuthorityEvent } from './core/events.js'
+import { resolveGrace, rotating, writing } from './core/grace-window.js'
+import type { IssuedToken } from './core/issued-token.js'
+import { type ListError, type ListRequest, listTokens, type TokenPage } from './core/list-tokens.js'
+import type { Actor, Principal, SessionPrincipal, TokenRef } from './core/principal.js'
+import { defaultTokenFormat, LATEST_RELEASE, type Release } from './core/release.js'
+import { resolveReplay } from './core/replay-window.js'
+import { type RotateError, type RotateOptions, rotate } from './core/rotate.js'
+import { userLookup } from './core/user-lookup.js'
+import { type Verification, type VerifyCode, type VerifyOptions, verify } from './core/verify.js'
+import type { ImpersonationMethods } from './impersonation/impersonation-methods.js'
 import {
   createImpersonationToken,
   getImpersonationToken,
   listImpersonationTokens,
   revokeImpersonationToken,
-} from './impersonation-tokens.js'
-import { readInstanceMetadata } from './instance-metadata.js'
-import { issueResourceToken } from './issue-resource-token.js'
-import { type IssueError, type IssueTokenInput, issueToken } from './issue-token.js'
-import type { IssuedToken } from './issued-token.js'
-import { type ListError, type ListRequest, listTokens, type TokenPage } from './list-tokens.js'
-import type { Actor, Principal, SessionPrincipal, TokenRef } from './principal.js'
-import { defaultTokenFormat, LATEST_RELEASE, type Release } from './release.js'
-import { replayRotation } from './replay-rotation.js'
-import { resolveReplay } from './replay-window.js'
-import type { RequestMethods } from './request-methods.js'
-import { requestPrincipal } from './request-principal.js'
-import { createResourceToken } from './resource-token-create.js'
-import { rotateResourceTokenRequest } from './resource-token-rotate.js'
+} from './impersonation/impersonation-tokens.js'
+import { createOwn } from './personal/create-own.js'
+import { type GetError, getToken } from './personal/get-token.js'
+import { type IssueError, type IssueTokenInput, issueToken } from './personal/issue-token.js'
+import { type RevokeError, revoke } from './personal/revoke.js'
+import { replayRotation } from './requests/replay-rotation.js'
+import type { RequestMethods } from './requests/request-methods.js'
+import { requestPrincipal } from './requests/request-principal.js'
+import { rotateRequest } from './requests/rotate-request.js'
+import { sudo } from './requests/sudo.js'
+import { issueResourceToken } from './resource/issue-resource-token.js'
+import { createResourceToken } from './resource/resource-token-create.js'
+import { rotateResourceTokenRequest } from './resource/resource-token-rotate.js'
 import {
   getResourceToken,
   listResourceTokens,
   type ResourceTokenMethods,
   revokeResourceToken,
-} from './resource-tokens.js'
-import { type RevokeError, revoke } from './revoke.js'
-import { type RotateError, type RotateOptions, rotate } from './rotate.js'
-import { rotateRequest } from './rotate-request.js'
+} from './resource/resource-tokens.js'
 import {
   createGroupAccount,
   createGroupAccountToken,
@@ -61,11 +60,12 @@ import {
   rotateGroupAccountToken,
   type ServiceAccountMethods,
   serviceAccountAccess,
-} from './service-accounts.js'
-import { sudo } from './sudo.js'
-import { userLookup } from './user-lookup.js'
-import type { UserMethods } from './user-methods.js'
-import { type Verification, type VerifyCode, type VerifyOptions, verify } from './verify.js'
+} from './service-accounts/service-accounts.js'
+import { currentUser } from './users/current-user.js'
+import { findUser } from './users/find-user.js'
+import { findUsers } from './users/find-users.js'
+import { readInstanceMetadata } from './users/instance-metadata.js'
+import type { UserMethods } from './users/user-methods.js'
 
 /**
  * The default `last_used_at` throttle window: GitLab's 10 minutes.

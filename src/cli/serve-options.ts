@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { err, ok, type Result } from 'neverthrow'
-import { parseRelease, type Release } from '../authority/release.js'
+import { parseRelease, type Release } from '../authority/core/release.js'
 import { hostNameOf, isLoopbackHost } from '../fake/control/control-guard.js'
 import { parseZonedInstant } from '../fake/control/instant.js'
 import { INSECURE_DEVELOPMENT_PEPPER } from '../fake/demo-defaults.js'

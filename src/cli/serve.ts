@@ -1,5 +1,5 @@
 import { ResultAsync } from 'neverthrow'
-import { defaultTokenFormat, LATEST_RELEASE } from '../authority/release.js'
+import { defaultTokenFormat, LATEST_RELEASE } from '../authority/core/release.js'
 import { systemClock } from '../domain/clock.js'
 import type { StoreFailure } from '../domain/errors.js'
 import { mintSecret } from '../domain/mint-secret.js'

@@ -23,7 +23,7 @@ export interface ScopeRule {
 
 /**
  * The pure part of a token kind's policy: what the domain checks and mints. The authority's kinds
- * (`src/authority/token-kinds.ts`) add who may mint and the event.
+ * (`src/authority/core/token-kinds.ts`) add who may mint and the event.
  */
 export interface MintPolicy {
   readonly scopes: ScopeRule

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import type { NextFunction, Request, Response } from 'express'
-import type { Principal } from '../authority/principal.js'
+import type { Principal } from '../authority/core/principal.js'
 import { checkGuard, type GuardOptions } from '../http/authenticate-request.js'
 import { MissingPrincipalError } from '../http/missing-principal.js'
 import { writeReply } from '../node/node-io.js'

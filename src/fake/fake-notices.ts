@@ -1,5 +1,5 @@
-import type { AuthorityEvent } from '../authority/events.js'
-import { expiryNotices } from '../authority/expiry-notices.js'
+import type { AuthorityEvent } from '../authority/core/events.js'
+import { expiryNotices } from '../authority/core/expiry-notices.js'
 import { utcDay } from '../domain/calendar.js'
 import type { Clock } from '../domain/clock.js'
 import type { TokenStore } from '../store/token-store.js'

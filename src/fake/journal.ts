@@ -1,4 +1,4 @@
-import type { AuthorityEvent } from '../authority/events.js'
+import type { AuthorityEvent } from '../authority/core/events.js'
 
 /**
  * One request the fake authority answered: never a secret (credentials in the query are masked), with

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
-import type { Principal } from '../authority/principal.js'
+import type { Principal } from '../authority/core/principal.js'
 import { checkGuard, type GuardOptions } from '../http/authenticate-request.js'
 import { MissingPrincipalError } from '../http/missing-principal.js'
 import { guardIncoming } from '../node/with-token.js'

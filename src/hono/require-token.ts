@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono'
-import type { Principal } from '../authority/principal.js'
+import type { Principal } from '../authority/core/principal.js'
 import { checkGuard, type GuardOptions, guardRequest, queryUrl } from '../http/authenticate-request.js'
 import { toResponse } from '../http/responses.js'
 

@@ -1,5 +1,5 @@
 import { err, ok, type Result } from 'neverthrow'
-import { hasFeature, type Release } from '../authority/release.js'
+import { hasFeature, type Release } from '../authority/core/release.js'
 import { invalidParameter } from '../domain/error-constructors.js'
 import type { PageRequest } from '../query/filter.js'
 import { parseGrapeInteger } from '../query/grape-coercions.js'

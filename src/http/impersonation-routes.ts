@@ -1,6 +1,6 @@
 import { ok } from 'neverthrow'
-import type { ImpersonationState } from '../authority/impersonation-tokens.js'
-import { USER_READ_SCOPES, WRITE_SCOPES } from '../authority/scope-policy.js'
+import { USER_READ_SCOPES, WRITE_SCOPES } from '../authority/core/scope-policy.js'
+import type { ImpersonationState } from '../authority/impersonation/impersonation-tokens.js'
 import type { PatkitError } from '../domain/errors.js'
 import { errorReply } from './error-response.js'
 import { listParamsParser, parsePage } from './list-params.js'

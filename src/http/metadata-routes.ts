@@ -1,5 +1,5 @@
-import { hasFeature } from '../authority/release.js'
-import { METADATA_SCOPES } from '../authority/scope-policy.js'
+import { hasFeature } from '../authority/core/release.js'
+import { METADATA_SCOPES } from '../authority/core/scope-policy.js'
 import { errorReply } from './error-response.js'
 import { json, type Reply } from './responses.js'
 import type { CallerInput, RouteRow } from './route.js'

@@ -1,5 +1,5 @@
 import { err, ok, type Result } from 'neverthrow'
-import type { TokenRef } from '../authority/principal.js'
+import type { TokenRef } from '../authority/core/principal.js'
 import { invalidParameter } from '../domain/error-constructors.js'
 import type { ErrorOf } from '../domain/errors.js'
 import { parseIsoDateTime } from '../query/iso-datetime.js'

@@ -1,5 +1,5 @@
 import { err, ok, type Result } from 'neverthrow'
-import type { Principal } from '../authority/principal.js'
+import type { Principal } from '../authority/core/principal.js'
 import { forbidden, notFound, storeFailure } from '../domain/error-constructors.js'
 import type { PatkitError } from '../domain/errors.js'
 import { type AccessLevel, directAccess, isAccessLevel, type ResourceType } from '../domain/resource.js'

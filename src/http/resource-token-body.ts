@@ -1,6 +1,6 @@
 import { err, ok, type Result } from 'neverthrow'
-import type { ResourceTokenRequest } from '../authority/resource-token-create.js'
-import { RESOURCE_BOT_SCOPES } from '../authority/token-kinds.js'
+import { RESOURCE_BOT_SCOPES } from '../authority/core/token-kinds.js'
+import type { ResourceTokenRequest } from '../authority/resource/resource-token-create.js'
 import { invalidParameter } from '../domain/error-constructors.js'
 import { type AccessLevel, isAccessLevel } from '../domain/resource.js'
 import type { BodyParams } from './request-body.js'

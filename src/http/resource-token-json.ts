@@ -1,5 +1,5 @@
-import { hasFeature, type Release } from '../authority/release.js'
-import type { ResourceToken } from '../authority/resource-token-access.js'
+import { hasFeature, type Release } from '../authority/core/release.js'
+import type { ResourceToken } from '../authority/resource/resource-token-access.js'
 import type { AccessLevel, ResourceType } from '../domain/resource.js'
 import {
   type TokenJson,

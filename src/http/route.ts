@@ -1,7 +1,7 @@
+import type { Principal } from '../authority/core/principal.js'
+import type { Feature } from '../authority/core/release.js'
 import type { Authority } from '../authority/create-authority.js'
-import type { Principal } from '../authority/principal.js'
-import type { Feature } from '../authority/release.js'
-import type { RequestCredentials } from '../authority/request-principal.js'
+import type { RequestCredentials } from '../authority/requests/request-principal.js'
 import type { BodyParams } from './request-body.js'
 import type { Reply } from './responses.js'
 

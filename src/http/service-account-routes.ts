@@ -1,10 +1,10 @@
 import { err, ok, type Result, type ResultAsync } from 'neverthrow'
-import { READ_SCOPES, WRITE_SCOPES } from '../authority/scope-policy.js'
+import { READ_SCOPES, WRITE_SCOPES } from '../authority/core/scope-policy.js'
 import type {
   ServiceAccountError,
   ServiceAccountOrder,
   ServiceAccountRequest,
-} from '../authority/service-accounts.js'
+} from '../authority/service-accounts/service-accounts.js'
 import { invalidParameter } from '../domain/error-constructors.js'
 import { SCOPES } from '../domain/scopes.js'
 import { GRAPE_FALSE_VALUES, GRAPE_TRUE_VALUES } from '../query/grape-coercions.js'

@@ -1,6 +1,6 @@
 import { err, ok, type Result } from 'neverthrow'
-import type { CreateRequest } from '../authority/create.js'
-import type { ImpersonationCreateRequest } from '../authority/impersonation-tokens.js'
+import type { CreateRequest } from '../authority/core/create.js'
+import type { ImpersonationCreateRequest } from '../authority/impersonation/impersonation-tokens.js'
 import { invalidParameter } from '../domain/error-constructors.js'
 import type { BodyParams } from './request-body.js'
 import {

@@ -1,4 +1,4 @@
-import { hasFeature, type Release } from '../authority/release.js'
+import { hasFeature, type Release } from '../authority/core/release.js'
 import { isActive, type Token } from '../domain/token.js'
 import type { UserId } from '../domain/user-id.js'
 

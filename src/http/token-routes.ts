@@ -1,6 +1,6 @@
 import { err, type Result } from 'neverthrow'
-import type { GetError } from '../authority/get-token.js'
-import { READ_SCOPES, WRITE_SCOPES } from '../authority/scope-policy.js'
+import { READ_SCOPES, WRITE_SCOPES } from '../authority/core/scope-policy.js'
+import type { GetError } from '../authority/personal/get-token.js'
 import { SCOPES, USER_CREATABLE_SCOPES } from '../domain/scopes.js'
 import type { Token } from '../domain/token.js'
 import { paginate } from '../query/pagination.js'

@@ -1,4 +1,4 @@
-import { isHuman } from '../authority/find-users.js'
+import { isHuman } from '../authority/users/find-users.js'
 import { displayName, type User } from '../store/user.js'
 
 /**

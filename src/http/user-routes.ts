@@ -1,5 +1,5 @@
-import type { Principal } from '../authority/principal.js'
-import { USER_READ_SCOPES } from '../authority/scope-policy.js'
+import type { Principal } from '../authority/core/principal.js'
+import { USER_READ_SCOPES } from '../authority/core/scope-policy.js'
 import { unauthenticated } from '../domain/error-constructors.js'
 import { paginate } from '../query/pagination.js'
 import type { User } from '../store/user.js'

@@ -1,5 +1,5 @@
 import { err, ok, type Result } from 'neverthrow'
-import { USERS_FILTER_FLAGS, type UsersFilterFlag, type UsersQuery } from '../authority/find-users.js'
+import { USERS_FILTER_FLAGS, type UsersFilterFlag, type UsersQuery } from '../authority/users/find-users.js'
 import { invalidParameter } from '../domain/error-constructors.js'
 import type { PageRequest } from '../query/filter.js'
 import { GRAPE_FALSE_VALUES, GRAPE_TRUE_VALUES } from '../query/grape-coercions.js'

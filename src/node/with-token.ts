@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Result } from 'neverthrow'
-import type { Principal } from '../authority/principal.js'
+import type { Principal } from '../authority/core/principal.js'
 import { checkGuard, type GuardOptions, guardRequest, queryUrl } from '../http/authenticate-request.js'
 import type { Reply } from '../http/responses.js'
 import { headerOf, internalError, writeReply } from './node-io.js'

@@ -12,6 +12,12 @@ export {
   type DeprecationId,
   isRemoved,
   removedBy,
-} from '../authority/deprecations.js'
-export { type InstanceMetadata, instanceMetadata } from '../authority/instance-metadata.js'
-export { FEATURES, type Feature, hasFeature, LATEST_RELEASE, type Release } from '../authority/release.js'
+} from '../authority/core/deprecations.js'
+export {
+  FEATURES,
+  type Feature,
+  hasFeature,
+  LATEST_RELEASE,
+  type Release,
+} from '../authority/core/release.js'
+export { type InstanceMetadata, instanceMetadata } from '../authority/users/instance-metadata.js'

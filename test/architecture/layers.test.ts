@@ -44,6 +44,27 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   cli: ['domain', 'query', 'store', 'authority', 'memory', 'sql', 'cache', 'http', 'node', 'fake'],
 }
 
+/** The files directly in src/authority: the assembly (`create-authority.ts`), the entry and `AuthorityError`. */
+const AUTHORITY_TOP = '(top)'
+
+/**
+ * What each sub-folder of src/authority may import inside the authority (besides itself), as
+ * ARCHITECTURE.md says: `core` is the shared lib (dependencies, principal, authentication, the one
+ * mint path and token kinds, the one rotation rule, scope policy, grace window, the shared lookups)
+ * and imports no concern; each concern imports `core` and no other concern, but a resource token's
+ * rotation, which is a rotate request with the resource's rule (`requests`); the top assembles them all.
+ */
+const AUTHORITY_MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
+  core: [],
+  requests: ['core'],
+  personal: ['core'],
+  impersonation: ['core'],
+  resource: ['core', 'requests'],
+  'service-accounts': ['core'],
+  users: ['core'],
+  [AUTHORITY_TOP]: ['core', 'requests', 'personal', 'impersonation', 'resource', 'service-accounts', 'users'],
+}
+
 type Exception =
   | {
       readonly kind: 'import'
@@ -149,6 +170,55 @@ function graphOf(pairs: Iterable<readonly [string, string]>): Map<string, Set<st
   }
   return graph
 }
+
+const authorityRoot = join(src, 'authority')
+
+/** The sub-folder of src/authority a path is in, or {@link AUTHORITY_TOP}; `null` outside the authority. */
+function authorityFolderOf(path: string): string | null {
+  const parts = relative(authorityRoot, path).split(sep)
+  if (parts[0] === '..') return null
+  return parts.length === 1 ? AUTHORITY_TOP : (parts[0] as string)
+}
+
+const authorityFiles = files.filter((path) => authorityFolderOf(path) !== null)
+
+/** Every relative import between two sub-folders of src/authority. */
+const authorityEdges: readonly Edge[] = authorityFiles.flatMap((path) =>
+  importsOf(path)
+    .filter((specifier) => specifier.startsWith('.'))
+    .flatMap((specifier) => {
+      const from = authorityFolderOf(path) as string
+      const to = authorityFolderOf(resolve(dirname(path), specifier))
+      const file = relative(root, path).split(sep).join('/')
+      return to === null || to === from ? [] : [{ file, from, to, specifier }]
+    }),
+)
+
+describe('the sub-folders of src/authority (ARCHITECTURE.md)', () => {
+  it('reads the imports between them', () => {
+    expect(authorityFiles.length).toBeGreaterThan(50)
+    expect(authorityEdges.length).toBeGreaterThan(100)
+  })
+
+  it('the table names every sub-folder, and only those', () => {
+    const folders = [...new Set(authorityFiles.map((path) => authorityFolderOf(path) as string))].sort()
+    expect(Object.keys(AUTHORITY_MAY_IMPORT).sort()).toEqual(folders)
+  })
+
+  it('the table itself has no cycle', () => {
+    const pairs = Object.entries(AUTHORITY_MAY_IMPORT).flatMap(([from, tos]) =>
+      tos.map((to) => [from, to] as const),
+    )
+    expect(cyclesOf(graphOf(pairs))).toEqual([])
+  })
+
+  it('each sub-folder imports only what the table says, with no exception', () => {
+    const offenders = authorityEdges
+      .filter((edge) => !(AUTHORITY_MAY_IMPORT[edge.from] ?? []).includes(edge.to))
+      .map((edge) => `${edge.file} (${edge.from}) imports ${edge.specifier} (${edge.to})`)
+    expect(offenders).toEqual([])
+  })
+})
 
 describe('layers (ARCHITECTURE.md)', () => {
   it('reads the imports of every source file', () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { type AuthorityOptions, authorityOptionProblem } from '../../src/authority/config.js'
+import { type AuthorityOptions, authorityOptionProblem } from '../../src/authority/core/config.js'
 
 // The zod schema createAuthority validated its scalar options with until the check was written out
 // (so that importing patkit does not load zod): the reference the check must agree with, answer for

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { LATEST_RELEASE, type Release } from '../../src/authority/release.js'
+import { LATEST_RELEASE, type Release } from '../../src/authority/core/release.js'
 import { AuthorityConfigError, createAuthority } from '../../src/index.js'
 import { memoryStore } from '../../src/memory/index.js'
 import { ALICE, world } from '../support/authority-fixtures.js'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { RESOURCE_BOT_SCOPES } from '../../src/authority/token-kinds.js'
+import { RESOURCE_BOT_SCOPES } from '../../src/authority/core/token-kinds.js'
 import { manualClock } from '../../src/domain/clock.js'
 import { seededRandom } from '../../src/domain/random.js'
 import type { AccessLevel, ResourceRef } from '../../src/domain/resource.js'

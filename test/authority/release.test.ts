@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { DEPRECATIONS, isRemoved, removedBy } from '../../src/authority/deprecations.js'
+import { DEPRECATIONS, isRemoved, removedBy } from '../../src/authority/core/deprecations.js'
 import {
   compareReleases,
   FEATURES,
   hasFeature,
   LATEST_RELEASE,
   parseRelease,
-} from '../../src/authority/release.js'
+} from '../../src/authority/core/release.js'
 
 describe('release emulation', () => {
   it('releases order numerically, so 16.9 comes before 16.10', () => {

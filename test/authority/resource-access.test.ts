@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { groupInView, projectInView, viewerOf } from '../../src/authority/core/resource-access.js'
 import { resolveAuthorityDeps } from '../../src/authority/create-authority.js'
-import { groupInView, projectInView, viewerOf } from '../../src/authority/resource-access.js'
 import { manualClock } from '../../src/domain/clock.js'
 import { fullPathOf, type Group, type Project, type Visibility } from '../../src/domain/resource.js'
 import { memoryStore } from '../../src/memory/index.js'

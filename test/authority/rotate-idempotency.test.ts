@@ -1,6 +1,6 @@
 import { errAsync } from 'neverthrow'
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_ROTATION_REPLAY_WINDOW_MS } from '../../src/authority/replay-window.js'
+import { DEFAULT_ROTATION_REPLAY_WINDOW_MS } from '../../src/authority/core/replay-window.js'
 import { AuthorityConfigError, createAuthority, type Principal } from '../../src/index.js'
 import { memoryStore } from '../../src/memory/index.js'
 import type { TokenStore } from '../../src/store/index.js'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { USER_BLOCKED } from '../../src/authority/as-user.js'
+import { USER_BLOCKED } from '../../src/authority/core/as-user.js'
 import { ADMIN, ALICE, BLOCKED, BOB, world } from '../support/authority-fixtures.js'
 
 describe('issue 13: a session principal (asUser) acts on its user’s own tokens', () => {

@@ -1,22 +1,22 @@
 import { describe, expect, it } from 'vitest'
-import { resolveAuthorityDeps } from '../../src/authority/create-authority.js'
-import type { AuthorityEvent } from '../../src/authority/events.js'
-import { mint, type TokenKind } from '../../src/authority/mint.js'
-import type { Actor } from '../../src/authority/principal.js'
+import type { AuthorityEvent } from '../../src/authority/core/events.js'
+import { mint, type TokenKind } from '../../src/authority/core/mint.js'
+import type { Actor } from '../../src/authority/core/principal.js'
 import {
   IMPERSONATION_TOKEN,
   OWN_TOKEN,
   PERSONAL_TOKEN,
   SEEDED_TOKEN,
   SELF_SERVICE_TOKEN,
-} from '../../src/authority/token-kinds.js'
+} from '../../src/authority/core/token-kinds.js'
+import { resolveAuthorityDeps } from '../../src/authority/create-authority.js'
 import { manualClock } from '../../src/domain/clock.js'
 import { seededRandom } from '../../src/domain/random.js'
 import type { UserId } from '../../src/domain/user-id.js'
 import { memoryStore } from '../../src/memory/index.js'
 import { ADMIN, ALICE, T0 } from '../support/authority-fixtures.js'
 
-// Each kind's policy, read by the one mint path (authority/mint.ts): its default expiry, its scope
+// Each kind's policy, read by the one mint path (authority/core/mint.ts): its default expiry, its scope
 // vocabulary, its impersonation flag and the event it emits. T0 is 2026-03-10.
 
 const TODAY_PLUS_365 = '2027-03-10'

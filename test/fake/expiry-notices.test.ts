@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import type { AuthorityEvent } from '../../src/authority/events.js'
-import { expiryNotices } from '../../src/authority/expiry-notices.js'
+import type { AuthorityEvent } from '../../src/authority/core/events.js'
+import { expiryNotices } from '../../src/authority/core/expiry-notices.js'
 import { manualClock } from '../../src/domain/clock.js'
 import { createFakeGitLab, type FakeGitLab } from '../../src/fake/fake-gitlab.js'
 import { memoryStore } from '../../src/memory/memory-store.js'

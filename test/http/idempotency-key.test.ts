@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_ROTATION_REPLAY_WINDOW_MS } from '../../src/authority/replay-window.js'
+import { DEFAULT_ROTATION_REPLAY_WINDOW_MS } from '../../src/authority/core/replay-window.js'
 import { createHandler } from '../../src/http/index.js'
 import { createAuthority } from '../../src/index.js'
 import { memoryStore } from '../../src/memory/index.js'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { IssueTokenInput } from '../../src/authority/issue-token.js'
+import type { IssueTokenInput } from '../../src/authority/personal/issue-token.js'
 import { ADMIN, ALICE } from '../support/authority-fixtures.js'
 import { httpWorld } from '../support/http-fixtures.js'
 

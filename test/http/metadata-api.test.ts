@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { IssueTokenInput } from '../../src/authority/issue-token.js'
-import type { Release } from '../../src/authority/release.js'
+import type { Release } from '../../src/authority/core/release.js'
+import type { IssueTokenInput } from '../../src/authority/personal/issue-token.js'
 import { ALICE } from '../support/authority-fixtures.js'
 import { httpWorld } from '../support/http-fixtures.js'
 

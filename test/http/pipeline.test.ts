@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { hasFeature, type Release } from '../../src/authority/release.js'
+import { hasFeature, type Release } from '../../src/authority/core/release.js'
 import { createHandler } from '../../src/http/index.js'
 import type { RouteRow } from '../../src/http/route.js'
 import { ROUTES } from '../../src/http/routes.js'

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { ResourceToken } from '../../src/authority/resource-token-access.js'
+import type { ResourceToken } from '../../src/authority/resource/resource-token-access.js'
 import { ACCESS_LEVELS } from '../../src/domain/resource.js'
 import { resourceTokenJson, resourceTokenJsonText } from '../../src/http/resource-token-json.js'
 import { anyText, instant, releases, tokenArbitrary } from '../support/token-arbitraries.js'

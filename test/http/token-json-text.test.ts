@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { hasFeature } from '../../src/authority/release.js'
+import { hasFeature } from '../../src/authority/core/release.js'
 import { tokenJson, tokenJsonText, tokenWithIpsJson } from '../../src/http/token-json.js'
 import { instant, releases, tokenArbitrary } from '../support/token-arbitraries.js'
 

@@ -1,4 +1,4 @@
-import type { IssueTokenInput } from '../../src/authority/issue-token.js'
+import type { IssueTokenInput } from '../../src/authority/personal/issue-token.js'
 import { manualClock } from '../../src/domain/clock.js'
 import { seededRandom } from '../../src/domain/random.js'
 import {

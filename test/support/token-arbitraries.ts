@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { FEATURES, type Release } from '../../src/authority/release.js'
+import { FEATURES, type Release } from '../../src/authority/core/release.js'
 import type { CalendarDate } from '../../src/domain/calendar.js'
 import type { Token } from '../../src/index.js'
 

@@ -1,4 +1,4 @@
-import type { AuthorityEvent } from '../../authority/events.js'
+import type { AuthorityEvent } from '../../authority/core/events.js'
 import { DEFAULT_JOURNAL_LIMIT, type JournalQuery } from '../journal.js'
 
 // Every event type the journal records; a Record over the union, so a new event type fails to compile

@@ -1,5 +1,5 @@
 import { err, ok, type Result, type ResultAsync } from 'neverthrow'
-import { predecessorProblem, secondSuccessorProblem } from '../../authority/issue-token.js'
+import { predecessorProblem, secondSuccessorProblem } from '../../authority/personal/issue-token.js'
 import type { StoreFailure } from '../../domain/errors.js'
 import type { Digester } from '../../domain/secret.js'
 import type { TokenStore } from '../../store/token-store.js'

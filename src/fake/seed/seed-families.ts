@@ -1,4 +1,4 @@
-import { predecessorProblem, secondSuccessorProblem } from '../../authority/issue-token.js'
+import { predecessorProblem, secondSuccessorProblem } from '../../authority/personal/issue-token.js'
 
 /**
  * The fields of a seed token that place it in a family (the seed format's names).

@@ -1,5 +1,5 @@
 import { afterEach } from 'vitest'
-import type { IssueTokenInput } from '../../../src/authority/issue-token.js'
+import type { IssueTokenInput } from '../../../src/authority/personal/issue-token.js'
 import { createFakeGitLab, type FakeGitLab, type FakeGitLabOptions } from '../../../src/fake/index.js'
 import type { Clock } from '../../../src/index.js'
 import { specStore } from './support/spec-store.js'

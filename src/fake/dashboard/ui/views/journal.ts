@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks'
-import type { AuthorityEvent } from '../../../../authority/events.js'
+import type { AuthorityEvent } from '../../../../authority/core/events.js'
 import { call, failure } from '../api.js'
 import { html } from '../html.js'
 import { readStream } from '../sse.js'

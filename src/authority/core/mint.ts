@@ -1,0 +1,93 @@
+import { err, ok, type Result } from 'neverthrow'
+import { checkToken, type GivenState, mintToken } from '../../domain/create-token.js'
+import type { ErrorOf } from '../../domain/errors.js'
+import type { MintPolicy } from '../../domain/mint-policy.js'
+import type { UserId } from '../../domain/user-id.js'
+import type { User } from '../../store/user.js'
+import { type AuthorityDeps, mintContext } from './deps.js'
+import { toTokenInfo } from './events.js'
+import type { IssuedToken } from './issued-token.js'
+import { familyOf } from './predecessor.js'
+
+/** What the checks on the caller settle: whose token it is, and who is recorded as its creator. */
+export interface Admission {
+  readonly owner: User
+  /** The `actorUserId` of the event: `null` when no one asked (seeds, fixtures). */
+  readonly actorUserId: UserId | null
+}
+
+/**
+ * A kind of token: its policy as data (`MintPolicy`: scopes, expiry, impersonation, given state),
+ * who may mint it for whom (`admit`, GitLab's authentication and endpoint checks, which come before
+ * the request's parameters are looked at), and the event that announces it. The kinds are in
+ * `token-kinds.ts`; {@link mint} is the one path that makes a token of any of them.
+ */
+export interface TokenKind<Caller, Target, E> extends MintPolicy {
+  readonly name: string
+  readonly admit: (deps: AuthorityDeps, caller: Caller, target: Target) => Promise<Result<Admission, E>>
+  readonly event: 'created'
+}
+
+/** A request to mint, whatever the kind. */
+export interface MintRequest {
+  readonly name: string
+  readonly scopes: readonly string[]
+  readonly description?: string | null
+  /** `YYYY-MM-DD`; absent for the kind's default; `null` (never) where the kind's expiry rule takes it. */
+  readonly expiresAt?: string | null
+  /** Read only for a kind whose `state` is `given`; `id` stores the token under that id. */
+  readonly given?: GivenState & { readonly id?: number }
+}
+
+/**
+ * Secrets {@link mint} draws for one token while each one's digest is already stored; then the
+ * `store_failure` with `conflict: 'digest'` is the answer (the random source is not random).
+ */
+const MINT_ATTEMPTS = 8
+
+/** The ways {@link mint} fails besides the kind's `admit`. */
+export type MintError = ErrorOf<
+  'invalid_parameter' | 'validation_failed' | 'invalid_expiry' | 'not_found' | 'store_failure'
+>
+
+/**
+ * The one mint path of every token kind: admit the caller (the kind's checks, and the owner), check
+ * the request (`checkToken`: the kind's scope and expiry rules, GitLab's model rules), check the
+ * family a given predecessor joins, mint the secret, insert (or import under a given id), emit. A
+ * fresh secret whose digest is taken is minted again (at most `MINT_ATTEMPTS` times).
+ */
+export async function mint<Caller, Target, E>(
+  deps: AuthorityDeps,
+  kind: TokenKind<Caller, Target, E>,
+  caller: Caller,
+  target: Target,
+  request: MintRequest,
+): Promise<Result<IssuedToken, E | MintError>> {
+  const admitted = await kind.admit(deps, caller, target)
+  if (admitted.isErr()) return err(admitted.error)
+  const { owner, actorUserId } = admitted.value
+  const now = deps.clock.now()
+  const ctx = mintContext(deps, now)
+  const checked = checkToken({ ...request, userId: owner.id, ownerIsAdmin: owner.admin }, ctx, kind)
+  if (checked.isErr()) return err(checked.error)
+  const previousId = checked.value.draft.previousId
+  const family = previousId === null ? ok(null) : await familyOf(deps, previousId, owner.id)
+  if (family.isErr()) return err(family.error)
+  const id = kind.state === 'given' ? request.given?.id : undefined
+  // A fresh secret whose digest is already stored (a seeded random source replaying its sequence over
+  // a kept database) is drawn again; a given secret is the caller's, and its conflict is the answer.
+  const attempts = checked.value.secret === undefined ? MINT_ATTEMPTS : 1
+  for (let attempt = 1; ; attempt++) {
+    const { draft, secret } = mintToken(checked.value, ctx)
+    const token = await (id === undefined
+      ? deps.store.insert({ ...draft, familyId: family.value })
+      : deps.store.importToken({ ...draft, id, familyId: family.value ?? id }))
+    if (token.isErr()) {
+      if (token.error.type === 'store_failure' && token.error.conflict === 'digest' && attempt < attempts)
+        continue
+      return err(token.error)
+    }
+    deps.emit({ type: kind.event, at: now, actorUserId, token: toTokenInfo(token.value) })
+    return ok({ token: token.value, secret })
+  }
+}

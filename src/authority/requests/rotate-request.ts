@@ -1,0 +1,136 @@
+import { err, ok, type Result, ResultAsync } from 'neverthrow'
+import { unauthenticated } from '../../domain/error-constructors.js'
+import type { Token } from '../../domain/token.js'
+import type { AuthenticateError } from '../core/authenticate.js'
+import { findPresented, principalFrom, refuseSecret } from '../core/authenticate.js'
+import type { AuthorityDeps } from '../core/deps.js'
+import { refuseGracedWrite } from '../core/grace-window.js'
+import type { IssuedToken } from '../core/issued-token.js'
+import type { Principal, TokenRef } from '../core/principal.js'
+import { type RotateError, type RotateOptions, rotateFor } from '../core/rotate.js'
+import { receiptsFor, replayFound } from './replay-rotation.js'
+import type { RequestCredentials } from './request-principal.js'
+import { sudoAfter } from './request-principal.js'
+import type { SudoError } from './sudo.js'
+
+/**
+ * A rotation as a request to GitLab's API asks for it: the credentials it presents, its
+ * `Idempotency-Key` (absent or `null` for none), the token it names and the expiry it asks for. `ref`
+ * and `expiresAt` are the caller's parsing of the request: an error there (E, the caller's own type:
+ * an unknown parameter, an invalid id or expiry) is answered after authentication and `sudo`, where
+ * GitLab validates parameters, so a revoked token presented to a malformed rotation is still reuse. A
+ * `ref` error also means no replay is looked for (no first request could have been this one); an
+ * `expiresAt` error does not (a retry is answered as its first request was).
+ *
+ * @example
+ * ```ts
+ * import { ok } from 'neverthrow'
+ * import type { RotateRequest } from 'patkit/authority'
+ *
+ * const request: RotateRequest = { secret, ref: ok('self'), idempotencyKey: 'retry-1', expiresAt: ok('2030-01-31') }
+ * const rotated = await authority.requests.rotateRequest(request)
+ * ```
+ */
+export interface RotateRequest<E = never> extends RequestCredentials {
+  readonly idempotencyKey?: string | null
+  readonly ref: Result<TokenRef, E>
+  readonly expiresAt?: Result<string | undefined, E>
+}
+
+/**
+ * A rotate request's answer: the successor and its secret, and whether it was a replay (the answer a
+ * first request with the same secret and `Idempotency-Key`, or inside the grace window, was given).
+ *
+ * @example
+ * ```ts
+ * import { ok } from 'neverthrow'
+ * import type { RequestRotation } from 'patkit/authority'
+ *
+ * const rotated = await authority.requests.rotateRequest({ secret, ref: ok('self') })
+ * if (rotated.isOk()) {
+ *   const answer: RequestRotation = rotated.value
+ *   console.log(answer.token.id, answer.replayed)
+ * }
+ * ```
+ */
+export interface RequestRotation extends IssuedToken {
+  readonly replayed: boolean
+}
+
+/**
+ * Every way a rotate request can fail: its authentication, its `sudo`, the rotation.
+ */
+export type RotateRequestError = AuthenticateError | SudoError | RotateError
+
+/**
+ * A rotate request in one call, in the order GitLab's API and docs/rotation.md give it: a retry is
+ * replayed (before authentication, which would take the rotated token for reuse), else the secret is
+ * authenticated (a revoked token is reuse: the tokens rotated from it are revoked), `sudo` switches
+ * the principal, the caller's parameter errors are answered, and the token is rotated (release gate,
+ * scope, access, expiry). The secret is digested once and its token looked up once, from the store
+ * (never from a cache), for the replay and the authentication together.
+ */
+export function rotateRequest<E>(
+  deps: AuthorityDeps,
+  request: RotateRequest<E>,
+): ResultAsync<RequestRotation, RotateRequestError | E> {
+  return new ResultAsync(rotateRequestVia(deps, request, rotateFor))
+}
+
+/**
+ * The last step of a rotate request: which token `ref` names and whether the principal may rotate
+ * it, then the rotation. Personal access tokens use `rotateFor`; a project's or group's tokens
+ * their own (resource-token-rotate.ts), after the same replay, authentication (reuse detection) and
+ * `sudo`.
+ */
+export type RotationStep<X> = (
+  deps: AuthorityDeps,
+  principal: Principal,
+  ref: TokenRef,
+  options: RotateOptions,
+  digestOf: (secret: string) => string,
+  presented: Token,
+) => Promise<Result<IssuedToken, RotateError | X>>
+
+/** {@link rotateRequest} with its last step given: the one order of every rotate request. */
+export async function rotateRequestVia<E, X>(
+  deps: AuthorityDeps,
+  request: RotateRequest<E>,
+  step: RotationStep<X>,
+): Promise<Result<RequestRotation, RotateRequestError | E | X>> {
+  const { secret } = request
+  const refused = refuseSecret(deps, secret)
+  if (refused !== null || typeof secret !== 'string') return err(refused ?? unauthenticated('missing'))
+  const now = deps.clock.now()
+  const digest = deps.digest(secret)
+  const found = await findPresented(deps, digest, true)
+  const key = request.idempotencyKey ?? null
+  const receipts = request.ref.isOk() ? receiptsFor(deps, key) : null
+  if (receipts !== null && request.ref.isOk()) {
+    if (found.isErr()) return err(found.error)
+    const replayed = await replayFound(deps, receipts, found.value, secret, request.ref.value, now)
+    if (replayed.isErr()) return err(replayed.error)
+    if (replayed.value !== null) return ok({ ...replayed.value, replayed: true })
+  }
+  const authenticated = await principalFrom(deps, found, now, { rotateRequest: true, ip: request.ip ?? null })
+  if (authenticated.isErr()) return err(authenticated.error)
+  const acting = await sudoAfter(deps, authenticated.value, request.sudo)
+  if (acting.isErr()) return err(acting.error)
+  const principal = acting.value
+  if (request.ref.isErr()) return err(request.ref.error)
+  const expiresAt = request.expiresAt ?? ok(undefined)
+  if (expiresAt.isErr()) return err(expiresAt.error)
+  const ref = request.ref.value
+  // A token in its grace period may not write (grace-window.ts): the one check `authority.rotate` makes first.
+  const graced = refuseGracedWrite(principal, ref)
+  if (graced !== null) return await graced
+  const options: RotateOptions = {
+    ...(expiresAt.value === undefined ? {} : { expiresAt: expiresAt.value }),
+    ...(key === null ? {} : { idempotency: { key, presentedSecret: secret } }),
+    presentedSecret: secret,
+  }
+  // The request's secret is the one just digested, its token the one just read (and its use recorded).
+  const digestOf = (presented: string) => (presented === secret ? digest : deps.digest(presented))
+  const rotated = await step(deps, principal, ref, options, digestOf, authenticated.value.token)
+  return rotated.isErr() ? err(rotated.error) : ok({ ...rotated.value, replayed: false })
+}

@@ -1,0 +1,96 @@
+import { err, ok, type Result } from 'neverthrow'
+import { badRequest, notFound } from '../../domain/error-constructors.js'
+import type { ErrorOf, StoreFailure } from '../../domain/errors.js'
+import type { Token } from '../../domain/token.js'
+import type { TokenFilter } from '../../query/filter.js'
+import type { User } from '../../store/user.js'
+import type { CreateRequest } from '../core/create.js'
+import type { AuthorityDeps } from '../core/deps.js'
+import type { IssuedToken } from '../core/issued-token.js'
+import { type ListRequest, listPage, type TokenPage } from '../core/list-tokens.js'
+import { type MintError, mint } from '../core/mint.js'
+import type { Actor } from '../core/principal.js'
+import { revokeStored } from '../core/revoke-stored.js'
+import { type RotateError, rotateFound } from '../core/rotate.js'
+import { SERVICE_ACCOUNT_TOKEN } from '../core/token-kinds.js'
+
+// The personal access tokens of a group's service account, once the route has checked the group and
+// the account (`groupAccount`). The account's owner is the group, not the caller: these are the
+// caller's checks, then the same store calls, mint path and rotation as a user's own tokens.
+
+/** One page of the account's tokens, with the token list's filters (never its impersonation tokens). */
+export async function listAccountTokens(
+  deps: AuthorityDeps,
+  account: User,
+  request: Omit<ListRequest, 'userRef'>,
+): Promise<Result<TokenPage, StoreFailure>> {
+  const filter: TokenFilter = { ...request.filter, userId: account.id, excludeImpersonation: true }
+  return listPage(deps, filter, request)
+}
+
+/** A token for the account, through the one mint path (`SERVICE_ACCOUNT_TOKEN`). */
+export function createAccountToken(
+  deps: AuthorityDeps,
+  caller: Actor,
+  account: User,
+  request: CreateRequest,
+): Promise<Result<IssuedToken, MintError>> {
+  return mint(deps, SERVICE_ACCOUNT_TOKEN, caller, account, request)
+}
+
+// The account's token `id`, or null: another user's token is no token of the account.
+async function accountToken(
+  deps: AuthorityDeps,
+  account: User,
+  id: number,
+): Promise<Result<Token | null, StoreFailure>> {
+  const found = await deps.store.findById(id)
+  if (found.isErr()) return err(found.error)
+  return ok(found.value !== null && found.value.userId === account.id ? found.value : null)
+}
+
+/**
+ * Revokes the account's token (`404 Personal Access Token Not Found` for any other id). Revoking a
+ * revoked token succeeds, as GitLab's `revoke_token` does.
+ */
+export async function revokeAccountToken(
+  deps: AuthorityDeps,
+  caller: Actor,
+  account: User,
+  id: number,
+): Promise<Result<void, ErrorOf<'not_found'> | StoreFailure>> {
+  const found = await accountToken(deps, account, id)
+  if (found.isErr()) return err(found.error)
+  const token = found.value
+  if (token === null) return err(notFound('personal_access_token'))
+  const outcome = await revokeStored(deps, caller.user.id, token)
+  if (outcome.isErr()) return err(outcome.error)
+  if (outcome.value === 'missing') return err(notFound('personal_access_token'))
+  return ok(undefined)
+}
+
+/**
+ * Rotates the account's token (`404 Not Found` for any other id) with the PAT rotation: the same
+ * family, a week by default, `Token already revoked` for a revoked one.
+ */
+export async function rotateAccountToken(
+  deps: AuthorityDeps,
+  caller: Actor,
+  account: User,
+  id: number,
+  expiresAt: string | undefined,
+): Promise<Result<IssuedToken, RotateError>> {
+  const found = await accountToken(deps, account, id)
+  if (found.isErr()) return err(found.error)
+  if (found.value === null) return err(notFound('token'))
+  const rotated = await rotateFound(
+    deps,
+    caller,
+    found.value,
+    expiresAt === undefined ? {} : { expiresAt },
+    deps.digest,
+  )
+  // The store reports a rotation lost to a concurrent one as missing or revoked: GitLab's 400.
+  if (rotated.isErr() && rotated.error.type === 'not_found') return err(badRequest('Token already revoked'))
+  return rotated
+}
