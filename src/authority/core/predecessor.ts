@@ -4,6 +4,7 @@ import type { ErrorOf } from '../../domain/errors.js'
 import type { Token } from '../../domain/token.js'
 import type { UserId } from '../../domain/user-id.js'
 import type { AuthorityDeps } from './deps.js'
+import { findTokenBy } from './token-access.js'
 
 /**
  * Why `predecessor` cannot be the token a token of `userId` was rotated from, or `null` when it can
@@ -35,11 +36,14 @@ export async function familyOf(
   previousId: number,
   userId: UserId,
 ): Promise<Result<number, ErrorOf<'not_found' | 'validation_failed' | 'store_failure'>>> {
-  const previous = await deps.store.findById(previousId)
+  const previous = await findTokenBy<ErrorOf<'not_found' | 'validation_failed'>>(deps, previousId, {
+    missing: notFound('token'),
+    refuse: (token) => {
+      const problem = predecessorProblem(token, userId)
+      return problem === null ? null : validationFailed(problem)
+    },
+  })
   if (previous.isErr()) return err(previous.error)
-  if (previous.value === null) return err(notFound('token'))
-  const problem = predecessorProblem(previous.value, userId)
-  if (problem !== null) return err(validationFailed(problem))
   if (deps.store.findSuccessor !== undefined) {
     const successor = await deps.store.findSuccessor(previousId)
     if (successor.isErr()) return err(successor.error)

@@ -14,7 +14,7 @@ import type { IssuedToken } from './issued-token.js'
 import type { Actor, TokenRef } from './principal.js'
 import { hasFeature } from './release.js'
 import { checkRotation } from './rotation-rule.js'
-import { accessibleToken, findAccessibleToken } from './token-access.js'
+import { accessRule, checkToken, findAccessibleToken } from './token-access.js'
 
 /**
  * The `Idempotency-Key` of a rotation and the secret that authenticated the request (the sealing key
@@ -115,7 +115,7 @@ export async function rotateFor(
   } else {
     const found =
       presented !== undefined && presented.id === ref
-        ? accessibleToken(principal, presented)
+        ? checkToken(presented, accessRule(principal))
         : await findAccessibleToken(deps, principal, ref)
     if (found.isErr()) return err(found.error)
     target = found.value

@@ -13,6 +13,7 @@ import { mint } from '../core/mint.js'
 import type { Principal } from '../core/principal.js'
 import { revokeStored } from '../core/revoke-stored.js'
 import { USER_READ_SCOPES, WRITE_SCOPES } from '../core/scope-policy.js'
+import { findTokenBy, onlyTokens } from '../core/token-access.js'
 import { IMPERSONATION_TOKEN } from '../core/token-kinds.js'
 
 /**
@@ -163,11 +164,12 @@ async function findFor(
 ): Promise<Result<Token, ImpersonationError>> {
   const user = await adminAndUser(deps, principal, userId, write)
   if (user.isErr()) return err(user.error)
-  const found = await deps.store.findById(tokenId)
-  if (found.isErr()) return err(found.error)
-  const token = found.value
-  if (token === null || token.userId !== user.value.id || !token.impersonation) return err(notFound('token'))
-  return ok(token)
+  const owner = user.value.id
+  return findTokenBy(
+    deps,
+    tokenId,
+    onlyTokens(notFound('token'), (token) => token.userId === owner && token.impersonation),
+  )
 }
 
 /**

@@ -14,6 +14,7 @@ import type { User } from '../../store/user.js'
 import type { AuthorityDeps } from '../core/deps.js'
 import { type Actor, actsAsAdmin } from '../core/principal.js'
 import { groupInView, projectInView, type ResourceInView, viewerOf } from '../core/resource-access.js'
+import { findTokenBy, onlyTokens } from '../core/token-access.js'
 
 /**
  * A project or group as a request names it: its type and its `:id`, a number or a full path
@@ -93,19 +94,35 @@ export function asResourceToken(
 
 /**
  * GitLab's `find_token(resource, token_id)`: the token with that id when its owner is one of the
- * resource's bots (a bot user that is a member) and it is no impersonation token; `null` otherwise
+ * resource's bots (a bot user that is a member) and it is no impersonation token; `missing` otherwise
  * (a `token_id` that is no number finds none). Answers the bot too.
  */
-export async function tokenOfResource(
+export async function tokenOfResource<E>(
   deps: AuthorityDeps,
   view: ResourceInView<Group | Project>,
   tokenId: number | string,
-): Promise<Result<{ token: Token; bot: User } | null, StoreFailure>> {
+  missing: E,
+): Promise<Result<{ token: Token; bot: User }, E | StoreFailure>> {
   const id = typeof tokenId === 'number' ? tokenId : /^\d{1,15}$/.test(tokenId) ? Number(tokenId) : null
-  if (id === null) return ok(null)
-  const found = await deps.store.findById(id)
+  if (id === null) return err(missing)
+  const found = await findTokenBy(
+    deps,
+    id,
+    onlyTokens(missing, (token) => memberToken(view, token)),
+  )
   if (found.isErr()) return err(found.error)
-  return botOf(deps, view, found.value)
+  const bot = await botOf(deps, view, found.value)
+  if (bot.isErr()) return err(bot.error)
+  return bot.value === null ? err(missing) : ok(bot.value)
+}
+
+/** A token whose owner is a direct member of the resource, and no impersonation token. */
+function memberToken(view: ResourceInView<Group | Project>, token: Token): boolean {
+  return (
+    !token.impersonation &&
+    typeof token.userId === 'number' &&
+    directAccess(view.resource, token.userId) !== null
+  )
 }
 
 /** The token's bot when it is one of the resource's bots; `null` otherwise. */
@@ -114,8 +131,7 @@ export async function botOf(
   view: ResourceInView<Group | Project>,
   token: Token | null,
 ): Promise<Result<{ token: Token; bot: User } | null, StoreFailure>> {
-  if (token === null || token.impersonation || typeof token.userId !== 'number') return ok(null)
-  if (directAccess(view.resource, token.userId) === null) return ok(null)
+  if (token === null || !memberToken(view, token) || typeof token.userId !== 'number') return ok(null)
   const owner = await deps.userById(token.userId)
   if (owner.isErr()) return err(owner.error)
   return owner.value !== null && owner.value.bot === true ? ok({ token, bot: owner.value }) : ok(null)

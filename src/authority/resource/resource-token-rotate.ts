@@ -112,11 +112,10 @@ async function targetOf(
     return mine.value === null ? err(unauthorized()) : ok(mine.value.token)
   }
   const admin = actsAsAdmin(principal)
-  const found = await tokenOfResource(deps, view, ref)
+  const refused = admin ? notFound('token') : unauthorized()
+  const found = await tokenOfResource(deps, view, ref, refused)
   if (found.isErr()) return err(found.error)
-  if (found.value === null || !mayManage(principal, address.type, view)) {
-    return err(admin ? notFound('token') : unauthorized())
-  }
+  if (!mayManage(principal, address.type, view)) return err(refused)
   const { token } = found.value
   const level = typeof token.userId === 'number' ? directAccess(view.resource, token.userId) : null
   if (!admin && (level ?? 0) > (view.access ?? 0)) {

@@ -212,9 +212,8 @@ async function getFor(
 ): Promise<Result<ResourceToken, ReadResourceTokenError>> {
   const view = await readable(deps, actor, address)
   if (view.isErr()) return err(view.error)
-  const found = await tokenOfResource(deps, view.value, tokenId)
+  const found = await tokenOfResource(deps, view.value, tokenId, noResourceToken(address.type))
   if (found.isErr()) return err(found.error)
-  if (found.value === null) return err(noResourceToken(address.type))
   return ok(asResourceToken(found.value.token, address.type, view.value))
 }
 
@@ -238,9 +237,8 @@ async function revokeFor(
   if (scoped.isErr()) return err(scoped.error)
   const view = await resourceInView(deps, actor, address)
   if (view.isErr()) return err(view.error)
-  const found = await tokenOfResource(deps, view.value, tokenId)
+  const found = await tokenOfResource(deps, view.value, tokenId, noResourceToken(address.type))
   if (found.isErr()) return err(found.error)
-  if (found.value === null) return err(noResourceToken(address.type))
   const { token, bot } = found.value
   if (!mayAdminister(actor, address.type, view.value)) {
     return err(badRequest(`${displayName(actor.user)} cannot delete ${displayName(bot)}`))

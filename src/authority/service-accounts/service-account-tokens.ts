@@ -12,6 +12,7 @@ import { type MintError, mint } from '../core/mint.js'
 import type { Actor } from '../core/principal.js'
 import { revokeStored } from '../core/revoke-stored.js'
 import { type RotateError, rotateFound } from '../core/rotate.js'
+import { findTokenBy, onlyTokens } from '../core/token-access.js'
 import { SERVICE_ACCOUNT_TOKEN } from '../core/token-kinds.js'
 
 // The personal access tokens of a group's service account, once the route has checked the group and
@@ -38,15 +39,18 @@ export function createAccountToken(
   return mint(deps, SERVICE_ACCOUNT_TOKEN, caller, account, request)
 }
 
-// The account's token `id`, or null: another user's token is no token of the account.
-async function accountToken(
+// The account's token `id`; another user's token is no token of the account (`missing`).
+function accountToken<E>(
   deps: AuthorityDeps,
   account: User,
   id: number,
-): Promise<Result<Token | null, StoreFailure>> {
-  const found = await deps.store.findById(id)
-  if (found.isErr()) return err(found.error)
-  return ok(found.value !== null && found.value.userId === account.id ? found.value : null)
+  missing: E,
+): Promise<Result<Token, E | StoreFailure>> {
+  return findTokenBy(
+    deps,
+    id,
+    onlyTokens(missing, (token) => token.userId === account.id),
+  )
 }
 
 /**
@@ -59,10 +63,9 @@ export async function revokeAccountToken(
   account: User,
   id: number,
 ): Promise<Result<void, ErrorOf<'not_found'> | StoreFailure>> {
-  const found = await accountToken(deps, account, id)
+  const found = await accountToken(deps, account, id, notFound('personal_access_token'))
   if (found.isErr()) return err(found.error)
   const token = found.value
-  if (token === null) return err(notFound('personal_access_token'))
   const outcome = await revokeStored(deps, caller.user.id, token)
   if (outcome.isErr()) return err(outcome.error)
   if (outcome.value === 'missing') return err(notFound('personal_access_token'))
@@ -80,9 +83,8 @@ export async function rotateAccountToken(
   id: number,
   expiresAt: string | undefined,
 ): Promise<Result<IssuedToken, RotateError>> {
-  const found = await accountToken(deps, account, id)
+  const found = await accountToken(deps, account, id, notFound('token'))
   if (found.isErr()) return err(found.error)
-  if (found.value === null) return err(notFound('token'))
   const rotated = await rotateFound(
     deps,
     caller,
