@@ -6,6 +6,7 @@ import { isScope } from '../domain/scopes.js'
 import type { Digester } from '../domain/secret.js'
 import type { Token } from '../domain/token.js'
 import { memoryStore } from '../memory/memory-store.js'
+import { everyToken } from '../store/every-page.js'
 import type { StoreContents, TokenStore } from '../store/token-store.js'
 import type { User } from '../store/user.js'
 import { type SeedReport, writeSeed } from './seed/load-seed.js'
@@ -100,8 +101,6 @@ interface FakeStateOptions {
   readonly onReset?: () => void
 }
 
-const PAGE = 100
-
 /**
  * The most tokens the start of a kept store (a user's database) may hold for a reset to go back to
  * it: the start snapshot is held in memory. Over it, a reset is refused (restore a snapshot instead).
@@ -110,13 +109,9 @@ export const START_SNAPSHOT_LIMIT = 10_000
 
 // Everything a memory store holds, as `replaceAll` takes it.
 async function contentsOf(store: TokenStore, now: Date): Promise<Result<StoreContents, StoreFailure>> {
-  const tokens: Token[] = []
-  for (let page = 1; ; page++) {
-    const found = await store.list({ filter: {}, sort: 'id_asc', page: { page, perPage: PAGE }, now })
-    if (found.isErr()) return err(found.error)
-    tokens.push(...found.value.items)
-    if (page * PAGE >= found.value.total) break
-  }
+  const listed = await everyToken(store, {}, now)
+  if (listed.isErr()) return err(listed.error)
+  const tokens = listed.value
   const resources = store.resources
   if (resources === undefined) return ok({ users: [], tokens, groups: [], projects: [] })
   const users = await resources.listUsers({})
@@ -309,16 +304,10 @@ export function fakeState(options: FakeStateOptions): FakeState {
 
   // Everything the store holds, in the seed format (the known secrets in plain text).
   const takeSnapshot = async () => {
-    const listed: Token[] = []
-    const now = authority.now()
-    for (let page = 1; ; page++) {
-      const found = await store.list({ filter: {}, sort: 'id_asc', page: { page, perPage: PAGE }, now })
-      if (found.isErr()) return err(found.error)
-      listed.push(...found.value.items)
-      if (page * PAGE >= found.value.total) break
-    }
+    const listed = await everyToken(store, {}, authority.now())
+    if (listed.isErr()) return err(listed.error)
     const tokens: SeedToken[] = []
-    for (const token of predecessorsFirst(listed)) {
+    for (const token of predecessorsFirst(listed.value)) {
       const seeded = seedToken(token, secrets.get(token.digest))
       if (seeded === null) continue
       tokens.push(seeded)

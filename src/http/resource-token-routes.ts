@@ -10,6 +10,7 @@ import { grapeDate, parseId } from './request-params.js'
 import { parseResourceTokenBody } from './resource-token-body.js'
 import { resourceTokenJsonText } from './resource-token-json.js'
 import { jsonText, noContent, type Reply } from './responses.js'
+import { rotationReply } from './rotation-reply.js'
 import type { CallerInput, CredentialsInput, RouteRow } from './route.js'
 
 const CREATE_PARAMS = ['name', 'description', 'scopes', 'expires_at', 'access_level']
@@ -138,8 +139,7 @@ async function rotate(
     ref: refusal === undefined ? ok(self ? 'self' : tokenRef(path)) : err(refusal),
     expiresAt: grapeDate(params, 'expires_at').mapErr((e) => errorReply(e)),
   })
-  if (rotated.isErr()) return 'status' in rotated.error ? rotated.error : errorReply(rotated.error)
-  const { secret, replayed, ...shown } = rotated.value
-  const text = resourceTokenJsonText(shown, authority.now(), authority.release, secret)
-  return jsonText(200, text, replayed && idempotencyKey !== null ? { 'idempotent-replayed': 'true' } : {})
+  return rotationReply(rotated, idempotencyKey, ({ secret, replayed: _, ...shown }) =>
+    resourceTokenJsonText(shown, authority.now(), authority.release, secret),
+  )
 }

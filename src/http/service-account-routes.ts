@@ -25,7 +25,7 @@ import {
 import { json, noContent, type Reply } from './responses.js'
 import type { CallerInput, RouteRow } from './route.js'
 import { parseCreateBody } from './token-body.js'
-import { tokenJson, tokenJsonText } from './token-json.js'
+import { issuedTokenJson, tokenJsonText } from './token-json.js'
 import { serviceAccountJson } from './user-json.js'
 
 const ACCOUNT_PARAMS = ['name', 'username', 'email']
@@ -180,6 +180,11 @@ async function listed(
   return json(200, accounts(input, items), paginationHeaders(pagination, url, publicUrl))
 }
 
+/** The group a group route names (`:id`, an id or a full path), as the authority takes it. */
+function groupOf(input: CallerInput): string {
+  return input.path['id'] ?? ''
+}
+
 async function createInstanceAccount(input: CallerInput): Promise<Reply> {
   const request = accountBody(input.params)
   if (request.isErr()) return refused(input, request.error, null, 'write')
@@ -193,7 +198,7 @@ function listInstanceAccounts(input: CallerInput): Promise<Reply> {
 }
 
 async function createGroupAccount(input: CallerInput): Promise<Reply> {
-  const group = input.path['id'] ?? ''
+  const group = groupOf(input)
   const request = accountBody(input.params)
   if (request.isErr()) return refused(input, request.error, group, 'write')
   const created = await input.authority.serviceAccounts.createInGroup(input.principal, group, request.value)
@@ -202,7 +207,7 @@ async function createGroupAccount(input: CallerInput): Promise<Reply> {
 }
 
 function listGroupAccounts(input: CallerInput): Promise<Reply> {
-  const group = input.path['id'] ?? ''
+  const group = groupOf(input)
   return listed(input, group, (order) =>
     input.authority.serviceAccounts.listInGroup(input.principal, group, order),
   )
@@ -220,13 +225,14 @@ function hardDelete(body: BodyParams): Result<boolean, InvalidParameter> {
 }
 
 async function deleteGroupAccount(input: CallerInput): Promise<Reply> {
+  const group = groupOf(input)
   const userId = parseId(input.path['user_id'], 'user_id')
-  if (userId.isErr()) return refused(input, userId.error, input.path['id'] ?? '', 'write')
+  if (userId.isErr()) return refused(input, userId.error, group, 'write')
   const hard = hardDelete(input.params)
-  if (hard.isErr()) return refused(input, hard.error, input.path['id'] ?? '', 'write')
+  if (hard.isErr()) return refused(input, hard.error, group, 'write')
   const deleted = await input.authority.serviceAccounts.deleteFromGroup(
     input.principal,
-    input.path['id'] ?? '',
+    group,
     userId.value,
     { hardDelete: hard.value },
   )
@@ -234,13 +240,14 @@ async function deleteGroupAccount(input: CallerInput): Promise<Reply> {
 }
 
 async function listTokens(input: CallerInput): Promise<Reply> {
+  const group = groupOf(input)
   const { authority, principal, url, publicUrl } = input
   const userId = parseId(input.path['user_id'], 'user_id')
-  if (userId.isErr()) return refused(input, userId.error, input.path['id'] ?? '', 'read')
+  if (userId.isErr()) return refused(input, userId.error, group, 'read')
   const params = (await listParamsParser())(url.searchParams)
-  if (params.isErr()) return refused(input, params.error, input.path['id'] ?? '', 'read')
+  if (params.isErr()) return refused(input, params.error, group, 'read')
   const { filter, sort, page } = params.value
-  const result = await authority.serviceAccounts.listTokens(principal, input.path['id'] ?? '', userId.value, {
+  const result = await authority.serviceAccounts.listTokens(principal, group, userId.value, {
     filter,
     sort,
     page,
@@ -252,30 +259,27 @@ async function listTokens(input: CallerInput): Promise<Reply> {
 }
 
 async function createToken(input: CallerInput): Promise<Reply> {
+  const group = groupOf(input)
   const { authority, principal } = input
   const userId = parseId(input.path['user_id'], 'user_id')
-  if (userId.isErr()) return refused(input, userId.error, input.path['id'] ?? '', 'write')
+  if (userId.isErr()) return refused(input, userId.error, group, 'write')
   const request = parseCreateBody(input.params, SCOPES)
-  if (request.isErr()) return refused(input, request.error, input.path['id'] ?? '', 'write')
-  const created = await authority.serviceAccounts.createToken(
-    principal,
-    input.path['id'] ?? '',
-    userId.value,
-    request.value,
-  )
+  if (request.isErr()) return refused(input, request.error, group, 'write')
+  const created = await authority.serviceAccounts.createToken(principal, group, userId.value, request.value)
   // GitLab's `render_api_error!(message, :unprocessable_entity)`: the model's message, bare, 422.
   if (created.isErr()) return errorReply(created.error, 'create')
-  return json(201, { ...tokenJson(created.value.token, authority.now()), token: created.value.secret })
+  return json(201, issuedTokenJson(created.value, authority.now()))
 }
 
 async function revokeToken(input: CallerInput): Promise<Reply> {
+  const group = groupOf(input)
   const userId = parseId(input.path['user_id'], 'user_id')
-  if (userId.isErr()) return refused(input, userId.error, input.path['id'] ?? '', 'write')
+  if (userId.isErr()) return refused(input, userId.error, group, 'write')
   const tokenId = parseId(input.path['token_id'], 'token_id')
-  if (tokenId.isErr()) return refused(input, tokenId.error, input.path['id'] ?? '', 'write')
+  if (tokenId.isErr()) return refused(input, tokenId.error, group, 'write')
   const revoked = await input.authority.serviceAccounts.revokeToken(
     input.principal,
-    input.path['id'] ?? '',
+    group,
     userId.value,
     tokenId.value,
   )
@@ -283,20 +287,21 @@ async function revokeToken(input: CallerInput): Promise<Reply> {
 }
 
 async function rotateToken(input: CallerInput): Promise<Reply> {
+  const group = groupOf(input)
   const { authority, principal } = input
   const userId = parseId(input.path['user_id'], 'user_id')
-  if (userId.isErr()) return refused(input, userId.error, input.path['id'] ?? '', 'write')
+  if (userId.isErr()) return refused(input, userId.error, group, 'write')
   const tokenId = parseId(input.path['token_id'], 'token_id')
-  if (tokenId.isErr()) return refused(input, tokenId.error, input.path['id'] ?? '', 'write')
+  if (tokenId.isErr()) return refused(input, tokenId.error, group, 'write')
   const expiresAt = grapeDate(input.params, 'expires_at')
-  if (expiresAt.isErr()) return refused(input, expiresAt.error, input.path['id'] ?? '', 'write')
+  if (expiresAt.isErr()) return refused(input, expiresAt.error, group, 'write')
   const rotated = await authority.serviceAccounts.rotateToken(
     principal,
-    input.path['id'] ?? '',
+    group,
     userId.value,
     tokenId.value,
     expiresAt.value === undefined ? {} : { expiresAt: expiresAt.value },
   )
   if (rotated.isErr()) return errorReply(rotated.error, 'users')
-  return json(200, { ...tokenJson(rotated.value.token, authority.now()), token: rotated.value.secret })
+  return json(200, issuedTokenJson(rotated.value, authority.now()))
 }

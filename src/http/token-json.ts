@@ -1,3 +1,4 @@
+import type { IssuedToken } from '../authority/core/issued-token.js'
 import { hasFeature, type Release } from '../authority/core/release.js'
 import { isActive, type Token } from '../domain/token.js'
 import type { UserId } from '../domain/user-id.js'
@@ -104,6 +105,14 @@ export function tokenWithIpsJson(token: Token, now: Date): TokenWithIpsJson {
 const NO_IPS: readonly string[] = Object.freeze([])
 
 const text = JSON.stringify
+
+// A token just issued (created or rotated): its JSON and, once, its secret as `token`.
+export function issuedTokenJson(
+  issued: Pick<IssuedToken, 'token' | 'secret'>,
+  now: Date,
+): TokenJson & { token: string } {
+  return { ...tokenJson(issued.token, now), token: issued.secret }
+}
 
 /**
  * A token's JSON text on a route that shows `last_used_ips` from the release `feature` names on:

@@ -11,9 +11,10 @@ import { listParamsParser } from './list-params.js'
 import { jsonTextPage, paginationHeaders } from './pagination-headers.js'
 import { grapeDate, parseId, parseTokenRef } from './request-params.js'
 import { json, jsonText, noContent, type Reply } from './responses.js'
+import { rotationReply } from './rotation-reply.js'
 import type { CallerInput, CredentialsInput, RouteRow } from './route.js'
 import { parseCreateBody } from './token-body.js'
-import { tokenJson, tokenJsonText } from './token-json.js'
+import { issuedTokenJson, tokenJsonText } from './token-json.js'
 
 const CREATE_PARAMS = ['name', 'scopes', 'description', 'expires_at']
 
@@ -128,13 +129,8 @@ async function rotate({
     ref,
     expiresAt: grapeDate(params, 'expires_at').mapErr((e) => errorReply(e)),
   })
-  if (rotated.isErr()) return 'status' in rotated.error ? rotated.error : errorReply(rotated.error)
-  const { token, secret, replayed } = rotated.value
-  return json(
-    200,
-    { ...tokenJson(token, authority.now()), token: secret },
-    // A client can tell a replay of its first answer; the grace window's replay is answered as the rotation was.
-    replayed && idempotencyKey !== null ? { 'idempotent-replayed': 'true' } : {},
+  return rotationReply(rotated, idempotencyKey, (issued) =>
+    JSON.stringify(issuedTokenJson(issued, authority.now())),
   )
 }
 
@@ -157,5 +153,5 @@ async function create(
   if (request.isErr()) return errorReply(request.error)
   const result = await authority.create(principal, target, request.value)
   if (result.isErr()) return errorReply(result.error, 'create')
-  return json(201, { ...tokenJson(result.value.token, authority.now()), token: result.value.secret })
+  return json(201, issuedTokenJson(result.value, authority.now()))
 }

@@ -4,6 +4,7 @@ import type { Clock } from '../../domain/clock.js'
 import type { StoreFailure } from '../../domain/errors.js'
 import { EXPIRY_NOTICE_DAYS, type ExpiryNoticeDays } from '../../domain/expiry-notice.js'
 import type { Token } from '../../domain/token.js'
+import { everyToken } from '../../store/every-page.js'
 import type { TokenStore } from '../../store/token-store.js'
 import { type AuthorityEvent, toTokenInfo } from './events.js'
 
@@ -54,8 +55,6 @@ export interface ExpiryNotices {
   /** Forgets which notices were given (the store's data was replaced). */
   forget(): void
 }
-
-const PAGE = 100
 
 // GitLab's PersonalAccessToken::NOTIFICATION_INTERVALS: each notice covers its own range of days left
 // (sixty_days 31..60, thirty_days 8..30, seven_days 0..7), so the ranges never overlap. Day 0 is left
@@ -144,13 +143,9 @@ export function expiryNotices(options: ExpiryNoticesOptions): ExpiryNotices {
       expiresBefore: addCalendarDays(today, EXPIRY_NOTICE_DAYS[0] + 1),
     }
     // Every page first: a store failing halfway leaves the notices as they were, for the next check.
-    const tokens: Token[] = []
-    for (let page = 1; ; page++) {
-      const listed = await options.store.list({ filter, sort: 'id_asc', page: { page, perPage: PAGE }, now })
-      if (listed.isErr()) throw listed.error
-      tokens.push(...listed.value.items)
-      if (page * PAGE >= listed.value.total) break
-    }
+    const listed = await everyToken(options.store, filter, now)
+    if (listed.isErr()) throw listed.error
+    const tokens = listed.value
     const found = tokens.flatMap((token) => due(token, today).map((notice) => ({ token, ...notice })))
     lastChecked = lastChecked === null ? today : later(lastChecked, today)
     // In the order daily checks would have given them: by the day each fell due, then by token id.

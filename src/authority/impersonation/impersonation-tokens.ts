@@ -3,12 +3,11 @@ import { notFound } from '../../domain/error-constructors.js'
 import type { ErrorOf } from '../../domain/errors.js'
 import type { Token } from '../../domain/token.js'
 import type { PageRequest } from '../../query/filter.js'
-import { paginate } from '../../query/pagination.js'
 import type { User } from '../../store/user.js'
 import { administratorOver, userFromDirectory } from '../core/admission.js'
 import type { AuthorityDeps } from '../core/deps.js'
 import type { IssuedToken } from '../core/issued-token.js'
-import type { TokenPage } from '../core/list-tokens.js'
+import { listPage, type TokenPage } from '../core/list-tokens.js'
 import { mint } from '../core/mint.js'
 import type { Principal } from '../core/principal.js'
 import { revokeStored } from '../core/revoke-stored.js'
@@ -109,19 +108,9 @@ async function listFor(
 ): Promise<Result<TokenPage, ImpersonationError>> {
   const user = await adminAndUser(deps, principal, userId, false)
   if (user.isErr()) return err(user.error)
-  const page = {
-    page: Math.max(1, request.page?.page ?? 1),
-    perPage: Math.min(100, Math.max(1, request.page?.perPage ?? 20)),
-  }
   const state = request.state ?? 'all'
-  const listed = await deps.store.list({
-    filter: { userId: user.value.id, impersonationOnly: true, ...(state === 'all' ? {} : { state }) },
-    sort: 'id_asc',
-    page,
-    now: deps.clock.now(),
-  })
-  if (listed.isErr()) return err(listed.error)
-  return ok({ items: listed.value.items, pagination: paginate(listed.value.total, page) })
+  const filter = { userId: user.value.id, impersonationOnly: true, ...(state === 'all' ? {} : { state }) }
+  return listPage(deps, filter, request.page === undefined ? {} : { page: request.page })
 }
 
 /**
