@@ -10,6 +10,7 @@ import {
   SELF_SERVICE_TOKEN,
 } from '../../src/authority/core/token-kinds.js'
 import { resolveAuthorityDeps } from '../../src/authority/create-authority.js'
+import { SERVICE_ACCOUNT_TOKEN } from '../../src/authority/service-accounts/service-account-token-kind.js'
 import { manualClock } from '../../src/domain/clock.js'
 import { seededRandom } from '../../src/domain/random.js'
 import type { UserId } from '../../src/domain/user-id.js'
@@ -235,5 +236,24 @@ describe('token kinds through the one mint path', () => {
         await mint(deps, bot, admin, ALICE.id, { name: 'b', scopes: ['api'], expiresAt: '2026-03-09' })
       )._unsafeUnwrapErr().type,
     ).toBe('invalid_expiry')
+  })
+
+  it("service account: admit holds the route's checks, so no account outside a group the caller manages gets a token", async () => {
+    const { deps, events, admin, alice } = await setup()
+    // No group 99: GitLab's `404 Group Not Found`, for an administrator too; nothing minted.
+    for (const caller of [admin, alice]) {
+      const refused = await mint(
+        deps,
+        SERVICE_ACCOUNT_TOKEN,
+        caller,
+        { groupRef: '99', userId: ALICE.id },
+        {
+          name: 'ci',
+          scopes: ['api'],
+        },
+      )
+      expect(refused._unsafeUnwrapErr()).toMatchObject({ type: 'not_found', entity: 'group' })
+    }
+    expect(events).toEqual([])
   })
 })

@@ -136,18 +136,3 @@ export const RESOURCE_TOKEN = {
   scopes: { values: RESOURCE_BOT_SCOPES, unknown: 'invalid_parameter', adminOnlyNeedsAdmin: false },
   event: 'created',
 } as const satisfies TokenKind<null, BotTarget, never>
-
-/**
- * `POST /groups/:id/service_accounts/:user_id/personal_access_tokens`: a group Owner (or an
- * administrator) creates a token for one of the group's service accounts. The route checks the group
- * and the account first (`service-account-access.ts`), so `admit` only names the owner. A personal
- * token's policy: any scope of the instance (`all_available_scopes`), admin-only ones refused to the
- * non-administrator owner by the model (422).
- */
-export const SERVICE_ACCOUNT_TOKEN = {
-  name: 'service_account',
-  admit: async (_deps: AuthorityDeps, caller: Actor, account: User) =>
-    ok<Admission, never>({ owner: account, actorUserId: caller.user.id }),
-  ...PERSONAL_MINT,
-  event: 'created',
-} as const satisfies TokenKind<Actor, User, never>

@@ -13,7 +13,8 @@ import type { Actor } from '../core/principal.js'
 import { revokeStored } from '../core/revoke-stored.js'
 import { type RotateError, rotateFound } from '../core/rotate.js'
 import { findTokenBy, onlyTokens } from '../core/token-access.js'
-import { SERVICE_ACCOUNT_TOKEN } from '../core/token-kinds.js'
+import type { ServiceAccountAccessError } from './service-account-access.js'
+import { type AccountTarget, SERVICE_ACCOUNT_TOKEN } from './service-account-token-kind.js'
 
 // The personal access tokens of a group's service account, once the route has checked the group and
 // the account (`groupAccount`). The account's owner is the group, not the caller: these are the
@@ -29,14 +30,17 @@ export async function listAccountTokens(
   return listPage(deps, filter, request)
 }
 
-/** A token for the account, through the one mint path (`SERVICE_ACCOUNT_TOKEN`). */
+/**
+ * A token for the group's account `userId`, through the one mint path: `SERVICE_ACCOUNT_TOKEN`'s
+ * `admit` checks the caller, the group and the account.
+ */
 export function createAccountToken(
   deps: AuthorityDeps,
   caller: Actor,
-  account: User,
+  target: AccountTarget,
   request: CreateRequest,
-): Promise<Result<IssuedToken, MintError>> {
-  return mint(deps, SERVICE_ACCOUNT_TOKEN, caller, account, request)
+): Promise<Result<IssuedToken, MintError | ServiceAccountAccessError>> {
+  return mint(deps, SERVICE_ACCOUNT_TOKEN, caller, target, request)
 }
 
 // The account's token `id`; another user's token is no token of the account (`missing`).

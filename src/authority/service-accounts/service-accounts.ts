@@ -236,10 +236,7 @@ export function createGroupAccountToken(
   userId: number,
   request: CreateRequest,
 ): Answer<IssuedToken> {
-  return run(async () => {
-    const found = await groupAccount(deps, caller, groupRef, userId, WRITE_SCOPES)
-    return found.isErr() ? err(found.error) : createAccountToken(deps, caller, found.value.account, request)
-  })
+  return run(() => createAccountToken(deps, caller, { groupRef, userId }, request))
 }
 
 /** `serviceAccounts.revokeToken`. */
