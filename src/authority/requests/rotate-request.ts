@@ -83,21 +83,29 @@ export function rotateRequest<E>(
  * their own (resource-token-rotate.ts), after the same replay, authentication (reuse detection) and
  * `sudo`.
  */
-export type RotationStep<X> = (
+export type RotationStep<X, R extends IssuedToken = IssuedToken> = (
   deps: AuthorityDeps,
   principal: Principal,
   ref: TokenRef,
   options: RotateOptions,
   digestOf: (secret: string) => string,
   presented: Token,
-) => Promise<Result<IssuedToken, RotateError | X>>
+) => Promise<Result<R, RotateError | X>>
+
+/**
+ * What {@link rotateRequestVia} answers: the step's own answer (`R`, which may carry what the step
+ * found) for a rotation, or the stored successor for a replay, which runs no step.
+ */
+export type StepRotation<R extends IssuedToken> =
+  | (R & { readonly replayed: false })
+  | (IssuedToken & { readonly replayed: true })
 
 /** {@link rotateRequest} with its last step given: the one order of every rotate request. */
-export async function rotateRequestVia<E, X>(
+export async function rotateRequestVia<E, X, R extends IssuedToken>(
   deps: AuthorityDeps,
   request: RotateRequest<E>,
-  step: RotationStep<X>,
-): Promise<Result<RequestRotation, RotateRequestError | E | X>> {
+  step: RotationStep<X, R>,
+): Promise<Result<StepRotation<R>, RotateRequestError | E | X>> {
   const { secret } = request
   const refused = refuseSecret(deps, secret)
   if (refused !== null || typeof secret !== 'string') return err(refused ?? unauthenticated('missing'))
@@ -110,7 +118,7 @@ export async function rotateRequestVia<E, X>(
     if (found.isErr()) return err(found.error)
     const replayed = await replayFound(deps, receipts, found.value, secret, request.ref.value, now)
     if (replayed.isErr()) return err(replayed.error)
-    if (replayed.value !== null) return ok({ ...replayed.value, replayed: true })
+    if (replayed.value !== null) return ok({ ...replayed.value, replayed: true as const })
   }
   const authenticated = await principalFrom(deps, found, now, { rotateRequest: true, ip: request.ip ?? null })
   if (authenticated.isErr()) return err(authenticated.error)
@@ -132,5 +140,5 @@ export async function rotateRequestVia<E, X>(
   // The request's secret is the one just digested, its token the one just read (and its use recorded).
   const digestOf = (presented: string) => (presented === secret ? digest : deps.digest(presented))
   const rotated = await step(deps, principal, ref, options, digestOf, authenticated.value.token)
-  return rotated.isErr() ? err(rotated.error) : ok({ ...rotated.value, replayed: false })
+  return rotated.isErr() ? err(rotated.error) : ok({ ...rotated.value, replayed: false as const })
 }

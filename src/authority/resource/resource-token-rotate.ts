@@ -4,6 +4,7 @@ import type { ErrorOf } from '../../domain/errors.js'
 import { directAccess, type Group, type Project } from '../../domain/resource.js'
 import type { Token } from '../../domain/token.js'
 import type { AuthorityDeps } from '../core/deps.js'
+import type { IssuedToken } from '../core/issued-token.js'
 import { actsAsAdmin, type Principal, type TokenRef } from '../core/principal.js'
 import { findResource, type ResourceInView } from '../core/resource-access.js'
 import { rotateFound } from '../core/rotate.js'
@@ -49,14 +50,12 @@ export function rotateResourceTokenRequest<E>(
   address: ResourceAddress,
   request: RotateRequest<E>,
 ): ResultAsync<ResourceRotation, ResourceRotateError | E> {
-  let seen: ResourceInView<Group | Project> | null = null
-  const step = resourceStep(address, (view) => {
-    seen = view
-  })
-  return new ResultAsync(rotateRequestVia(deps, request, step)).andThen((rotated) => {
-    const view = seen
-    if (view !== null) return okAsync(shownIn(rotated, address, view.resource))
-    // A replay (Idempotency-Key, the grace window) skips the step: the resource is read for the answer.
+  return new ResultAsync(rotateRequestVia(deps, request, resourceStep(address))).andThen((rotated) => {
+    if (!rotated.replayed) {
+      const { inView, ...issued } = rotated
+      return okAsync(shownIn(issued, address, inView))
+    }
+    // A replay (Idempotency-Key, the grace window) runs no step: the resource is read for the answer.
     return findResource(deps, address.type, address.id).map((resource) =>
       resource === null
         ? { ...rotated, accessLevel: null, resource: { type: address.type, id: 0 } }
@@ -64,6 +63,9 @@ export function rotateResourceTokenRequest<E>(
     )
   })
 }
+
+/** A rotation by the resource's step, with the resource as the caller saw it (for the answer). */
+type InView = IssuedToken & { readonly inView: Group | Project }
 
 function shownIn(
   rotated: RequestRotation,
@@ -82,20 +84,17 @@ function shownIn(
  * (`manage_resource_access_tokens`), else 401, or 404 for an administrator; a token with a higher
  * role than the caller's is not eligible (400), unless the caller is an administrator.
  */
-function resourceStep(
-  address: ResourceAddress,
-  found: (view: ResourceInView<Group | Project>) => void,
-): RotationStep<ErrorOf<'method_not_allowed'>> {
+function resourceStep(address: ResourceAddress): RotationStep<ErrorOf<'method_not_allowed'>, InView> {
   return async (deps, principal, ref, options, digestOf) => {
     const allowed = checkRotation(deps, principal, ref)
     if (allowed.isErr()) return err(allowed.error)
     if (ref === 'self' && principal.user.bot !== true) return err({ type: 'method_not_allowed' })
     const view = await resourceInView(deps, principal, address)
     if (view.isErr()) return err(view.error)
-    found(view.value)
     const target = await targetOf(deps, principal, address, view.value, ref)
     if (target.isErr()) return err(target.error)
-    return rotateFound(deps, principal, target.value, options, digestOf)
+    const rotated = await rotateFound(deps, principal, target.value, options, digestOf)
+    return rotated.isErr() ? err(rotated.error) : ok({ ...rotated.value, inView: view.value.resource })
   }
 }
 
