@@ -80,11 +80,11 @@ function RequestDetail(props: { entry: JournalEntry }) {
     detail !== undefined &&
     html`<details class="entry-detail">
       <summary>Request and answer</summary>
-      <h3>Headers (credentials filtered)</h3>
+      <h3 class="detail-heading">Headers (credentials filtered)</h3>
       ${pairs(detail.headers)}
-      <h3>Query parameters</h3>
+      <h3 class="detail-heading">Query parameters</h3>
       ${pairs(detail.params)}
-      <h3>Answer ${detail.answer.status === 0 ? '(none: connection closed)' : detail.answer.status}</h3>
+      <h3 class="detail-heading">Answer ${detail.answer.status === 0 ? '(none: connection closed)' : detail.answer.status}</h3>
       <pre>${detail.answer.body ?? '(no body)'}</pre>
     </details>`
   }`
