@@ -108,8 +108,12 @@ export function errorResponse(e: PatkitError, context: ErrorContext = 'default')
   return toResponse(errorReply(e, context))
 }
 
-/** {@link errorResponse} as a {@link Reply}, for the handler. */
+/** {@link errorResponse} as a {@link Reply}, for the handler: the error goes with it as its `refusal`. */
 export function errorReply(e: PatkitError, context: ErrorContext = 'default'): Reply {
+  return { ...answerOf(e, context), refusal: e }
+}
+
+function answerOf(e: PatkitError, context: ErrorContext): Reply {
   switch (e.type) {
     case 'unauthenticated':
     case 'unauthorized':

@@ -1,8 +1,9 @@
+import { JOURNAL_REQUEST_ENTRY_SCHEMA } from '../journal-schema.js'
 import { problem, reply } from './control-reply.js'
 import { type ControlRow, controlRoute } from './control-row.js'
 import { JOURNAL_EVENT_TYPES, JOURNAL_INTEGER_PARAMS, journalQuery } from './journal-params.js'
 import { journalStream } from './journal-stream.js'
-import { answer, closed, INVALID, integer, nullable, queryParameters, ref } from './openapi-schema.js'
+import { answer, closed, INVALID, integer, queryParameters, ref } from './openapi-schema.js'
 
 const journalParameters = queryParameters([
   { name: 'kind', schema: { enum: ['request', 'event'] } },
@@ -18,20 +19,7 @@ const journalParameters = queryParameters([
 
 /** The journal's schemas in the OpenAPI document. */
 export const JOURNAL_SCHEMAS = {
-  RequestEntry: closed(
-    {
-      kind: { const: 'request' },
-      seq: integer(1),
-      at: { type: 'string', format: 'date-time' },
-      method: { type: 'string' },
-      path: { type: 'string', description: 'with every credential of the query [FILTERED]' },
-      status: integer(0, { maximum: 599, description: '0 when a fault dropped the connection' }),
-      tokenId: nullable('integer'),
-      userId: nullable('integer'),
-      fault: nullable('string', { description: 'the id of the fault rule that acted' }),
-    },
-    ['kind', 'seq', 'at', 'method', 'path', 'status', 'tokenId', 'userId', 'fault'],
-  ),
+  RequestEntry: JOURNAL_REQUEST_ENTRY_SCHEMA,
   EventEntry: closed(
     {
       kind: { const: 'event' },
