@@ -30,6 +30,12 @@ const CLIENT_RUNS = [
   'test/browser/dashboard.test.ts',
 ]
 
+/**
+ * Checks of the declaration files (dist/*.d.ts), which only the full build writes (`npm run build`,
+ * run by `pretest:slow` and by CI before `npm test`): `npm test` builds the JavaScript alone, in seconds.
+ */
+const DECLARATION_CHECKS = ['test/package/node-free.test.ts']
+
 /** Files whose races run a few rounds in `fast` and their full count in `slow`. */
 const LONG_RACES = [
   'test/sql/concurrency.test.ts',
@@ -86,11 +92,19 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: CLIENT_RUNS },
+        test: {
+          name: 'fast',
+          include: ['test/**/*.test.ts'],
+          exclude: [...CLIENT_RUNS, ...DECLARATION_CHECKS],
+        },
       },
       {
         extends: true,
-        test: { name: 'slow', include: [...CLIENT_RUNS, ...LONG_RACES], env: { PATKIT_LONG_RACES: '1' } },
+        test: {
+          name: 'slow',
+          include: [...CLIENT_RUNS, ...DECLARATION_CHECKS, ...LONG_RACES],
+          env: { PATKIT_LONG_RACES: '1' },
+        },
       },
       {
         // GitLab's request specs, ported (test/e2e/gitlab-specs), again over a SQL store on PostgreSQL.
