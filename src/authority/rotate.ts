@@ -4,7 +4,7 @@ import type { ErrorOf } from '../domain/errors.js'
 import { parseIdempotencyKey } from '../domain/idempotency-key.js'
 import { rotateToken } from '../domain/rotate-token.js'
 import { receiptExpiry } from '../domain/rotation-receipt.js'
-import type { Token } from '../domain/token.js'
+import type { Token, TokenDraft } from '../domain/token.js'
 import type { RotationReceiptStore } from '../store/rotation-receipts.js'
 import { parseDateParameter } from './date-parameter.js'
 import { type AuthorityDeps, mintContext, type ReplayDeps } from './deps.js'
@@ -126,7 +126,8 @@ export async function rotateFor(
 /**
  * The rotation of a token already found and allowed (the checks on the caller are the route's): the
  * receipt it keeps, `expires_at`, the pure transition and the one atomic store call, then the event.
- * `rotate` and the rotations of other routes (a group's service account's token) share it.
+ * A successor secret whose digest is taken is minted again (at most `ROTATE_ATTEMPTS` times). `rotate`
+ * and the rotations of other routes (a group's service account's token) share it.
  */
 export async function rotateFound(
   deps: AuthorityDeps,
@@ -144,33 +145,59 @@ export async function rotateFound(
   const expiresAt = parseDateParameter(requested, 'expires_at')
   if (expiresAt.isErr()) return err(expiresAt.error)
   const now = deps.clock.now()
-  const rotation = rotateToken(
-    target,
-    expiresAt.value === undefined ? {} : { expiresAt: expiresAt.value },
-    mintContext(deps, now),
-  )
-  if (rotation.isErr()) return err(rotation.error)
-  const successor =
-    keyed === null
-      ? await deps.store.rotate(target.id, rotation.value.successor)
-      : await keyed.store.rotateWithReceipt(target.id, rotation.value.successor, {
-          keyDigest: keyed.sealer.keyDigest(keyed.presentedSecret, keyed.key),
-          sealedSecret: await keyed.sealer.seal(
-            { presentedSecret: keyed.presentedSecret, idempotencyKey: keyed.key, tokenId: target.id },
-            rotation.value.secret,
-            deps.random,
-          ),
-          expiresAt: receiptExpiry(now, keyed.windowMs),
-        })
-  if (successor.isErr()) return err(successor.error)
-  deps.emit({
-    type: 'rotated',
-    at: now,
-    actorUserId: principal.user.id,
-    previous: toTokenInfo(rotation.value.revoked),
-    token: toTokenInfo(successor.value),
+  const ctx = mintContext(deps, now)
+  // A successor's secret whose digest is already stored (a seeded random source replaying its sequence
+  // over a kept database) is drawn again: the store refused the whole rotation (old token, successor
+  // and receipt alike), so the next attempt is a rotation of the same still active token.
+  for (let attempt = 1; ; attempt++) {
+    const rotation = rotateToken(
+      target,
+      expiresAt.value === undefined ? {} : { expiresAt: expiresAt.value },
+      ctx,
+    )
+    if (rotation.isErr()) return err(rotation.error)
+    const successor = await storeRotation(deps, target, rotation.value, keyed, now)
+    if (successor.isErr()) {
+      const failure = successor.error
+      if (failure.type === 'store_failure' && failure.conflict === 'digest' && attempt < ROTATE_ATTEMPTS)
+        continue
+      return err(failure)
+    }
+    deps.emit({
+      type: 'rotated',
+      at: now,
+      actorUserId: principal.user.id,
+      previous: toTokenInfo(rotation.value.revoked),
+      token: toTokenInfo(successor.value),
+    })
+    return ok({ token: successor.value, secret: rotation.value.secret })
+  }
+}
+
+/**
+ * Successor secrets {@link rotateFound} draws for one rotation while each one's digest is already
+ * stored (as `mint` does); then the `store_failure` with `conflict: 'digest'` is the answer.
+ */
+const ROTATE_ATTEMPTS = 8
+
+/** The one atomic store call of a rotation: with its receipt (the successor's secret sealed) when keyed. */
+async function storeRotation(
+  deps: AuthorityDeps,
+  target: Token,
+  rotation: { readonly successor: TokenDraft; readonly secret: string },
+  keyed: KeyedRotation | null,
+  now: Date,
+) {
+  if (keyed === null) return deps.store.rotate(target.id, rotation.successor)
+  return keyed.store.rotateWithReceipt(target.id, rotation.successor, {
+    keyDigest: keyed.sealer.keyDigest(keyed.presentedSecret, keyed.key),
+    sealedSecret: await keyed.sealer.seal(
+      { presentedSecret: keyed.presentedSecret, idempotencyKey: keyed.key, tokenId: target.id },
+      rotation.secret,
+      deps.random,
+    ),
+    expiresAt: receiptExpiry(now, keyed.windowMs),
   })
-  return ok({ token: successor.value, secret: rotation.value.secret })
 }
 
 /** A rotation that keeps a receipt: the checked key, the presented secret, and where the receipt goes. */

@@ -39,6 +39,9 @@ function hex16(deps: AuthorityDeps): string {
   return Array.from(deps.random.bytes(16), (b) => b.toString(16).padStart(2, '0')).join('')
 }
 
+/** Usernames drawn for one service account while each one is taken; then taken is the answer. */
+const USERNAME_ATTEMPTS = 8
+
 /** GitLab's `authenticated_as_admin!` of the instance routes: the scope, then 403 for non-administrators. */
 export function requireAdministrator(
   caller: Actor,
@@ -52,7 +55,8 @@ export function requireAdministrator(
 /**
  * Creates a service account (`provisionedByGroupId`: the group's id, or `null` for an instance-wide
  * one). A given username GitLab would refuse is 400 with its message (`checkUsername`); one already
- * taken (in any case) is `400 Username has already been taken`.
+ * taken (in any case) is `400 Username has already been taken`. A drawn one found taken is drawn
+ * again (at most `USERNAME_ATTEMPTS` times).
  */
 export async function createServiceAccount(
   deps: AuthorityDeps,
@@ -67,23 +71,31 @@ export async function createServiceAccount(
   // `error(user.errors.full_messages.to_sentence, :bad_request)`).
   const checked = given === null ? null : checkUsername(given)
   if (checked?.isErr()) return err(checked.error)
-  const username = given ?? `${prefix}_${hex16(deps)}`
-  const taken = await deps.users.findUser(username)
-  if (taken.isErr()) return err(taken.error)
-  if (taken.value !== null && taken.value.username.toLowerCase() === username.toLowerCase()) {
-    return err(badRequest('Username has already been taken'))
+  const name = request.name === undefined || request.name === '' ? DEFAULT_NAME : request.name
+  // A drawn username found taken (a seeded random source replaying its sequence over a kept database
+  // draws the names it drew before) is drawn again; a given one is the caller's, and taken is the answer.
+  const attempts = given === null ? USERNAME_ATTEMPTS : 1
+  for (let attempt = 1; ; attempt++) {
+    const username = given ?? `${prefix}_${hex16(deps)}`
+    const taken = await deps.users.findUser(username)
+    if (taken.isErr()) return err(taken.error)
+    if (taken.value !== null && taken.value.username.toLowerCase() === username.toLowerCase()) {
+      if (attempt < attempts) continue
+      return err(badRequest('Username has already been taken'))
+    }
+    const draft: UserDraft = {
+      username,
+      name,
+      admin: false,
+      blocked: false,
+      bot: false,
+      botNamespace: null,
+      serviceAccount: true,
+      provisionedByGroupId: group === null ? null : group.id,
+    }
+    const created = await resources.value.createUser(draft)
+    if (created.isOk() || created.error.conflict !== 'username' || attempt >= attempts) return created
   }
-  const draft: UserDraft = {
-    username,
-    name: request.name === undefined || request.name === '' ? DEFAULT_NAME : request.name,
-    admin: false,
-    blocked: false,
-    bot: false,
-    botNamespace: null,
-    serviceAccount: true,
-    provisionedByGroupId: group === null ? null : group.id,
-  }
-  return resources.value.createUser(draft)
 }
 
 /** The service accounts of a group (or the instance's, `null`), in the order asked (GitLab: id, desc). */

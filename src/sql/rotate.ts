@@ -5,7 +5,7 @@ import type { SqlContext } from './options.js'
 import { insertReceipt } from './rotation-receipts.js'
 import type { PatkitDatabase } from './schema.js'
 import { insertColumns, type Statements } from './statements.js'
-import { insertDraft, storedToken } from './token-insert.js'
+import { explainInsertFailure, insertDraft, storedToken } from './token-insert.js'
 import { findTokenBy } from './token-reads.js'
 import { decodeBoolean, decodeInteger, encodeToken } from './token-row.js'
 import { writeTransaction } from './transaction.js'
@@ -90,7 +90,9 @@ async function familyOf(
  * The UNIQUE index on `previous_id` is the backstop: should an isolation level or a driver let two
  * rotations both pass the conditional write, the second successor's insert violates it, its transaction
  * rolls back, and the rotation reports `already_revoked` once the old token is seen revoked. Any other
- * failure is rethrown (and becomes a `store_failure`).
+ * unique violation names the key it met (`explainInsertFailure`: the successor's digest is already
+ * stored, which the caller answers by minting again) and, as every other failure, is rethrown (and
+ * becomes a `store_failure`, with `conflict` for a named key).
  */
 export async function rotateRow(
   context: SqlContext,
@@ -116,6 +118,6 @@ export async function rotateRow(
       .where('tokens.id', '=', oldId)
       .executeTakeFirst()
     if (old !== undefined && decodeBoolean(old.revoked, 'revoked')) return { kind: 'already_revoked' }
-    throw error
+    throw await explainInsertFailure(context, error, successor)
   }
 }

@@ -37,20 +37,22 @@ const projectToken = (server: Server, alice: string, name: string) =>
     expires_at: '2026-06-01',
   })
 
+const serveArgs = (database: string) => [
+  '--no-control',
+  '--clock',
+  '2026-01-01T00:00:00Z',
+  '--random-seed',
+  '28',
+  '--database',
+  `sqlite:${join(dir, database)}`,
+]
+
 /** Runs `create` on a first start and again after a restart with the same seed; both answer 201. */
 async function createdAcrossRestart(
   database: string,
   create: (server: Server, secrets: { root: string; alice: string }, name: string) => Promise<Response>,
 ): Promise<void> {
-  const args = [
-    '--no-control',
-    '--clock',
-    '2026-01-01T00:00:00Z',
-    '--random-seed',
-    '28',
-    '--database',
-    `sqlite:${join(dir, database)}`,
-  ]
+  const args = serveArgs(database)
   const first = await startServe(args, { extraLines: 6 })
   const secrets = { root: printed(first, 'root'), alice: printed(first, 'alice') }
   const before = await create(first, secrets, 'before')
@@ -79,5 +81,45 @@ describe('patkit serve --random-seed over a kept --database', { timeout: 2 * SER
 
   it('the first project access token created after a restart is 201, not a duplicate bot username', async () => {
     await createdAcrossRestart('bot.db', (server, { alice }, name) => projectToken(server, alice, name))
+  })
+
+  it("the first rotation after a restart is 200, not a duplicate digest for the successor's secret", async () => {
+    const rotate = async (server: Server, secret: string): Promise<string> => {
+      const rotated = await post(server, '/personal_access_tokens/self/rotate', secret, {})
+      expect(rotated.status, await rotated.clone().text()).toBe(200)
+      const { token } = (await rotated.json()) as { token: string }
+      expect(token).not.toBe(secret)
+      return token
+    }
+    const first = await startServe(serveArgs('rotate.db'), { extraLines: 6 })
+    // The first start's first secret drawn by the API: the restart's first rotation draws it again.
+    const successor = await rotate(first, printed(first, 'alice'))
+    expect(await first.stop()).toEqual({ code: 0, signal: null })
+
+    const second = await startServe(serveArgs('rotate.db'), { extraLines: 1 })
+    const next = await rotate(second, successor)
+    const self = await fetch(`${second.apiUrl}/personal_access_tokens/self`, {
+      headers: { 'PRIVATE-TOKEN': next },
+    })
+    expect(self.status).toBe(200)
+    expect(await second.stop()).toEqual({ code: 0, signal: null })
+  })
+
+  it('the first service account created after a restart is 201, not a taken username', async () => {
+    const create = async (server: Server, root: string): Promise<string> => {
+      const created = await post(server, '/service_accounts', root, {})
+      expect(created.status, await created.clone().text()).toBe(201)
+      return ((await created.json()) as { username: string }).username
+    }
+    const first = await startServe(serveArgs('service-account.db'), { extraLines: 6 })
+    const root = printed(first, 'root')
+    const before = await create(first, root)
+    expect(await first.stop()).toEqual({ code: 0, signal: null })
+
+    const second = await startServe(serveArgs('service-account.db'), { extraLines: 1 })
+    const after = await create(second, root)
+    expect(after).toMatch(/^service_account_[0-9a-f]{32}$/)
+    expect(after).not.toBe(before)
+    expect(await second.stop()).toEqual({ code: 0, signal: null })
   })
 })

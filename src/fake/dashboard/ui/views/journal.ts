@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks'
+import type { AuthorityEvent } from '../../../../authority/events.js'
 import { call, failure } from '../api.js'
 import { html } from '../html.js'
 import { readStream } from '../sse.js'
@@ -9,15 +10,21 @@ import { shortTime } from './time.js'
 // from the stream (which takes the same filters). At most KEEP entries stay on the page.
 const KEEP = 500
 const FIRST = 200
-const EVENT_TYPES = [
-  'created',
-  'rotated',
-  'revoked',
-  'reuse_detected',
-  'used',
-  'rotation_replayed',
-  'token_expiring',
-]
+// The event types the filter offers: a Record over the authority's union (a type-only import, nothing
+// of it is bundled), so a new event type fails to compile here until the filter lists it.
+const EVENT_TYPE_SET: Readonly<Record<AuthorityEvent['type'], true>> = {
+  created: true,
+  rotated: true,
+  revoked: true,
+  reuse_detected: true,
+  used: true,
+  rotation_replayed: true,
+  token_expiring: true,
+  last_used_write_failed: true,
+}
+
+/** The `type` values the journal's filter offers: every event type the journal records. */
+export const EVENT_TYPES = Object.keys(EVENT_TYPE_SET) as readonly AuthorityEvent['type'][]
 
 type Filters = Readonly<Record<string, string>>
 
