@@ -2,7 +2,7 @@ import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { expect, it } from 'vitest'
 import { migrate, sqlStore } from '../../src/sql/index.js'
-import { draftFactory, userFixture } from '../../src/testing/fixtures.js'
+import { draftFactory } from '../../src/testing/fixtures.js'
 import { type DatabaseTarget, POSTGRES_URL, uniquePrefix } from './support/databases.js'
 import { describeDatabase } from './support/describe-database.js'
 
@@ -38,7 +38,7 @@ await describeDatabase(logged, prefix, (db) => {
   it("a family's first rotation locks the root with its UPDATE; later ones lock the root first", async () => {
     const migrated = await migrate(db, { tablePrefix: prefix })
     if (migrated.isErr()) throw migrated.error.cause
-    const store = sqlStore(db, { tablePrefix: prefix, users: [userFixture(1)] })
+    const store = sqlStore(db, { tablePrefix: prefix })
     const draft = draftFactory('rotate-lock')
     const root = (await store.insert(draft({ digest: 'rotate-lock-root' })))._unsafeUnwrap()
 
