@@ -4,7 +4,7 @@ import type { Reporter, TestCase } from 'vitest/node'
 // Two commands, one config. `npm test` runs the project `fast`: every test file but the runs of
 // clients in other languages, with the long races at a few rounds each. `npm run test:slow` runs the
 // project `slow`: those client runs (python-gitlab, pytest, the Ruby gem, go-gitlab, `next build`,
-// the dashboard in chromium)
+// the dashboard in chromium), the checks of the declarations that only the full build writes,
 // and the race files again at their full round counts (PATKIT_LONG_RACES=1, read by
 // test/support/race-rounds.ts), and the project `specs-postgres`: the ported GitLab request specs again
 // over a SQL store on PostgreSQL. CI runs both. `npx vitest run <path>` runs a file in every project
