@@ -19,10 +19,10 @@ export type Release = `${number}.${number}`
  * ```ts
  * import { LATEST_RELEASE } from 'patkit/releases'
  *
- * LATEST_RELEASE // '18.6'
+ * LATEST_RELEASE // '19.6'
  * ```
  */
-export const LATEST_RELEASE: Release = '18.6'
+export const LATEST_RELEASE: Release = '19.6'
 
 /** Parses `MAJOR.MINOR` (e.g. `16.10`). */
 export function parseRelease(value: string): Result<Release, 'invalid_release'> {
@@ -88,6 +88,14 @@ export const FEATURES = {
   last_used_ips_list: {
     since: '18.2',
     description: 'the last_used_ips field of the token list and of impersonation tokens',
+  },
+  // The newest PersonalAccessToken entity (lib/api/entities/personal_access_token.rb) exposes
+  // `expired?` and `granular` together, `active` first. The `granular` column is milestone 18.4; the
+  // entity's release was not found: 18.10, when fine-grained tokens reached beta, is an estimate
+  // (shared/reference/gitlab-19-entities.md §1.1).
+  token_expired_granular: {
+    since: '18.10',
+    description: 'the expired and granular fields of every token entity, active before revoked',
   },
   routable_tokens: {
     since: '18.3',

@@ -132,7 +132,7 @@ async function rotate({
   const { token, secret, replayed } = rotated.value
   return json(
     200,
-    { ...tokenJson(token, authority.now()), token: secret },
+    { ...tokenJson(token, authority.now(), authority.release), token: secret },
     // A client can tell a replay of its first answer; the grace window's replay is answered as the rotation was.
     replayed && idempotencyKey !== null ? { 'idempotent-replayed': 'true' } : {},
   )
@@ -157,5 +157,8 @@ async function create(
   if (request.isErr()) return errorReply(request.error)
   const result = await authority.create(principal, target, request.value)
   if (result.isErr()) return errorReply(result.error, 'create')
-  return json(201, { ...tokenJson(result.value.token, authority.now()), token: result.value.secret })
+  return json(201, {
+    ...tokenJson(result.value.token, authority.now(), authority.release),
+    token: result.value.secret,
+  })
 }

@@ -30,6 +30,7 @@ describe('release emulation', () => {
       reuse_detection: '16.3',
       rotate_expires_at: '16.6',
       routable_tokens: '18.3',
+      token_expired_granular: '18.10',
       self_rotate: '16.10',
       metadata: '15.2',
       version_mirrors_metadata: '15.5',
