@@ -110,6 +110,10 @@ export const FEATURES = {
     since: '17.7',
     description: 'the planner access level (15) among the values of min_access_level',
   },
+  // GitLab's admin token API (lib/api/admin/token.rb: `detail 'This feature was introduced in GitLab 17.5.'`
+  // on POST, `17.7` on DELETE).
+  admin_token_info: { since: '17.5', description: 'POST /admin/token (a token by its value)' },
+  admin_token_revoke: { since: '17.7', description: 'DELETE /admin/token (revoke a token by its value)' },
   // Project and group access tokens (docs/api/{project,group}_access_tokens.md history notes).
   project_access_tokens: {
     since: '13.9',

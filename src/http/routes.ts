@@ -1,3 +1,4 @@
+import { ADMIN_TOKEN_ROUTES } from './admin-token-routes.js'
 import { IMPERSONATION_ROUTES } from './impersonation-routes.js'
 import { METADATA_ROUTES } from './metadata-routes.js'
 import { RESOURCE_TOKEN_ROUTES } from './resource-token-routes.js'
@@ -17,4 +18,5 @@ export const ROUTES: readonly RouteRow[] = [
   ...METADATA_ROUTES,
   ...RESOURCE_TOKEN_ROUTES,
   ...SERVICE_ACCOUNT_ROUTES,
+  ...ADMIN_TOKEN_ROUTES,
 ]

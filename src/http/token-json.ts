@@ -62,7 +62,11 @@ export interface TokenJson {
  * JSON.stringify(tokenJson(token, new Date(), '17.0'))
  * ```
  */
-export function tokenJson(token: Token, now: Date, release: Release = LATEST_RELEASE): TokenJson {
+export function tokenJson(
+  token: Omit<Token, 'digest'>,
+  now: Date,
+  release: Release = LATEST_RELEASE,
+): TokenJson {
   if (hasFeature('token_expired_granular', release)) {
     const expired = isExpired(token, now)
     return {

@@ -38,6 +38,8 @@ describe('release emulation', () => {
       metadata_kas_k8s_proxy_url: '17.6',
       token_associations: '17.4',
       planner_role: '17.7',
+      admin_token_info: '17.5',
+      admin_token_revoke: '17.7',
       last_used_ips: '17.8',
       last_used_ips_self: '18.0',
       last_used_ips_list: '18.2',
