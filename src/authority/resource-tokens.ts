@@ -36,6 +36,7 @@ import {
   type ResourceRotation,
   rotateResourceTokenRequest,
 } from './resource-token-rotate.js'
+import { type ResourceView, type ResourceViewError, viewGroup, viewProject } from './resource-views.js'
 import { revokeStored } from './revoke-stored.js'
 import type { RotateRequest } from './rotate-request.js'
 import { READ_SCOPES, requireScope, WRITE_SCOPES } from './scope-policy.js'
@@ -78,6 +79,18 @@ export type RevokeResourceTokenError =
  * ```
  */
 export interface ResourceTokenMethods {
+  /**
+   * `GET /projects/:id` (an id or a full path): the project as the caller (`null`: anonymous) may see
+   * it; `not_found` for one they may not.
+   *
+   * @example
+   * ```ts
+   * const view = await authority.viewProject(principal, 'acme/api')
+   * ```
+   */
+  viewProject(principal: Actor | null, ref: string): ResultAsync<ResourceView<Project>, ResourceViewError>
+  /** `GET /groups/:id`, as `viewProject`. */
+  viewGroup(principal: Actor | null, ref: string): ResultAsync<ResourceView<Group>, ResourceViewError>
   /**
    * `GET /{projects,groups}/:id/access_tokens`: the resource's tokens, with the personal access token
    * list's filters (`state`, `revoked`, `search`, dates), sort and pages; a Maintainer (project), an
@@ -172,6 +185,8 @@ export function resourceTokenMethods(deps: AuthorityDeps): ResourceTokenMethods 
   return {
     listResourceTokens: (principal, resource, request = {}) =>
       new ResultAsync(listFor(deps, principal, resource, request)),
+    viewProject: (principal, ref) => viewProject(deps, principal, ref),
+    viewGroup: (principal, ref) => viewGroup(deps, principal, ref),
     getResourceToken: (principal, resource, tokenId) =>
       new ResultAsync(getFor(deps, principal, resource, tokenId)),
     createResourceToken: (principal, resource, request) =>
