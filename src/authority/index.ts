@@ -36,4 +36,5 @@ export type { ResourceTokenMethods, ResourceTokenPage } from './resource-tokens.
 export type { ResourceView, ResourceViewError } from './resource-views.js'
 export type { RotateOptions, RotationIdempotency } from './rotate.js'
 export type { RequestRotation, RotateRequest } from './rotate-request.js'
+export type { GroupAssociation, ProjectAssociation, TokenAssociations } from './token-associations.js'
 export type { VerifyFailureCode, VerifyOptions } from './verify.js'

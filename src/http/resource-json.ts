@@ -1,4 +1,5 @@
 import type { ResourceView } from '../authority/resource-views.js'
+import type { GroupAssociation, ProjectAssociation } from '../authority/token-associations.js'
 import type { AccessLevel, Group, Project } from '../domain/resource.js'
 
 // GitLab's NotificationSetting level `global` (3), what a member has unless they chose another.
@@ -105,5 +106,44 @@ export function groupJson(view: ResourceView<Group>, webBase: string): Record<st
     created_at: null,
     parent_id: group.parentId,
     shared_with_groups: [],
+  }
+}
+
+/**
+ * GitLab's `GroupAssociationDetails` (`BasicGroupDetails`' `id, web_url, name`, then `parent_id`,
+ * `organization_id`, `access_levels`, `visibility`). patkit has no organizations: `organization_id` is
+ * null.
+ */
+export function groupAssociationJson(a: GroupAssociation, webBase: string): Record<string, unknown> {
+  return {
+    id: a.group.id,
+    web_url: `${webBase}/groups/${a.group.fullPath}`,
+    name: a.group.name,
+    parent_id: a.group.parentId,
+    organization_id: null,
+    access_levels: a.access,
+    visibility: a.group.visibility,
+  }
+}
+
+/**
+ * GitLab's `ProjectAssociationDetails` (`ProjectIdentity`'s `id, description, name, name_with_namespace,
+ * path, path_with_namespace, created_at`, then `access_levels`, `visibility`, `web_url`, `namespace`).
+ */
+export function projectAssociationJson(a: ProjectAssociation, webBase: string): Record<string, unknown> {
+  const { project, ancestors } = a
+  const group = ancestors[0]
+  return {
+    id: project.id,
+    description: null,
+    name: project.name,
+    name_with_namespace: namesDown(ancestors, project.name),
+    path: project.path,
+    path_with_namespace: project.fullPath,
+    created_at: null,
+    access_levels: { project_access_level: a.projectAccess, group_access_level: a.groupAccess },
+    visibility: project.visibility,
+    web_url: `${webBase}/${project.fullPath}`,
+    namespace: group === undefined ? null : namespaceJson(group, webBase),
   }
 }
