@@ -8,12 +8,6 @@
  * @packageDocumentation
  */
 
-export type {
-  AdminTokenError,
-  AdminTokenMethods,
-  IdentifiedToken,
-  TokenKind,
-} from './authority/admin-tokens.js'
 export type { AuthorityError } from './authority/authority-error.js'
 export type { AuthorityConfig } from './authority/config.js'
 export { type Authority, AuthorityConfigError, createAuthority } from './authority/create-authority.js'

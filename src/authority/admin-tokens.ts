@@ -18,7 +18,7 @@ import { requireScope, WRITE_SCOPES } from './scope-policy.js'
  *
  * @example
  * ```ts
- * import type { TokenKind } from 'patkit'
+ * import type { TokenKind } from 'patkit/authority'
  * const kind: TokenKind = 'project_access_token'
  * ```
  */
@@ -35,7 +35,7 @@ export type TokenKind =
  *
  * @example
  * ```ts
- * import type { IdentifiedToken } from 'patkit'
+ * import type { IdentifiedToken } from 'patkit/authority'
  * declare const found: IdentifiedToken
  * found.owner?.username // who to tell
  * found.state // 'active', 'expired' or 'revoked'
@@ -57,7 +57,7 @@ export interface IdentifiedToken {
  *
  * @example
  * ```ts
- * import type { AdminTokenError } from 'patkit'
+ * import type { AdminTokenError } from 'patkit/authority'
  * declare const e: AdminTokenError
  * if (e.type === 'unsupported_revocation') console.log(e.kind) // 'service_account_token'
  * ```

@@ -11,7 +11,14 @@ export { systemClock } from '../domain/clock.js'
 export type { UnauthenticatedReason } from '../domain/errors.js'
 export type { TokenFormat } from '../domain/mint-secret.js'
 export { cryptoRandom } from '../domain/random.js'
-export type { AdminTokenRequestError, TokenParameter } from './admin-tokens.js'
+export type {
+  AdminTokenError,
+  AdminTokenMethods,
+  AdminTokenRequestError,
+  IdentifiedToken,
+  TokenKind,
+  TokenParameter,
+} from './admin-tokens.js'
 export { USER_BLOCKED } from './as-user.js'
 export type { AuthenticateOptions } from './authenticate.js'
 export type { IssuedResourceToken } from './bot-token.js'
