@@ -9,6 +9,7 @@ import type { Token } from '../domain/token.js'
 import type { UserId, UserIdType } from '../domain/user-id.js'
 import { checkUsername, type UsernameError } from '../domain/username.js'
 import type { User } from '../store/user.js'
+import { type AdminTokenMethods, adminTokenMethods } from './admin-tokens.js'
 import { type AsUserError, asUser, type USER_BLOCKED } from './as-user.js'
 import { type AuthenticateError, type AuthenticateOptions, authenticate } from './authenticate.js'
 import { type AuthorityConfig, authorityOptionProblem } from './config.js'
@@ -79,6 +80,8 @@ export const DEFAULT_LAST_USED_THROTTLE_MS = 10 * 60 * 1000
  * ```
  */
 export interface Authority extends ResourceTokenMethods, ServiceAccountMethods {
+  /** Tokens found and revoked by their secret: a leaked-token runbook, GitLab's admin token API. */
+  readonly admin: AdminTokenMethods
   /** The emulated GitLab release. */
   readonly release: Release
   /** The `userIdType` option: `'integer'` (GitLab's) unless configured. */
@@ -418,6 +421,7 @@ export function authorityOver(deps: AuthorityDeps): Authority {
     },
     ...resourceTokenMethods(deps),
     ...serviceAccountMethods(deps),
+    admin: adminTokenMethods(deps),
   }
   return Object.freeze(authority)
 }

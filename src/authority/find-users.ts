@@ -4,6 +4,7 @@ import type { ErrorOf } from '../domain/errors.js'
 import type { User } from '../store/user.js'
 import type { AuthorityDeps } from './deps.js'
 import type { Principal } from './principal.js'
+import { redactedFor } from './redacted-name.js'
 import { requireScope, USER_READ_SCOPES } from './scope-policy.js'
 
 /**
@@ -145,7 +146,9 @@ export function findUsers(
   }
   // A blank username matches no one, as GitLab's exact `by_username('')`.
   if (query.username === '') return okAsync([])
-  return new ResultAsync(usersNamed(deps, query.username, query, viewerIsAdmin))
+  return new ResultAsync(usersNamed(deps, query.username, query, viewerIsAdmin)).andThen((users) =>
+    ResultAsync.combine(users.map((u) => new ResultAsync(redactedFor(deps, principal, u)))),
+  )
 }
 
 async function usersNamed(

@@ -11,6 +11,14 @@ export { systemClock } from '../domain/clock.js'
 export type { UnauthenticatedReason } from '../domain/errors.js'
 export type { TokenFormat } from '../domain/mint-secret.js'
 export { cryptoRandom } from '../domain/random.js'
+export type {
+  AdminTokenError,
+  AdminTokenMethods,
+  AdminTokenRequestError,
+  IdentifiedToken,
+  TokenKind,
+  TokenParameter,
+} from './admin-tokens.js'
 export { USER_BLOCKED } from './as-user.js'
 export type { AuthenticateOptions } from './authenticate.js'
 export type { IssuedResourceToken } from './bot-token.js'
@@ -32,6 +40,8 @@ export type { ResourceAddress, ResourceToken } from './resource-token-access.js'
 export type { ResourceTokenRequest } from './resource-token-create.js'
 export type { ResourceRotation } from './resource-token-rotate.js'
 export type { ResourceTokenMethods, ResourceTokenPage } from './resource-tokens.js'
+export type { ResourceView, ResourceViewError } from './resource-views.js'
 export type { RotateOptions, RotationIdempotency } from './rotate.js'
 export type { RequestRotation, RotateRequest } from './rotate-request.js'
+export type { GroupAssociation, ProjectAssociation, TokenAssociations } from './token-associations.js'
 export type { VerifyFailureCode, VerifyOptions } from './verify.js'

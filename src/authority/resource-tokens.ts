@@ -2,6 +2,7 @@ import { err, ok, type Result, ResultAsync } from 'neverthrow'
 import { badRequest, notFound, unauthorized } from '../domain/error-constructors.js'
 import type { ErrorOf, StoreFailure } from '../domain/errors.js'
 import type { Group, Project, ResourceType } from '../domain/resource.js'
+import type { PageRequest } from '../query/filter.js'
 import type { Pagination } from '../query/pagination.js'
 import { displayName, type User } from '../store/user.js'
 import type { IssuedResourceToken } from './bot-token.js'
@@ -13,7 +14,7 @@ import {
   issueResourceToken,
 } from './issue-resource-token.js'
 import { datedFilters, type ListRequest, listPage } from './list-tokens.js'
-import type { Actor } from './principal.js'
+import type { Actor, Principal } from './principal.js'
 import { hasFeature } from './release.js'
 import type { ResourceInView } from './resource-access.js'
 import {
@@ -36,9 +37,11 @@ import {
   type ResourceRotation,
   rotateResourceTokenRequest,
 } from './resource-token-rotate.js'
+import { type ResourceView, type ResourceViewError, viewGroup, viewProject } from './resource-views.js'
 import { revokeStored } from './revoke-stored.js'
 import type { RotateRequest } from './rotate-request.js'
 import { READ_SCOPES, requireScope, WRITE_SCOPES } from './scope-policy.js'
+import { type TokenAssociations, tokenAssociations } from './token-associations.js'
 
 /**
  * One page of a project's or group's tokens with GitLab's pagination numbers.
@@ -78,6 +81,23 @@ export type RevokeResourceTokenError =
  * ```
  */
 export interface ResourceTokenMethods {
+  /**
+   * `GET /projects/:id` (an id or a full path): the project as the caller (`null`: anonymous) may see
+   * it; `not_found` for one they may not.
+   *
+   * @example
+   * ```ts
+   * const view = await authority.viewProject(principal, 'acme/api')
+   * ```
+   */
+  viewProject(principal: Actor | null, ref: string): ResultAsync<ResourceView<Project>, ResourceViewError>
+  /** `GET /groups/:id`, as `viewProject`. */
+  viewGroup(principal: Actor | null, ref: string): ResultAsync<ResourceView<Group>, ResourceViewError>
+  /** `GET /personal_access_tokens/self/associations`: the groups and projects the token's user reaches. */
+  tokenAssociations(
+    principal: Principal,
+    request: { readonly minAccessLevel?: number; readonly page: PageRequest },
+  ): ResultAsync<TokenAssociations, StoreFailure>
   /**
    * `GET /{projects,groups}/:id/access_tokens`: the resource's tokens, with the personal access token
    * list's filters (`state`, `revoked`, `search`, dates), sort and pages; a Maintainer (project), an
@@ -172,6 +192,9 @@ export function resourceTokenMethods(deps: AuthorityDeps): ResourceTokenMethods 
   return {
     listResourceTokens: (principal, resource, request = {}) =>
       new ResultAsync(listFor(deps, principal, resource, request)),
+    viewProject: (principal, ref) => viewProject(deps, principal, ref),
+    viewGroup: (principal, ref) => viewGroup(deps, principal, ref),
+    tokenAssociations: (principal, request) => new ResultAsync(tokenAssociations(deps, principal, request)),
     getResourceToken: (principal, resource, tokenId) =>
       new ResultAsync(getFor(deps, principal, resource, tokenId)),
     createResourceToken: (principal, resource, request) =>

@@ -265,7 +265,10 @@ async function createToken(input: CallerInput): Promise<Reply> {
   )
   // GitLab's `render_api_error!(message, :unprocessable_entity)`: the model's message, bare, 422.
   if (created.isErr()) return errorReply(created.error, 'create')
-  return json(201, { ...tokenJson(created.value.token, authority.now()), token: created.value.secret })
+  return json(201, {
+    ...tokenJson(created.value.token, authority.now(), authority.release),
+    token: created.value.secret,
+  })
 }
 
 async function revokeToken(input: CallerInput): Promise<Reply> {
@@ -298,5 +301,8 @@ async function rotateToken(input: CallerInput): Promise<Reply> {
     expiresAt.value === undefined ? {} : { expiresAt: expiresAt.value },
   )
   if (rotated.isErr()) return errorReply(rotated.error, 'users')
-  return json(200, { ...tokenJson(rotated.value.token, authority.now()), token: rotated.value.secret })
+  return json(200, {
+    ...tokenJson(rotated.value.token, authority.now(), authority.release),
+    token: rotated.value.secret,
+  })
 }

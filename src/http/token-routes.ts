@@ -3,17 +3,18 @@ import type { GetError } from '../authority/get-token.js'
 import { READ_SCOPES, WRITE_SCOPES } from '../authority/scope-policy.js'
 import { SCOPES, USER_CREATABLE_SCOPES } from '../domain/scopes.js'
 import type { Token } from '../domain/token.js'
-import { paginate } from '../query/pagination.js'
 import { settledResult } from '../store/settled.js'
 import { parseAssociationsParams } from './associations.js'
 import { errorReply } from './error-response.js'
 import { listParamsParser } from './list-params.js'
 import { jsonTextPage, paginationHeaders } from './pagination-headers.js'
 import { grapeDate, parseId, parseTokenRef } from './request-params.js'
+import { groupAssociationJson, projectAssociationJson } from './resource-json.js'
 import { json, jsonText, noContent, type Reply } from './responses.js'
 import type { CallerInput, CredentialsInput, RouteRow } from './route.js'
 import { parseCreateBody } from './token-body.js'
 import { tokenJson, tokenJsonText } from './token-json.js'
+import { userWebBase } from './user-json.js'
 
 const CREATE_PARAMS = ['name', 'scopes', 'description', 'expires_at']
 
@@ -72,15 +73,21 @@ async function list({ authority, principal, url, publicUrl }: CallerInput): Prom
   return jsonTextPage(items, result.value.pagination, url, publicUrl)
 }
 
-// patkit's principals are always personal access tokens, and it knows no groups or projects, so
-// both lists are empty.
-async function associations({ authority, url, publicUrl }: CallerInput): Promise<Reply> {
+// GitLab's `{ groups: paginate(load_groups), projects: paginate(load_projects) }`: each list paginated
+// with the same page; the headers are the projects list's, the second `paginate` call's.
+async function associations({ authority, principal, url, publicUrl }: CallerInput): Promise<Reply> {
   const params = parseAssociationsParams(url.searchParams, authority.release, await listParamsParser())
   if (params.isErr()) return errorReply(params.error)
+  const found = await authority.tokenAssociations(principal, params.value)
+  if (found.isErr()) return errorReply(found.error)
+  const webBase = userWebBase(url, publicUrl)
   return json(
     200,
-    { groups: [], projects: [] },
-    paginationHeaders(paginate(0, params.value.page), url, publicUrl),
+    {
+      groups: found.value.groups.map((g) => groupAssociationJson(g, webBase)),
+      projects: found.value.projects.map((p) => projectAssociationJson(p, webBase)),
+    },
+    paginationHeaders(found.value.projectsPage, url, publicUrl),
   )
 }
 
@@ -132,7 +139,7 @@ async function rotate({
   const { token, secret, replayed } = rotated.value
   return json(
     200,
-    { ...tokenJson(token, authority.now()), token: secret },
+    { ...tokenJson(token, authority.now(), authority.release), token: secret },
     // A client can tell a replay of its first answer; the grace window's replay is answered as the rotation was.
     replayed && idempotencyKey !== null ? { 'idempotent-replayed': 'true' } : {},
   )
@@ -157,5 +164,8 @@ async function create(
   if (request.isErr()) return errorReply(request.error)
   const result = await authority.create(principal, target, request.value)
   if (result.isErr()) return errorReply(result.error, 'create')
-  return json(201, { ...tokenJson(result.value.token, authority.now()), token: result.value.secret })
+  return json(201, {
+    ...tokenJson(result.value.token, authority.now(), authority.release),
+    token: result.value.secret,
+  })
 }
