@@ -6,6 +6,11 @@ import { defineConfig, type Options } from 'tsup'
 // silences that notice for the .d.ts pass (TypeScript 7's native compiler has no JS API tsup can use).
 const dts = { compilerOptions: { ignoreDeprecations: '6.0' } }
 
+// `npm run build` writes declarations (a minute on 2 cores: one TypeScript program per format);
+// `npm start` and `npm test` build with `--no-dts` (seconds) and keep the declarations already in
+// dist/, so a full build's .d.ts files survive for `npm run check:package` and the slow tests.
+const KEEP_DECLARATIONS = '!**/*.d.{ts,cts,mts}'
+
 // Entries mirror the `exports` map in package.json: one entry per public subpath.
 const requirable = {
   index: 'src/index.ts',
@@ -72,14 +77,14 @@ export default defineConfig([
     format: ['esm'],
     // The builds run at once: each cleans only what it writes (tsup keeps declarations here and
     // its declaration pass clears them at its start, long before either declaration pass writes).
-    clean: ['!**/*.cjs', '!cli.js', '!runtime/**'],
+    clean: ['!**/*.cjs', '!cli.js', '!runtime/**', KEEP_DECLARATIONS],
   },
   {
     // The same entries but `testing`, for `require`: their chunks are shared among the CJS entries.
     ...library,
     entry: requirable,
     format: ['cjs'],
-    clean: ['!**/*.js', '!runtime/**'],
+    clean: ['!**/*.js', '!runtime/**', KEEP_DECLARATIONS],
   },
   {
     // The two targets of `#node-crypto` (package.json "imports"), ESM and CJS, in dist/runtime/.

@@ -4,7 +4,7 @@ import type { Reporter, TestCase } from 'vitest/node'
 // Two commands, one config. `npm test` runs the project `fast`: every test file but the runs of
 // clients in other languages, with the long races at a few rounds each. `npm run test:slow` runs the
 // project `slow`: those client runs (python-gitlab, pytest, the Ruby gem, go-gitlab, `next build`,
-// the dashboard in chromium)
+// the dashboard in chromium), the checks of the declarations that only the full build writes,
 // and the race files again at their full round counts (PATKIT_LONG_RACES=1, read by
 // test/support/race-rounds.ts), and the project `specs-postgres`: the ported GitLab request specs again
 // over a SQL store on PostgreSQL. CI runs both. `npx vitest run <path>` runs a file in every project
@@ -29,6 +29,12 @@ const CLIENT_RUNS = [
   'test/next/next-build.test.ts',
   'test/browser/dashboard.test.ts',
 ]
+
+/**
+ * Checks of the declaration files (dist/*.d.ts), which only the full build writes (`npm run build`,
+ * run by `pretest:slow` and by CI before `npm test`): `npm test` builds the JavaScript alone, in seconds.
+ */
+const DECLARATION_CHECKS = ['test/package/node-free.test.ts']
 
 /** Files whose races run a few rounds in `fast` and their full count in `slow`. */
 const LONG_RACES = [
@@ -86,11 +92,19 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: CLIENT_RUNS },
+        test: {
+          name: 'fast',
+          include: ['test/**/*.test.ts'],
+          exclude: [...CLIENT_RUNS, ...DECLARATION_CHECKS],
+        },
       },
       {
         extends: true,
-        test: { name: 'slow', include: [...CLIENT_RUNS, ...LONG_RACES], env: { PATKIT_LONG_RACES: '1' } },
+        test: {
+          name: 'slow',
+          include: [...CLIENT_RUNS, ...DECLARATION_CHECKS, ...LONG_RACES],
+          env: { PATKIT_LONG_RACES: '1' },
+        },
       },
       {
         // GitLab's request specs, ported (test/e2e/gitlab-specs), again over a SQL store on PostgreSQL.

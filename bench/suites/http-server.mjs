@@ -3,8 +3,10 @@
  * process, so each has a core): patkit's API through createNodeListener over a memory store of N
  * tokens, the same API through toNodeListener(createHandler(authority)) (the general Request/Response
  * path, for the note), a bare node:http handler that answers the same JSON, and that handler after
- * the HMAC and Map lookup of the presented token (`floor`, for the note). Sends
- * `{ patkit, adapted, bare, floor, secrets }` (ports and the secrets to present) to its parent once all listen.
+ * the HMAC and Map lookup of the presented token (`floor`, for the note), and the floor of the general
+ * path: a web-standard `(Request) => Response` handler doing that lookup and answering the same JSON,
+ * behind the same toNodeListener (`webFloor`). Sends `{ patkit, adapted, bare, floor, webFloor, secrets }`
+ * (ports and the secrets to present) to its parent once all listen.
  */
 import { createServer } from 'node:http'
 import { createHandler, tokenJson } from 'patkit/http'
@@ -56,11 +58,26 @@ const authenticating = createServer((req, res) => {
   }
   bareHandler(req, res)
 })
+// The general path's floor: what any web-standard handler costs behind toNodeListener (a Request and
+// its Headers built, a Response read back), with the same lookup and body as `authenticating`.
+const webFloor = createServer(
+  toNodeListener(async (request) => {
+    const secret = request.headers.get('private-token')
+    if (new URL(request.url).pathname !== '/api/v4/personal_access_tokens/self') {
+      return new Response(null, { status: 404 })
+    }
+    if (secret === null || floorIndex.get(digest(secret)) === undefined) {
+      return new Response(null, { status: 401 })
+    }
+    return new Response(JSON.stringify(self), { headers: { 'content-type': 'application/json' } })
+  }),
+)
 const ports = {
   patkit: await listen(patkit),
   floor: await listen(authenticating),
   adapted: await listen(adapted),
   bare: await listen(bare),
+  webFloor: await listen(webFloor),
   secrets,
 }
 process.send?.(ports)

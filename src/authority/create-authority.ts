@@ -1,4 +1,4 @@
-import { errAsync, type ResultAsync } from 'neverthrow'
+import { errAsync, ResultAsync } from 'neverthrow'
 import { systemClock } from '../domain/clock.js'
 import type { StoreFailure } from '../domain/errors.js'
 import { DEFAULT_MAX_LIFETIME_DAYS, ROTATION_DEFAULT_DAYS } from '../domain/expiry.js'
@@ -8,6 +8,7 @@ import { createDigester, DEFAULT_TOKEN_PREFIX } from '../domain/secret.js'
 import type { Token } from '../domain/token.js'
 import type { UserId, UserIdType } from '../domain/user-id.js'
 import { checkUsername } from '../domain/username.js'
+import { type AdminTokenMethods, adminTokenMethods } from './admin/admin-tokens.js'
 import { type AsUserError, asUser, type USER_BLOCKED } from './core/as-user.js'
 import { type AuthenticateError, type AuthenticateOptions, authenticate } from './core/authenticate.js'
 import { type AuthorityConfig, authorityOptionProblem } from './core/config.js'
@@ -48,6 +49,7 @@ import {
   type ResourceTokenMethods,
   revokeResourceToken,
 } from './resource/resource-tokens.js'
+import { viewGroup, viewProject } from './resource/resource-views.js'
 import {
   createGroupAccount,
   createGroupAccountToken,
@@ -65,6 +67,7 @@ import { currentUser } from './users/current-user.js'
 import { findUser } from './users/find-user.js'
 import { findUsers } from './users/find-users.js'
 import { readInstanceMetadata } from './users/instance-metadata.js'
+import { tokenAssociations } from './users/token-associations.js'
 import type { UserMethods } from './users/user-methods.js'
 
 /**
@@ -195,8 +198,10 @@ export interface Authority {
   readonly resources: ResourceTokenMethods
   /** Service accounts (the instance's and a top-level group's) and their tokens. */
   readonly serviceAccounts: ServiceAccountMethods
-  /** Users (`put`, `current`, `find`, `findMany`) and the instance's `metadata`. */
+  /** Users (`put`, `current`, `find`, `findMany`, `associations`) and the instance's `metadata`. */
   readonly users: UserMethods
+  /** Tokens found and revoked by their secret: a leaked-token runbook, GitLab's admin token API. */
+  readonly admin: AdminTokenMethods
 }
 
 /**
@@ -345,6 +350,8 @@ export function authorityOver(deps: AuthorityDeps): Authority {
     ),
   }
   const resources: ResourceTokenMethods = {
+    viewProject: (principal, ref) => viewProject(deps, principal, ref),
+    viewGroup: (principal, ref) => viewGroup(deps, principal, ref),
     list: (principal, resource, request = {}) => listResourceTokens(deps, principal, resource, request),
     get: (principal, resource, tokenId) => getResourceToken(deps, principal, resource, tokenId),
     create: writing((principal, resource, request) =>
@@ -388,6 +395,7 @@ export function authorityOver(deps: AuthorityDeps): Authority {
     find: (principal, id) => findUser(deps, principal, id),
     findMany: (principal, query) => findUsers(deps, principal, query),
     metadata: (principal) => readInstanceMetadata(deps.release, principal),
+    associations: (principal, request) => new ResultAsync(tokenAssociations(deps, principal, request)),
   }
   return Object.freeze({
     release: deps.release,
@@ -409,5 +417,6 @@ export function authorityOver(deps: AuthorityDeps): Authority {
     resources: Object.freeze(resources),
     serviceAccounts: Object.freeze(serviceAccounts),
     users: Object.freeze(users),
+    admin: adminTokenMethods(deps),
   } satisfies Authority)
 }

@@ -12,6 +12,14 @@ export { systemClock } from '../domain/clock.js'
 export type { UnauthenticatedReason } from '../domain/errors.js'
 export type { TokenFormat } from '../domain/mint-secret.js'
 export { cryptoRandom } from '../domain/random.js'
+export type {
+  AdminTokenError,
+  AdminTokenMethods,
+  AdminTokenRequestError,
+  IdentifiedToken,
+  TokenKind,
+  TokenParameter,
+} from './admin/admin-tokens.js'
 export { USER_BLOCKED } from './core/as-user.js'
 export type { AuthenticateOptions } from './core/authenticate.js'
 export type { CreateRequest } from './core/create.js'
@@ -37,6 +45,8 @@ export type { ResourceAddress, ResourceToken } from './resource/resource-token-a
 export type { ResourceTokenRequest } from './resource/resource-token-create.js'
 export type { ResourceRotation } from './resource/resource-token-rotate.js'
 export type { ResourceTokenMethods, ResourceTokenPage } from './resource/resource-tokens.js'
+export type { ResourceView, ResourceViewError } from './resource/resource-views.js'
 export type { ServiceAccountMethods } from './service-accounts/service-accounts.js'
 export type { UsersFilterFlag, UsersQuery } from './users/find-users.js'
+export type { GroupAssociation, ProjectAssociation, TokenAssociations } from './users/token-associations.js'
 export type { UserMethods } from './users/user-methods.js'

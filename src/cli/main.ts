@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { maskSecrets } from './mask-secrets.js'
 import { type CliOutput, serve } from './serve.js'
-import { parseServeArgs } from './serve-options.js'
+import { CONTROL_TOKEN_NEEDED, parseServeArgs } from './serve-options.js'
 import { SERVE_USAGE, USAGE } from './usage.js'
 
 function version(): string {
@@ -36,7 +36,9 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (command === 'serve') {
     const options = parseServeArgs(rest, process.env)
     if (options.isErr()) {
-      process.stderr.write(`${maskSecrets(`patkit serve: ${options.error}`)}\n\n${SERVE_USAGE}`)
+      // A missing control token is no mistake in the flags: its reason and fix alone, not the usage.
+      const usage = options.error.startsWith(CONTROL_TOKEN_NEEDED) ? '' : `\n${SERVE_USAGE}`
+      process.stderr.write(`${maskSecrets(`patkit serve: ${options.error}`)}\n${usage}`)
       return 2
     }
     if (options.value.help) {

@@ -263,6 +263,12 @@ function parseAllowedHosts(values: readonly string[] | undefined): Result<readon
   return ok(hosts)
 }
 
+/**
+ * How the refusal of a command line that leaves the control API without a token where one is needed
+ * begins: the CLI prints it with its fix, not with the whole usage (the flags are fine).
+ */
+export const CONTROL_TOKEN_NEEDED = 'the control API (/__patkit/) needs a control token when'
+
 // Why the control API needs a token here, or null: it is reachable from other machines, or it would
 // hand out (and replace) a database's data.
 function controlTokenNeed(host: string, database: DatabaseUrl | undefined, allowedHosts: readonly string[]) {
@@ -383,7 +389,7 @@ export function parseServeArgs(
       : null
   if (need !== null) {
     return err(
-      `the control API (/__patkit/) needs a control token when ${need}: give --control-token-file FILE, PATKIT_CONTROL_TOKEN or --control-token T, or turn the control API off with --no-control`,
+      `${CONTROL_TOKEN_NEEDED} ${need}: give --control-token-file FILE, PATKIT_CONTROL_TOKEN or --control-token T, or turn the control API off with --no-control (for example: PATKIT_CONTROL_TOKEN=$(openssl rand -hex 16) patkit serve ...)`,
     )
   }
   return ok({

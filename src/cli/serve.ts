@@ -249,7 +249,10 @@ async function start(options: ServeOptions, io: CliOutput, opened: OpenedStore, 
     io.err(`patkit serve: warning: POST /__patkit/reset is refused: ${refusal}`)
   // The first stdout line is a contract: test suites in any language read it to learn the port.
   io.out(`patkit listening on ${server.url}`)
-  for (const line of initial.lines(server.url, fake.value.seeded)) io.out(line)
+  const lines = initial.lines(server.url, fake.value.seeded)
+  for (const line of lines) io.out(line)
+  // What to do next, after the lines a test suite reads by position: the dashboard, a first call, the docs.
+  for (const line of nextSteps(server.url, options, lines)) io.out(line)
   // Open journal streams end as the server closes, rather than hold it for the grace.
   const { close } = server
   return {
@@ -259,6 +262,24 @@ async function start(options: ServeOptions, io: CliOutput, opened: OpenedStore, 
       return close()
     },
   }
+}
+
+/** The banner's last lines: where the dashboard is, a first call to make, where the docs are. */
+function nextSteps(url: string, options: ServeOptions, lines: readonly string[]): string[] {
+  const steps: string[] = []
+  if (options.control) {
+    const token = options.controlToken === undefined ? '' : ' (it asks for the control token)'
+    steps.push(`dashboard: ${url}/__patkit/${token}`)
+  }
+  if (!lines.some((line) => line.startsWith('try: curl'))) {
+    steps.push(
+      `try: curl -H "PRIVATE-TOKEN: <a token of your seed>" ${url}/api/v4/personal_access_tokens/self`,
+    )
+  }
+  steps.push(
+    `docs: README.md in the patkit package ("Fake GitLab in your tests"); patkit serve --help for the flags${options.control ? `; the control API at ${url}/__patkit/openapi.json` : ''}`,
+  )
+  return steps
 }
 
 /**

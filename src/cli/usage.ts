@@ -4,7 +4,7 @@
 export const USAGE = `Usage: patkit <command> [options]
 
 Commands:
-  serve      Run a fake GitLab personal access token API (patkit serve --help)
+  serve      Run a fake GitLab: its token APIs, a control API and a dashboard (patkit serve --help)
   help       Show this help
   version    Print the patkit version
 
@@ -18,16 +18,21 @@ Options:
  */
 export const SERVE_USAGE = `Usage: patkit serve [options]
 
-Serves GitLab's personal access token API (/api/v4/personal_access_tokens...) until SIGINT or
-SIGTERM, with a control API for tests under /__patkit/ (clock, reset, state, journal, faults;
-described at /__patkit/openapi.json; JSON bodies only, no requests from web pages of other origins).
-The first line on stdout is "patkit listening on http://HOST:PORT".
+Runs a fake GitLab until SIGINT or SIGTERM. Under /api/v4 it serves GitLab's token APIs: personal
+access tokens (list, show, rotate, revoke, create), impersonation tokens, project and group access
+tokens, service accounts and their tokens, /user, /users, /version and /metadata, as the emulated
+release has them. Under /__patkit/ a control API for tests (clock, reset, state, users, groups,
+projects, tokens, journal, faults; described at /__patkit/openapi.json; JSON bodies only, no requests
+from web pages of other origins) and a dashboard in the browser (/__patkit/).
+The first line on stdout is "patkit listening on http://HOST:PORT"; the data's lines follow (the demo
+secrets, or what the seed loaded), then the dashboard's URL, a first curl and where the docs are.
 
 Options:
   --host HOST        Interface to listen on (default 127.0.0.1)
   --port PORT        Port, 0 to 65535; 0 picks a free one (default 3000)
-  --seed FILE        JSON file of users and tokens to load (default: demo users root and alice,
-                     each with a fresh api token, printed after the listening line)
+  --seed FILE        JSON file of users, groups, projects and tokens to load (default: demo data:
+                     users root (admin) and alice, group demo with project demo/app and its bot,
+                     each with a fresh api token printed after the listening line)
   --database URL     sqlite:./file.db | postgres://user:pass@host/db | mysql://user:pass@host/db
                      (default: in memory, gone at exit)
   --release X.Y      GitLab release to emulate, e.g. 16.9 (default: the newest)

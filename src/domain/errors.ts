@@ -51,6 +51,10 @@ export const ErrorType = {
   MethodNotAllowed: 'method_not_allowed',
   /** The operation conflicts with the target's state (GitLab answers 409 with `message`). */
   Conflict: 'conflict',
+  /** A secret carries no token prefix patkit knows (GitLab's admin token API: 422). */
+  UnsupportedTokenType: 'unsupported_token_type',
+  /** GitLab's admin token API does not revoke this kind of token (a service account's). */
+  UnsupportedRevocation: 'unsupported_revocation',
 } as const
 
 /**
@@ -142,6 +146,9 @@ export type PatkitError =
   | { readonly type: 'no_token' }
   | { readonly type: 'method_not_allowed' }
   | { readonly type: 'conflict'; readonly message: string }
+  | { readonly type: 'unsupported_token_type' }
+  /** `kind`: the kind of the token found (`TokenKind` of `patkit/authority`). */
+  | { readonly type: 'unsupported_revocation'; readonly kind: string }
 
 /**
  * A unique key of the store that a write can collide with: a token's `digest`, a token's `id`, a

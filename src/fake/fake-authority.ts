@@ -10,11 +10,12 @@ import { type NodeListener, toNodeListener } from '../node/node-listener.js'
 import type { TokenStore } from '../store/token-store.js'
 import { controlHandler } from './control/control-api.js'
 import type { ControllableClock } from './controllable-clock.js'
-import { fakeListener } from './fake-listener.js'
+import { fakeListener, refusalHook } from './fake-listener.js'
 import { fakeNotices } from './fake-notices.js'
 import { type FakeState, fakeState } from './fake-state.js'
 import { createFaults, type Faults } from './faults.js'
 import { createJournal, type Journal } from './journal.js'
+import { issuedSecret, secretPrefixes } from './secret-prefixes.js'
 import type { SeedReport } from './seed/load-seed.js'
 import type { SeedProblem, ValidSeed } from './seed/seed-schema.js'
 import { type SwappableStore, swappableStore } from './swappable-store.js'
@@ -105,6 +106,11 @@ export interface FakeAuthority {
   /** What loading the start seed did. */
   readonly seeded: SeedReport
   /**
+   * Remembers the prefix of a secret handed out in process (`issueToken`), so that the journal's
+   * refusal of an unknown token can name it as the closest known one (never the secret itself).
+   */
+  rememberIssued(tokenId: number, secret: string): void
+  /**
    * Runs GitLab's daily expiry notifier (`token_expiring` events) if it is due: the data was loaded
    * since its last run, or the clock is on a day not checked yet. The listener runs it before each
    * GitLab API request, the control API before and after each request; call it after changing the
@@ -190,6 +196,9 @@ export async function fakeAuthority(
   // would load the seed schema (zod) into every start (docs/benchmarks.md, target 9b).
   const seeded = await state.start()
   if (seeded.isErr()) return err(seeded.error)
+  // The prefixes of the secrets handed out, for a refusal of an unknown token (its closest known one).
+  const prefixes = secretPrefixes()
+  for (const { token, secret } of seeded.value.issued) prefixes.remember(token.id, secret)
   await notices.due()
   const handlerOptions = options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }
   const handler = createHandler(authority, handlerOptions)
@@ -215,11 +224,16 @@ export async function fakeAuthority(
     await notices.due()
     const response = await controlApi(request)
     await notices.due()
+    // A token issued over the control API: its prefix, for the refusals of unknown tokens.
+    if (request.method === 'POST' && response.status === 201) {
+      const issued = issuedSecret(await response.clone().text())
+      if (issued !== null) prefixes.remember(issued.id, issued.token)
+    }
     return response
   }
   const listener = fakeListener({
     // The same API as `handler`, served without a Request and a Response per call.
-    gitlab: createNodeListener(authority, handlerOptions),
+    gitlab: createNodeListener(authority, { ...handlerOptions, onRefusal: refusalHook }),
     ...(options.controlPlane === false ? {} : { control: toNodeListener(control) }),
     journal,
     faults,
@@ -227,6 +241,8 @@ export async function fakeAuthority(
     store,
     digest,
     beforeRequest: notices.due,
+    prefixes,
+    adminMode: options.adminMode === true,
   })
   return ok({
     authority,
@@ -239,6 +255,7 @@ export async function fakeAuthority(
     control,
     listener,
     seeded: seeded.value,
+    rememberIssued: (tokenId, secret) => prefixes.remember(tokenId, secret),
     checkExpiring: notices.due,
     closeStreams: () => closing.abort(),
   })

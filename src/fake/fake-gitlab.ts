@@ -265,6 +265,7 @@ export async function createFakeGitLab<C extends Clock = ManualClock>(
         const { field, message } = describeIssueFailure(input, result.error)
         throw new Error(`createFakeGitLab: issueToken: ${field === null ? '' : `${field}: `}${message}`)
       }
+      fake.value.rememberIssued(result.value.token.id, result.value.secret)
       return result.value
     },
     close: () => {

@@ -87,9 +87,10 @@ interface FakeStateOptions {
    */
   readonly keptData?: boolean
   /**
-   * A new empty store a reset or restore writes its data into first (default: a memory store): the
-   * data then replaces the store's own with `replaceAll`, or, for a store without it, this store is
-   * swapped in whole. Without it and without `replaceAll` the data is never replaced.
+   * A new empty store a reset or restore writes its data into, then swaps in whole (the in-memory
+   * fake: ids after a reset are those after the start again). Without it the data is written into a
+   * memory store first and then replaces the store's own with `replaceAll`; a store without
+   * `replaceAll` is never replaced.
    */
   readonly freshStore?: () => TokenStore
   /** Called once the data was replaced and the new data loaded (never for a refused reset or restore). */
@@ -261,18 +262,18 @@ export function fakeState(options: FakeStateOptions): FakeState {
     return result.success ? ok(result.seed) : err(result.problems)
   }
   // Checked whole against an empty staging store, and written into it through an authority of its own,
-  // before the data is touched; the store requests are served from never points at the staging store,
-  // so no request reads half-written data or writes where a reset then drops it. The staged contents
-  // then replace the data in one atomic step (`replaceAll`: a SQL transaction, or the memory store's
-  // tables swapped at once, its ids going on above every earlier id, so a rotation that read a token
-  // before the reset can never reach another token under a reused id); a store without `replaceAll`
-  // is swapped for the staging store whole. A refused check or a failed step leaves the data as it was.
+  // before the data is touched; the store requests are served from never points at the staging store
+  // while it is written, so no request reads half-written data or writes where a reset then drops it.
+  // With `freshStore` (the in-memory fake) the written staging store is swapped in whole, so ids after
+  // a reset are the ids after the start again; otherwise its contents replace the data in one atomic
+  // step (`replaceAll`: a SQL transaction, ids going on above every earlier one). A refused check or a
+  // failed step leaves the data as it was.
   const replace = async (
     seed: ValidSeed,
     beforeWrite?: () => void,
   ): Promise<Result<SeedReport, readonly SeedProblem[]>> => {
-    const inPlace = store.replaceAll !== undefined
-    if (!inPlace && freshStore === undefined) {
+    const inPlace = freshStore === undefined
+    if (inPlace && store.replaceAll === undefined) {
       return err([{ path: '(root)', message: 'the data is in a database of its own: it is never replaced' }])
     }
     const next = freshStore?.() ?? memoryStore()

@@ -17,7 +17,17 @@ export { type FakeAuthority, type FakeAuthorityOptions, fakeAuthority } from './
 export { createFakeGitLab, type FakeGitLab, type FakeGitLabOptions } from './fake-gitlab.js'
 export type { StateSnapshot } from './fake-state.js'
 export type { FaultAction, FaultRule, FaultRuleInput, Faults } from './faults.js'
-export type { EventEntry, Journal, JournalEntry, JournalQuery, RequestEntry } from './journal.js'
+export type {
+  EventEntry,
+  Journal,
+  JournalEntry,
+  JournalQuery,
+  RecordedRequest,
+  RequestEntry,
+} from './journal.js'
+export { JOURNAL_ENTRY_SCHEMA, REFUSAL_REASON_SCHEMA } from './journal-schema.js'
+export { REFUSAL_CODES, type RefusalReason, type RevokedBy } from './refusal-reason.js'
+export type { RequestDetail } from './request-detail.js'
 export { loadSeed, type SeedReport, type SeedTarget } from './seed/load-seed.js'
 export {
   type SeedGroup,

@@ -1,8 +1,11 @@
 import type { AuthorityEvent } from '../authority/core/events.js'
+import type { RefusalReason } from './refusal-reason.js'
+import type { RequestDetail } from './request-detail.js'
 
 /**
  * One request the fake authority answered: never a secret (credentials in the query are masked), with
- * the token that authenticated it, when one did, and its owner.
+ * the token that authenticated it, when one did, and its owner; for a refused request, why
+ * (`reason`); and what it sent and got (`detail`, credentials filtered).
  *
  * @example
  * ```ts
@@ -10,7 +13,9 @@ import type { AuthorityEvent } from '../authority/core/events.js'
  *
  * const entry: RequestEntry = {
  *   kind: 'request', seq: 1, at: '2026-01-01T00:00:00.000Z', method: 'GET',
- *   path: '/api/v4/personal_access_tokens/self', status: 200, tokenId: 3, userId: 2, fault: null,
+ *   path: '/api/v4/personal_access_tokens/self', status: 401, tokenId: 3, userId: 2, fault: null,
+ *   reason: { code: 'token_expired', message: 'token 3 expired on 2025-12-31', tokenId: 3, expiresOn: '2025-12-31' },
+ *   detail: null,
  * }
  * ```
  */
@@ -33,7 +38,27 @@ export interface RequestEntry {
   readonly userId: number | null
   /** The id of the fault rule that acted on the request, if one did. */
   readonly fault: string | null
+  /** Why the request was refused (status 400 or more, or no answer); `null` when it was answered. */
+  readonly reason: RefusalReason | null
+  /** The request's headers and parameters and the answer, credentials filtered; `null` when not recorded. */
+  readonly detail: RequestDetail | null
 }
+
+/**
+ * What {@link Journal.recordRequest} takes: a request entry's fields, `reason` and `detail` optional.
+ *
+ * @example
+ * ```ts
+ * import type { RecordedRequest } from 'patkit/fake'
+ *
+ * const request: RecordedRequest = {
+ *   at: '2026-01-01T00:00:00.000Z', method: 'GET', path: '/api/v4/user', status: 200,
+ *   tokenId: 3, userId: 2, fault: null,
+ * }
+ * ```
+ */
+export type RecordedRequest = Omit<RequestEntry, 'kind' | 'seq' | 'reason' | 'detail'> &
+  Partial<Pick<RequestEntry, 'reason' | 'detail'>>
 
 /**
  * One authority event (created, rotated, revoked, reuse_detected, used, token_expiring, ...) as the
@@ -106,7 +131,7 @@ export interface JournalQuery {
  * ```
  */
 export interface Journal {
-  recordRequest(entry: Omit<RequestEntry, 'kind' | 'seq'>): void
+  recordRequest(entry: RecordedRequest): void
   recordEvent(event: AuthorityEvent): void
   /** The matching entries (oldest first) and how many matched in all (before `limit`). */
   query(query?: JournalQuery): { readonly entries: readonly JournalEntry[]; readonly count: number }
@@ -193,7 +218,7 @@ export function createJournal(limit: number = DEFAULT_JOURNAL_LIMIT): Journal {
     for (const listener of listeners) listener(entry)
   }
   return {
-    recordRequest: (entry) => push({ kind: 'request', seq: ++seq, ...entry }),
+    recordRequest: (entry) => push({ kind: 'request', seq: ++seq, reason: null, detail: null, ...entry }),
     recordEvent: (event) => {
       const data = plain(event) as Record<string, unknown>
       push({ kind: 'event', seq: ++seq, at: String(data['at']), type: event.type, event: data })

@@ -1,4 +1,5 @@
 import type { Authority } from '../authority/create-authority.js'
+import type { PatkitError } from '../domain/errors.js'
 import { type ClientIpResolver, resolveClientIp } from './client-ip.js'
 import { handlerCore } from './handler-core.js'
 import type { IncomingRequest } from './incoming.js'
@@ -26,6 +27,13 @@ export interface HandlerOptions {
    * `X-Forwarded-For` are never read unless this says so: trust them only from your own proxy.
    */
   readonly clientIp?: ClientIpResolver
+  /**
+   * Called with the typed error of every request the API refuses with one (an unknown, expired or
+   * revoked token, a missing scope, a blocked owner, a route of a later release as
+   * `feature_unavailable`, ...), as the answer is made; a throw from it is ignored. The fake's journal
+   * records it as the refusal's reason. Never given a secret.
+   */
+  readonly onRefusal?: (refusal: PatkitError) => void
 }
 
 /**

@@ -108,8 +108,12 @@ export function errorResponse(e: PatkitError, context: ErrorContext = 'default')
   return toResponse(errorReply(e, context))
 }
 
-/** {@link errorResponse} as a {@link Reply}, for the handler. */
+/** {@link errorResponse} as a {@link Reply}, for the handler: the error goes with it as its `refusal`. */
 export function errorReply(e: PatkitError, context: ErrorContext = 'default'): Reply {
+  return { ...answerOf(e, context), refusal: e }
+}
+
+function answerOf(e: PatkitError, context: ErrorContext): Reply {
   switch (e.type) {
     case 'unauthenticated':
     case 'unauthorized':
@@ -161,6 +165,10 @@ export function errorReply(e: PatkitError, context: ErrorContext = 'default'): R
       return message(405, '405 Method Not Allowed')
     case 'conflict':
       return message(409, e.message)
+    // GitLab's admin token API: an ArgumentError it answers 422; an error it does not rescue (500).
+    case 'unsupported_token_type':
+      return message(422, 'Token type not supported.')
+    case 'unsupported_revocation':
     case 'store_failure':
       return message(500, '500 Internal Server Error')
   }

@@ -3,7 +3,7 @@ import type { Principal } from '../authority/core/principal.js'
 import { hasFeature } from '../authority/core/release.js'
 import type { Authority } from '../authority/create-authority.js'
 import type { PrincipalError, RequestCredentials } from '../authority/requests/request-principal.js'
-import { unauthenticated } from '../domain/error-constructors.js'
+import { featureUnavailable, unauthenticated } from '../domain/error-constructors.js'
 import { settledResult } from '../store/settled.js'
 import type { HandlerOptions } from './create-handler.js'
 import { presentedSecret, sudoIdentifier } from './credentials.js'
@@ -133,6 +133,18 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
   const failed = () => INTERNAL_ERROR
   // A HEAD answer has the headers of the GET answer and never a body, whatever the outcome.
   const headAnswer = (reply: Reply): Reply => ({ ...reply, body: null })
+  const { onRefusal } = options
+  // The refusal's typed error to the embedder's hook (the fake's journal), as the answer is made.
+  const reported = (reply: Reply): Reply => {
+    if (onRefusal !== undefined && reply.refusal !== undefined) {
+      try {
+        onRefusal(reply.refusal)
+      } catch {
+        // A hook's failure never changes the answer.
+      }
+    }
+    return reply
+  }
   return (request) => {
     const method = request.method.toUpperCase()
     let answer: Reply | Promise<Reply>
@@ -141,9 +153,9 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
     } catch {
       answer = INTERNAL_ERROR
     }
-    if (!(answer instanceof Promise)) return method === 'HEAD' ? headAnswer(answer) : answer
+    if (!(answer instanceof Promise)) return reported(method === 'HEAD' ? headAnswer(answer) : answer)
     const settled = answer.then(undefined, failed)
-    return method === 'HEAD' ? settled.then(headAnswer) : settled
+    return (method === 'HEAD' ? settled.then(headAnswer) : settled).then(reported)
   }
 }
 
@@ -176,6 +188,8 @@ function targetOf(
   if (match.kind === 'not_found') return NOT_FOUND
   if (match.kind === 'method_not_allowed') return error(405, '405 Method Not Allowed', { allow: match.allow })
   // A route of a later GitLab is no route at all: 404 before authentication.
-  if (match.row.since !== undefined && !hasFeature(match.row.since, authority.release)) return NOT_FOUND
+  if (match.row.since !== undefined && !hasFeature(match.row.since, authority.release)) {
+    return { ...NOT_FOUND, refusal: featureUnavailable(match.row.since, authority.release) }
+  }
   return match
 }

@@ -19,8 +19,8 @@ export type ResourceTokenJson = (TokenJson | TokenWithIpsJson) & {
 /** The entity as an object (the reference the text is held to, and the base of `token`-carrying answers). */
 export function resourceTokenJson(shown: ResourceToken, now: Date, release: Release): ResourceTokenJson {
   const base = hasFeature('last_used_ips_list', release)
-    ? tokenWithIpsJson(shown.token, now)
-    : tokenJson(shown.token, now)
+    ? tokenWithIpsJson(shown.token, now, release)
+    : tokenJson(shown.token, now, release)
   return {
     ...base,
     access_level: shown.accessLevel,

@@ -1,3 +1,5 @@
+import type { PatkitError } from '../domain/errors.js'
+
 /**
  * A response before it becomes a web `Response`: what the handler decides, in a form
  * `createNodeListener` writes directly and {@link toResponse} turns into a `Response`.
@@ -8,6 +10,11 @@ export interface Reply {
   readonly headers: Readonly<Record<string, string>>
   /** The body text; `null` for none (204, and every answer to HEAD). */
   readonly body: string | null
+  /**
+   * The typed error this answer refuses the request for, when one did (`errorReply`): handed to
+   * `HandlerOptions.onRefusal`, never written to the client.
+   */
+  readonly refusal?: PatkitError
 }
 
 const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json' })

@@ -1,5 +1,7 @@
+import { ADMIN_TOKEN_ROUTES } from './admin-token-routes.js'
 import { IMPERSONATION_ROUTES } from './impersonation-routes.js'
 import { METADATA_ROUTES } from './metadata-routes.js'
+import { RESOURCE_ROUTES } from './resource-routes.js'
 import { RESOURCE_TOKEN_ROUTES } from './resource-token-routes.js'
 import type { RouteRow } from './route.js'
 import { SERVICE_ACCOUNT_ROUTES } from './service-account-routes.js'
@@ -17,4 +19,6 @@ export const ROUTES: readonly RouteRow[] = [
   ...METADATA_ROUTES,
   ...RESOURCE_TOKEN_ROUTES,
   ...SERVICE_ACCOUNT_ROUTES,
+  ...ADMIN_TOKEN_ROUTES,
+  ...RESOURCE_ROUTES,
 ]

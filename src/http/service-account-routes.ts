@@ -268,7 +268,7 @@ async function createToken(input: CallerInput): Promise<Reply> {
   const created = await authority.serviceAccounts.createToken(principal, group, userId.value, request.value)
   // GitLab's `render_api_error!(message, :unprocessable_entity)`: the model's message, bare, 422.
   if (created.isErr()) return errorReply(created.error, 'create')
-  return json(201, issuedTokenJson(created.value, authority.now()))
+  return json(201, issuedTokenJson(created.value, authority.now(), authority.release))
 }
 
 async function revokeToken(input: CallerInput): Promise<Reply> {
@@ -303,5 +303,5 @@ async function rotateToken(input: CallerInput): Promise<Reply> {
     expiresAt.value === undefined ? {} : { expiresAt: expiresAt.value },
   )
   if (rotated.isErr()) return errorReply(rotated.error, 'users')
-  return json(200, issuedTokenJson(rotated.value, authority.now()))
+  return json(200, issuedTokenJson(rotated.value, authority.now(), authority.release))
 }

@@ -1,6 +1,6 @@
 import type { IssuedToken } from '../authority/core/issued-token.js'
-import { hasFeature, type Release } from '../authority/core/release.js'
-import { isActive, type Token } from '../domain/token.js'
+import { hasFeature, LATEST_RELEASE, type Release } from '../authority/core/release.js'
+import { isActive, isExpired, type Token } from '../domain/token.js'
 import type { UserId } from '../domain/user-id.js'
 
 // Date#toISOString costs about as much as the rest of a token's JSON, and every answer carrying a
@@ -23,7 +23,10 @@ function isoString(at: Date): string {
 }
 
 /**
- * GitLab's `PersonalAccessToken` entity, field for field and in GitLab's order.
+ * GitLab's `PersonalAccessToken` entity, field for field and in GitLab's order. From 18.10
+ * (`token_expired_granular`) GitLab's order is `id, name, active, revoked, expired, granular,
+ * created_at, …` (lib/api/entities/personal_access_token.rb); before it `expired` and `granular` are
+ * absent and `active` comes after `last_used_at`.
  *
  * @example
  * ```ts
@@ -36,6 +39,10 @@ export interface TokenJson {
   readonly id: number
   readonly name: string
   readonly revoked: boolean
+  /** From 18.10: GitLab's `expired?`, the expiry day has begun. */
+  readonly expired?: boolean
+  /** From 18.10: whether the token is fine-grained; patkit's tokens never are (`false`). */
+  readonly granular?: boolean
   readonly created_at: string
   readonly description: string | null
   readonly scopes: readonly string[]
@@ -47,15 +54,37 @@ export interface TokenJson {
 }
 
 /**
- * The JSON of a token at an instant (`active` depends on it). The digest never leaves.
+ * The JSON of a token at an instant (`active` and `expired` depend on it) in an emulated release
+ * (the newest by default). The digest never leaves.
  *
  * @example
  * ```ts
  * import { tokenJson } from 'patkit/http'
- * JSON.stringify(tokenJson(token, new Date()))
+ * JSON.stringify(tokenJson(token, new Date(), '17.0'))
  * ```
  */
-export function tokenJson(token: Token, now: Date): TokenJson {
+export function tokenJson(
+  token: Omit<Token, 'digest'>,
+  now: Date,
+  release: Release = LATEST_RELEASE,
+): TokenJson {
+  if (hasFeature('token_expired_granular', release)) {
+    const expired = isExpired(token, now)
+    return {
+      id: token.id,
+      name: token.name,
+      active: !token.revoked && !expired,
+      revoked: token.revoked,
+      expired,
+      granular: false,
+      created_at: isoString(token.createdAt),
+      description: token.description,
+      scopes: token.scopes,
+      user_id: token.userId,
+      last_used_at: token.lastUsedAt === null ? null : isoString(token.lastUsedAt),
+      expires_at: token.expiresAt,
+    }
+  }
   return {
     id: token.id,
     name: token.name,
@@ -94,10 +123,14 @@ export interface TokenWithIpsJson extends TokenJson {
  * tokenWithIpsJson(token, new Date()).last_used_ips
  * ```
  */
-export function tokenWithIpsJson(token: Token, now: Date): TokenWithIpsJson {
+export function tokenWithIpsJson(
+  token: Token,
+  now: Date,
+  release: Release = LATEST_RELEASE,
+): TokenWithIpsJson {
   // Added to the fresh object rather than spread into a new one: JSON.stringify of a spread object
   // costs about twice as much (docs/benchmarks.md, target 3). It comes last, as in GitLab's entity.
-  const json: TokenJson & { last_used_ips?: readonly string[] } = tokenJson(token, now)
+  const json: TokenJson & { last_used_ips?: readonly string[] } = tokenJson(token, now, release)
   json.last_used_ips = token.lastUsedIps ?? NO_IPS
   return json as TokenWithIpsJson
 }
@@ -110,8 +143,9 @@ const text = JSON.stringify
 export function issuedTokenJson(
   issued: Pick<IssuedToken, 'token' | 'secret'>,
   now: Date,
+  release: Release,
 ): TokenJson & { token: string } {
-  return { ...tokenJson(issued.token, now), token: issued.secret }
+  return { ...tokenJson(issued.token, now, release), token: issued.secret }
 }
 
 /**
@@ -127,11 +161,20 @@ export function tokenJsonText(
   feature: 'last_used_ips' | 'last_used_ips_self' | 'last_used_ips_list',
 ): string {
   const lastUsedAt = token.lastUsedAt === null ? 'null' : `"${isoString(token.lastUsedAt)}"`
-  const head =
-    `{"id":${text(token.id)},"name":${text(token.name)},"revoked":${token.revoked},` +
+  const rest =
     `"created_at":"${isoString(token.createdAt)}","description":${text(token.description)},` +
-    `"scopes":${text(token.scopes)},"user_id":${text(token.userId)},"last_used_at":${lastUsedAt},` +
-    `"active":${isActive(token, now)},"expires_at":${text(token.expiresAt)}`
+    `"scopes":${text(token.scopes)},"user_id":${text(token.userId)},"last_used_at":${lastUsedAt},`
+  let head: string
+  if (hasFeature('token_expired_granular', release)) {
+    const expired = isExpired(token, now)
+    head =
+      `{"id":${text(token.id)},"name":${text(token.name)},"active":${!token.revoked && !expired},` +
+      `"revoked":${token.revoked},"expired":${expired},"granular":false,${rest}"expires_at":${text(token.expiresAt)}`
+  } else {
+    head =
+      `{"id":${text(token.id)},"name":${text(token.name)},"revoked":${token.revoked},${rest}` +
+      `"active":${isActive(token, now)},"expires_at":${text(token.expiresAt)}`
+  }
   return hasFeature(feature, release)
     ? `${head},"last_used_ips":${text(token.lastUsedIps ?? NO_IPS)}}`
     : `${head}}`
@@ -148,7 +191,7 @@ export function impersonationTokenJson(
   release: Release,
   secret?: string,
 ): TokenJson & { readonly impersonation: boolean; readonly token?: string } {
-  const base = tokenJson(token, now)
+  const base = tokenJson(token, now, release)
   if (hasFeature('last_used_ips_list', release)) {
     const withIps = { ...base, last_used_ips: token.lastUsedIps ?? [], impersonation: token.impersonation }
     return secret === undefined ? withIps : { ...withIps, token: secret }

@@ -3,18 +3,19 @@ import { READ_SCOPES, WRITE_SCOPES } from '../authority/core/scope-policy.js'
 import type { GetError } from '../authority/personal/get-token.js'
 import { SCOPES, USER_CREATABLE_SCOPES } from '../domain/scopes.js'
 import type { Token } from '../domain/token.js'
-import { paginate } from '../query/pagination.js'
 import { settledResult } from '../store/settled.js'
 import { parseAssociationsParams } from './associations.js'
 import { errorReply } from './error-response.js'
 import { listParamsParser } from './list-params.js'
 import { jsonTextPage, paginationHeaders } from './pagination-headers.js'
 import { grapeDate, parseId, parseTokenRef } from './request-params.js'
+import { groupAssociationJson, projectAssociationJson } from './resource-json.js'
 import { json, jsonText, noContent, type Reply } from './responses.js'
 import { rotationReply } from './rotation-reply.js'
 import type { CallerInput, CredentialsInput, RouteRow } from './route.js'
 import { parseCreateBody } from './token-body.js'
 import { issuedTokenJson, tokenJsonText } from './token-json.js'
+import { userWebBase } from './user-json.js'
 
 const CREATE_PARAMS = ['name', 'scopes', 'description', 'expires_at']
 
@@ -73,15 +74,21 @@ async function list({ authority, principal, url, publicUrl }: CallerInput): Prom
   return jsonTextPage(items, result.value.pagination, url, publicUrl)
 }
 
-// patkit's principals are always personal access tokens, and it knows no groups or projects, so
-// both lists are empty.
-async function associations({ authority, url, publicUrl }: CallerInput): Promise<Reply> {
+// GitLab's `{ groups: paginate(load_groups), projects: paginate(load_projects) }`: each list paginated
+// with the same page; the headers are the projects list's, the second `paginate` call's.
+async function associations({ authority, principal, url, publicUrl }: CallerInput): Promise<Reply> {
   const params = parseAssociationsParams(url.searchParams, authority.release, await listParamsParser())
   if (params.isErr()) return errorReply(params.error)
+  const found = await authority.users.associations(principal, params.value)
+  if (found.isErr()) return errorReply(found.error)
+  const webBase = userWebBase(url, publicUrl)
   return json(
     200,
-    { groups: [], projects: [] },
-    paginationHeaders(paginate(0, params.value.page), url, publicUrl),
+    {
+      groups: found.value.groups.map((g) => groupAssociationJson(g, webBase)),
+      projects: found.value.projects.map((p) => projectAssociationJson(p, webBase)),
+    },
+    paginationHeaders(found.value.projectsPage, url, publicUrl),
   )
 }
 
@@ -130,7 +137,7 @@ async function rotate({
     expiresAt: grapeDate(params, 'expires_at').mapErr((e) => errorReply(e)),
   })
   return rotationReply(rotated, idempotencyKey, (issued) =>
-    JSON.stringify(issuedTokenJson(issued, authority.now())),
+    JSON.stringify(issuedTokenJson(issued, authority.now(), authority.release)),
   )
 }
 
@@ -153,5 +160,5 @@ async function create(
   if (request.isErr()) return errorReply(request.error)
   const result = await authority.create(principal, target, request.value)
   if (result.isErr()) return errorReply(result.error, 'create')
-  return json(201, issuedTokenJson(result.value, authority.now()))
+  return json(201, issuedTokenJson(result.value, authority.now(), authority.release))
 }

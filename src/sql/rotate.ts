@@ -47,7 +47,12 @@ function rotateOnce(
     // runs wholly before this rotation (which then finds its token revoked) or wholly after it (and
     // then sees, and revokes, the successor inserted here). Without it, a detection waiting on the old
     // token's row lock re-reads that row after the commit but never sees the new successor.
-    if (statements.lockFamily !== null && familyId !== null) await statements.lockFamily.run(trx, [familyId])
+    // A family's first rotation presents the root itself: the conditional write below locks that very
+    // row (PostgreSQL's FOR NO KEY UPDATE, which the root lock's FOR UPDATE waits on; InnoDB's exclusive
+    // lock), so it takes the root lock as its first act and a separate lock would be a round trip more.
+    if (statements.lockFamily !== null && familyId !== null && familyId !== oldId) {
+      await statements.lockFamily.run(trx, [familyId])
+    }
     // The conditional write is the decision: the database lets exactly one concurrent transaction
     // change `revoked` from false to true, and the others see 0 rows (or a serialization failure,
     // which `writeTransaction` turns into a fresh attempt that sees 0 rows).

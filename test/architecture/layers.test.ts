@@ -62,7 +62,17 @@ const AUTHORITY_MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   resource: ['core', 'requests'],
   'service-accounts': ['core'],
   users: ['core'],
-  [AUTHORITY_TOP]: ['core', 'requests', 'personal', 'impersonation', 'resource', 'service-accounts', 'users'],
+  admin: ['core'],
+  [AUTHORITY_TOP]: [
+    'core',
+    'requests',
+    'personal',
+    'impersonation',
+    'resource',
+    'service-accounts',
+    'users',
+    'admin',
+  ],
 }
 
 type Exception =

@@ -292,7 +292,7 @@ describe('the dashboard in chromium', { timeout: 30_000 }, () => {
       if (name !== 'tokens') await view(name)
       else await page.waitForSelector('.chain .reuse')
       if (name === 'journal') await page.waitForSelector('table.journal tbody tr')
-      if (name === 'users') await page.waitForSelector('h2#users-heading ~ table tbody tr')
+      if (name === 'users') await page.waitForSelector('h2#users-heading ~ .table-scroll table tbody tr')
       const violations = await serious()
       found.push(...violations.map((v) => `${name}: ${v}`))
       if (screenshots)
@@ -304,5 +304,160 @@ describe('the dashboard in chromium', { timeout: 30_000 }, () => {
     found.push(...(await serious()).map((v) => `data, reset dialog: ${v}`))
     expect(found).toEqual([])
     expect(consoleErrors).toEqual([])
+  })
+})
+
+async function control(path: string, method = 'GET', body?: unknown) {
+  const response = await fetch(`${opened().gitlab.url}/__patkit${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', 'x-patkit-control-token': CONTROL_TOKEN },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  })
+  return response.status
+}
+
+// Issue 32: what a tester sees keeps up with the fake, and reads as the API does.
+describe('the dashboard keeps up', { timeout: 30_000 }, () => {
+  const SOON = { timeout: 2000 }
+
+  it('shows a fault rule added over the API within 2 s, and its hits', async (ctx) => {
+    if (skipped(ctx)) return
+    const { page } = opened()
+    await view('faults')
+    await page.waitForSelector('text=No fault rule')
+    expect(
+      await control('/faults', 'POST', { path: '/api/v4/personal_access_tokens/self', status: 503 }),
+    ).toBe(201)
+    await page.waitForSelector('.rules li:has-text("0 hits")', SOON)
+    expect((await api('/personal_access_tokens/self', BOB)).status).toBe(503)
+    expect((await api('/personal_access_tokens/self', BOB)).status).toBe(503)
+    await page.waitForSelector('.rules li:has-text("2 hits")', SOON)
+    expect(await control('/faults', 'DELETE')).toBe(204)
+    await page.waitForSelector('text=No fault rule', SOON)
+    expect(consoleErrors).toEqual([])
+  })
+
+  it('has no sideways scroll at 390 px on any view; the filters are folded; a family scrolls into view', async (ctx) => {
+    if (skipped(ctx)) return
+    const { page } = opened()
+    await page.setViewportSize({ width: 390, height: 844 })
+    await api('/personal_access_tokens/self', 'glpat-not-a-known-token-000')
+    const wide: string[] = []
+    for (const name of VIEWS) {
+      await view(name)
+      if (name === 'journal') await page.waitForSelector('table.journal tbody tr')
+      const width = await page.evaluate(() => document.documentElement.scrollWidth)
+      if (width > 390) wide.push(`${name}: ${width} px`)
+    }
+    expect(wide).toEqual([])
+    await view('tokens')
+    // The filters come folded: the first token is the first thing under the heading.
+    expect(await page.getAttribute('details.filter-fold', 'open')).toBeNull()
+    await page.click('tr[data-token-id="2"] button')
+    await page.waitForSelector('.chain li[data-token-id="2"]')
+    await page.waitForFunction(
+      () => {
+        const top = document.querySelector('#family-heading')?.getBoundingClientRect().top
+        return top !== undefined && top >= 0 && top < innerHeight
+      },
+      undefined,
+      SOON,
+    )
+    expect(consoleErrors).toEqual([])
+  })
+
+  it('names users, says "revoked on reuse" in the table too, takes ISO dates and shows times relative to the fake clock', async (ctx) => {
+    if (skipped(ctx)) return
+    const { page } = opened()
+    expect(await page.textContent('tr[data-token-id="1"] td:nth-child(3)')).toContain('alice')
+    // 2026-06-01 is 142 days after the fake's 2026-01-10 09:00.
+    expect(await page.textContent('tr[data-token-id="1"] td:nth-child(7)')).toContain('in 142 days')
+    expect(await page.getAttribute('input[name="created_after"]', 'type')).toBe('text')
+    expect(await page.getAttribute('input[name="created_after"]', 'placeholder')).toMatch(
+      /^\d{4}-\d{2}-\d{2}$/,
+    )
+    const rotated = await api('/personal_access_tokens/self/rotate', ALICE, 'POST')
+    const successor = rotated.body['id'] as number
+    expect((await api('/personal_access_tokens/self/rotate', ALICE, 'POST')).status).toBe(401)
+    await page.waitForSelector(`tr[data-token-id="${successor}"] .state-reuse_revoked`, SOON)
+    expect(await page.textContent(`tr[data-token-id="${successor}"] .state`)).toContain('revoked on reuse')
+    await view('groups')
+    await page.waitForSelector('h2#groups-heading ~ .table-scroll tbody tr')
+    expect(await page.textContent('h2#groups-heading ~ .table-scroll tbody tr')).toContain('alice')
+    await view('projects')
+    await page.waitForSelector('h2#projects-heading ~ .table-scroll tbody tr')
+    expect(await page.textContent('h2#projects-heading ~ .table-scroll tbody tr')).toContain('project_1_bot')
+    expect(await page.textContent('body')).not.toMatch(/\buser [0-9]/)
+    expect(consoleErrors).toEqual([])
+  })
+
+  it('says so when there is no group or project', async (ctx) => {
+    if (skipped(ctx)) return
+    const { page } = opened()
+    expect(await control('/state', 'PUT', { users: SEED.users.slice(0, 3) })).toBe(200)
+    await view('groups')
+    await page.waitForSelector('p.empty:has-text("No group yet")', SOON)
+    await view('projects')
+    await page.waitForSelector('p.empty:has-text("No project yet")', SOON)
+    expect(consoleErrors).toEqual([])
+  })
+
+  it("shows a refusal's reason in the journal, and its detail with credentials filtered", async (ctx) => {
+    if (skipped(ctx)) return
+    const { page } = opened()
+    expect((await api('/personal_access_tokens/self', 'glpat-dashboard-browser-alice9')).status).toBe(401)
+    await view('journal')
+    const row = 'table.journal tbody tr.entry-request'
+    await page.waitForSelector(`${row} .reason-code:has-text("unknown_token")`, SOON)
+    expect(await page.textContent(`${row} .reason`)).toContain('closest known token is 1')
+    await page.click(`${row} details summary`)
+    const detail = await page.textContent(`${row} details`)
+    expect(detail).toContain('private-token')
+    expect(detail).toContain('[FILTERED]')
+    expect(detail).toContain('401 Unauthorized')
+    expect(await page.textContent('body')).not.toContain('browser-alice9')
+    expect(consoleErrors).toEqual([])
+  })
+
+  it('says where a snapshot holds plaintext secrets', async (ctx) => {
+    if (skipped(ctx)) return
+    const { page } = opened()
+    await view('data')
+    expect(await page.textContent('section[aria-labelledby="data-heading"]')).toContain('plaintext')
+    const download = page.waitForEvent('download')
+    await page.click('button:has-text("Download a snapshot")')
+    await download
+    await page.waitForSelector('[role="status"]:has-text("2 plaintext secrets")', SOON)
+    expect(consoleErrors).toEqual([])
+  })
+
+  it('with a control token to type: no failed load before it, a wrong one said so, a stopped fake said so', async (ctx) => {
+    if (skipped(ctx) || browser === undefined) return
+    const fake = opened().gitlab
+    const fresh = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+    const page = await fresh.newPage()
+    const failed: string[] = []
+    page.on('response', (response) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`)
+    })
+    await page.goto(`${fake.url}/__patkit/`)
+    await page.waitForSelector('h2#token-heading')
+    // One probe found the token is needed; no view loaded without it.
+    expect(failed.length).toBeLessThanOrEqual(1)
+    expect(await page.textContent('header')).not.toContain('unknown')
+    expect(await page.textContent('header')).toContain('needs the control token')
+    await page.fill('.token-prompt input', 'not-the-control-token')
+    await page.click('.token-prompt button')
+    await page.waitForSelector('.token-prompt [role="alert"]:has-text("refused")', SOON)
+    await page.fill('.token-prompt input', CONTROL_TOKEN)
+    await page.click('.token-prompt button')
+    await page.waitForSelector('table.tokens tbody tr[data-token-id="1"]', SOON)
+    await page.waitForSelector('header:has-text("(frozen)")', SOON)
+    // The fake stops: the header says so (and the next test starts a fake of its own).
+    gitlab = undefined
+    await fake.close()
+    await page.waitForSelector('header:has-text("does not answer")', { timeout: 3000 })
+    expect(await page.textContent('header')).not.toContain('(frozen)')
+    await fresh.close()
   })
 })

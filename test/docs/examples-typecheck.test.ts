@@ -41,7 +41,7 @@ describe('every code example type-checks against the public entry points (docs/d
           file: 'src/authority/create-authority.ts',
           line: 30,
           from: 'jsdoc',
-          code: "import { createAuthority } from './create-authority.js'",
+          code: "import { createAuthority } from '../../src/authority/create-authority.js'",
         },
         { file: 'docs/storage.md', line: 40, from: 'markdown', code: "import { x } from './x.js'" },
         {

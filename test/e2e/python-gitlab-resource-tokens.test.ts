@@ -27,6 +27,7 @@ interface Seen {
   after: [number, boolean][]
   first: number
   errors: Record<string, { type: string; code: number; message: string } | null>
+  resource: Record<string, unknown>
 }
 
 describe('python-gitlab project and group access tokens against the fake', () => {
@@ -49,6 +50,13 @@ describe('python-gitlab project and group access tokens against the fake', () =>
         const seen = report[kind]
         const resource = { resource_type: kind, resource_id: 1 }
         const bot = kind === 'project' ? PROJECT_BOT : GROUP_BOT
+        // The non-lazy get read GET /projects/1 or /groups/1 (GitLab's find_project!/find_group!).
+        expect(seen.resource).toEqual({
+          id: 1,
+          name: kind === 'project' ? 'API' : 'Acme',
+          web_url: `${w.url}/${kind === 'project' ? 'acme/api' : 'groups/acme'}`,
+          visibility: 'private',
+        })
         expect(seen.listed).toEqual([
           {
             id: w.tokenIds[kind === 'project' ? 'projectBot' : 'groupBot'],

@@ -60,7 +60,7 @@ describe('python-gitlab against patkit serve', () => {
         web_url: `${server.url}/root`,
         warnings: [],
       })
-      expect(report.version).toEqual(['18.6.0', 'patkit'])
+      expect(report.version).toEqual(['19.6.0', 'patkit'])
       expect(report.users_by_username).toEqual([2])
       expect(report.user_by_id).toEqual({
         id: 2,

@@ -3,6 +3,7 @@ GitLab of test/e2e/python-gitlab-resource-tokens.test.ts and prints what it saw 
 
 Usage: python3 python_gitlab_resource_check.py URL ALICE BOB CAROL PROJECT_BOT GROUP_BOT
 
+`gl.projects.get(1)` and `gl.groups.get(1)` are not lazy: they read the project or group first.
 python-gitlab 3.12's ProjectAccessTokenManager and GroupAccessTokenManager have list, create and
 delete only: get and rotate (by id and self) go through the client's own http_get/http_post, which
 add its authentication header and raise its error classes.
@@ -38,9 +39,10 @@ def fields(token):
 report = {"python_gitlab": gitlab.__version__}
 for kind, bot_secret, outsider in (("project", project_bot, bob), ("group", group_bot, carol)):
     gl = client(alice)
-    # lazy: no GET /projects/1 (the fake serves the token routes, not the project itself).
-    resource = (gl.projects if kind == "project" else gl.groups).get(1, lazy=True)
+    # Not lazy: python-gitlab reads GET /projects/1 (or /groups/1) first, as its docs show.
+    resource = (gl.projects if kind == "project" else gl.groups).get(1)
     seen = {}
+    seen["resource"] = {k: resource.attributes.get(k) for k in ("id", "name", "web_url", "visibility")}
     seen["listed"] = [fields(t) for t in resource.access_tokens.list()]
     created = resource.access_tokens.create(
         {"name": "ci", "scopes": ["read_api"], "expires_at": "2026-02-01", "access_level": 30}
@@ -60,7 +62,7 @@ for kind, bot_secret, outsider in (("project", project_bot, bob), ("group", grou
     seen["first"] = first
     seen["errors"] = {
         "outsider_list": error(lambda: (client(outsider).projects if kind == "project" else client(outsider).groups)
-                               .get(1, lazy=True).access_tokens.list()),
+                               .get(1).access_tokens.list()),
         "unknown_delete": error(lambda: resource.access_tokens.delete(9999)),
         "human_self_rotate": error(lambda: gl.http_post(f"/{kind}s/1/access_tokens/self/rotate")),
     }

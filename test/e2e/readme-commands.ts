@@ -38,7 +38,7 @@ export const README_COMMANDS: readonly ReadmeCommand[] = [
     command:
       'curl -s -H "PRIVATE-TOKEN: glpat-bob-e2e-secret-0008" http://127.0.0.1:3000/api/v4/personal_access_tokens/self',
     output:
-      '{"id":8,"name":"bob-ci","revoked":false,"created_at":"2025-01-08T00:00:00.000Z","description":null,"scopes":["api"],"user_id":3,"last_used_at":"2026-03-10T12:00:00.000Z","active":true,"expires_at":"2099-12-31","last_used_ips":["127.0.0.1"]}',
+      '{"id":8,"name":"bob-ci","active":true,"revoked":false,"expired":false,"granular":false,"created_at":"2025-01-08T00:00:00.000Z","description":null,"scopes":["api"],"user_id":3,"last_used_at":"2026-03-10T12:00:00.000Z","expires_at":"2099-12-31","last_used_ips":["127.0.0.1"]}',
     // This very request is a use of the token, from 127.0.0.1.
     varying: [/(?<="last_used_at":")[^"]+/g],
   },
@@ -62,12 +62,12 @@ export const README_COMMANDS: readonly ReadmeCommand[] = [
       'x-prev-page: ',
       'x-total: 6',
       'x-total-pages: 3',
-      'content-length: 474',
+      'content-length: 540',
       'Date: Tue, 10 Mar 2026 12:00:00 GMT',
       'Connection: keep-alive',
       'Keep-Alive: timeout=5',
       '',
-      '[{"id":2,"name":"alice-laptop","revoked":false,"created_at":"2025-01-02T00:00:00.000Z","description":null,"scopes":["api"],"user_id":2,"last_used_at":"2025-02-01T10:00:00.000Z","active":true,"expires_at":"2099-12-31","last_used_ips":[]},{"id":3,"name":"alice-ci","revoked":false,"created_at":"2025-01-03T00:00:00.000Z","description":null,"scopes":["read_api"],"user_id":2,"last_used_at":"2025-03-01T00:00:00.000Z","active":true,"expires_at":"2099-12-31","last_used_ips":[]}]',
+      '[{"id":2,"name":"alice-laptop","active":true,"revoked":false,"expired":false,"granular":false,"created_at":"2025-01-02T00:00:00.000Z","description":null,"scopes":["api"],"user_id":2,"last_used_at":"2025-02-01T10:00:00.000Z","expires_at":"2099-12-31","last_used_ips":[]},{"id":3,"name":"alice-ci","active":true,"revoked":false,"expired":false,"granular":false,"created_at":"2025-01-03T00:00:00.000Z","description":null,"scopes":["read_api"],"user_id":2,"last_used_at":"2025-03-01T00:00:00.000Z","expires_at":"2099-12-31","last_used_ips":[]}]',
     ].join('\n'),
     varying: [/(?<=^Date: ).*$/gm],
   },
@@ -76,7 +76,7 @@ export const README_COMMANDS: readonly ReadmeCommand[] = [
     command:
       'curl -s -X POST -H "PRIVATE-TOKEN: glpat-root-e2e-secret-0001" http://127.0.0.1:3000/api/v4/personal_access_tokens/9/rotate',
     output:
-      '{"id":11,"name":"bob-cron","revoked":false,"created_at":"2026-03-10T12:00:00.000Z","description":null,"scopes":["api"],"user_id":3,"last_used_at":null,"active":true,"expires_at":"2026-03-17","token":"glpat-6TqYy3zdLbVGuJ2nRqpSLxEtE1W"}',
+      '{"id":11,"name":"bob-cron","active":true,"revoked":false,"expired":false,"granular":false,"created_at":"2026-03-10T12:00:00.000Z","description":null,"scopes":["api"],"user_id":3,"last_used_at":null,"expires_at":"2026-03-17","token":"glpat-6TqYy3zdLbVGuJ2nRqpSLxEtE1W"}',
     // Created now, expiring a week from today, with a fresh random secret.
     varying: [TIMESTAMP, /(?<="expires_at":")\d{4}-\d{2}-\d{2}/g, /(?<="token":")glpat-[A-Za-z0-9_.-]+/g],
   },

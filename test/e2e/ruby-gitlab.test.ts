@@ -68,13 +68,17 @@ describe('the Ruby gitlab gem against patkit serve', () => {
       expect(report.got).toEqual({
         id: 10,
         name: 'bob-Deploy-Key',
+        // GitLab's newest PersonalAccessToken entity (19.6, the default release): `expired` and
+        // `granular` beside `active` and `revoked` (lib/api/entities/personal_access_token.rb).
+        active: true,
         revoked: false,
+        expired: false,
+        granular: false,
         created_at: '2025-01-10T00:00:00.000Z',
         description: null,
         scopes: ['read_api', 'read_repository'],
         user_id: 3,
         last_used_at: null,
-        active: true,
         expires_at: '2099-12-31',
         // Never used: no IP recorded.
         last_used_ips: [],

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { CONTROL_OPENAPI } from '../../src/fake/control/openapi.js'
+import { CONTROL_OPENAPI } from '../../src/fake/control/control-routes.js'
 import { findPython } from './support/python.js'
 
 // docs/testing.md: the reference names every route of the control API's OpenAPI document, and the

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { seededRandom } from '../../src/domain/random.js'
-import { CONTROL_OPENAPI } from '../../src/fake/control/openapi.js'
+import { CONTROL_OPENAPI } from '../../src/fake/control/control-routes.js'
 import { createFakeGitLab, type FakeGitLab, type FakeGitLabOptions } from '../../src/fake/fake-gitlab.js'
 
 // The control API over HTTP, as a test suite in another language drives it: every route, its errors,

@@ -1,6 +1,6 @@
 import { connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { CONTROL_OPENAPI } from '../../src/fake/control/openapi.js'
+import { CONTROL_OPENAPI } from '../../src/fake/control/control-routes.js'
 import { createFakeGitLab, type FakeGitLab, type FakeGitLabOptions } from '../../src/fake/fake-gitlab.js'
 
 // Who can drive the control API: a web page the user visits must neither drive it (a "simple"

@@ -3,7 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import { afterEach, describe, expect, it } from 'vitest'
 import { seededRandom } from '../../src/domain/random.js'
-import { CONTROL_OPENAPI } from '../../src/fake/control/openapi.js'
+import { CONTROL_OPENAPI } from '../../src/fake/control/control-routes.js'
 import { createFakeGitLab, type FakeGitLab, type FakeGitLabOptions } from '../../src/fake/fake-gitlab.js'
 import {
   seedGroupSchema,

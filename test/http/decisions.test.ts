@@ -187,20 +187,26 @@ describe('design decisions over HTTP', () => {
     })
     expect(r.status).toBe(200)
     const body = r.json as Record<string, unknown>
+    // lib/api/entities/personal_access_token.rb (gitlabhq, id 52871404432): from 18.10 `active`
+    // comes first, beside `expired` and `granular`.
     expect(Object.keys(body)).toEqual([
       'id',
       'name',
+      'active',
       'revoked',
+      'expired',
+      'granular',
       'created_at',
       'description',
       'scopes',
       'user_id',
       'last_used_at',
-      'active',
       'expires_at',
       'token',
     ])
     expect(body).toMatchObject({
+      expired: false,
+      granular: false,
       name: 'ci',
       revoked: false,
       created_at: '2026-03-10T12:00:00.000Z',

@@ -10,8 +10,8 @@ import { httpWorld } from '../support/http-fixtures.js'
 // release. The older spec/requests/api/version_spec.rb (`returns authentication error`, `returns the
 // version information`) is the same pair of `it`s, covered here for /version.
 
-const METADATA_18_6 =
-  '{"version":"18.6.0","revision":"patkit","kas":{"enabled":false,"externalUrl":null,"externalK8sProxyUrl":null,"version":null},"enterprise":false}'
+const METADATA_19_6 =
+  '{"version":"19.6.0","revision":"patkit","kas":{"enabled":false,"externalUrl":null,"externalK8sProxyUrl":null,"version":null},"enterprise":false}'
 
 async function instance(token: Partial<IssueTokenInput> = {}, release?: Release) {
   const w = await httpWorld(release === undefined ? {} : { release })
@@ -37,7 +37,7 @@ for (const endpoint of ['/metadata', '/version']) {
         const { get } = await instance()
         const r = await get(endpoint)
         expect(r.status).toBe(200)
-        expect(r.text).toBe(METADATA_18_6)
+        expect(r.text).toBe(METADATA_19_6)
       })
     })
 
@@ -47,7 +47,7 @@ for (const endpoint of ['/metadata', '/version']) {
           const { get } = await instance({ scopes: [scope] })
           const r = await get(endpoint)
           expect(r.status).toBe(200)
-          expect(r.text).toBe(METADATA_18_6)
+          expect(r.text).toBe(METADATA_19_6)
         })
 
         it('returns "200" response on head requests', async () => {

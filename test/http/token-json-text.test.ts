@@ -17,10 +17,12 @@ describe('tokenJsonText', () => {
       fc.property(
         tokenArbitrary,
         instant,
-        fc.constantFrom(...releases, '18.6'),
+        fc.constantFrom(...releases, '18.6', '18.9', '18.10', '19.6'),
         feature,
         (token, now, release, f) => {
-          const entity = hasFeature(f, release) ? tokenWithIpsJson(token, now) : tokenJson(token, now)
+          const entity = hasFeature(f, release)
+            ? tokenWithIpsJson(token, now, release)
+            : tokenJson(token, now, release)
           expect(tokenJsonText(token, now, release, f)).toBe(JSON.stringify(entity))
         },
       ),

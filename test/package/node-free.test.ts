@@ -3,7 +3,8 @@ import { builtinModules } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
-// Runs against dist/, which `npm test` builds first (the `pretest` script). patkit/http and the root
+// Runs against dist/ with its declarations, which `npm run test:slow` builds first (`pretest:slow`;
+// `npm test` builds no declarations, so this file is in the slow project). patkit/http and the root
 // must type-check and run where Node.js is not (edge runtimes, workers, Deno, a browser bundle): their
 // declarations name no `node:` type, and the guards for web-standard frameworks load no Node module.
 const dist = join(import.meta.dirname, '..', '..', 'dist')

@@ -19,10 +19,10 @@ export type Release = `${number}.${number}`
  * ```ts
  * import { LATEST_RELEASE } from 'patkit/releases'
  *
- * LATEST_RELEASE // '18.6'
+ * LATEST_RELEASE // '19.6'
  * ```
  */
-export const LATEST_RELEASE: Release = '18.6'
+export const LATEST_RELEASE: Release = '19.6'
 
 /** Parses `MAJOR.MINOR` (e.g. `16.10`). */
 export function parseRelease(value: string): Result<Release, 'invalid_release'> {
@@ -89,6 +89,14 @@ export const FEATURES = {
     since: '18.2',
     description: 'the last_used_ips field of the token list and of impersonation tokens',
   },
+  // The newest PersonalAccessToken entity (lib/api/entities/personal_access_token.rb) exposes
+  // `expired?` and `granular` together, `active` first. The `granular` column is milestone 18.4; the
+  // entity's release was not found: 18.10, when fine-grained tokens reached beta, is an estimate
+  // (shared/reference/gitlab-19-entities.md §1.1).
+  token_expired_granular: {
+    since: '18.10',
+    description: 'the expired and granular fields of every token entity, active before revoked',
+  },
   routable_tokens: {
     since: '18.3',
     description: "new secrets in GitLab's routable format (routable_pat's flag was removed in 18.3)",
@@ -102,6 +110,10 @@ export const FEATURES = {
     since: '17.7',
     description: 'the planner access level (15) among the values of min_access_level',
   },
+  // GitLab's admin token API (lib/api/admin/token.rb: `detail 'This feature was introduced in GitLab 17.5.'`
+  // on POST, `17.7` on DELETE).
+  admin_token_info: { since: '17.5', description: 'POST /admin/token (a token by its value)' },
+  admin_token_revoke: { since: '17.7', description: 'DELETE /admin/token (revoke a token by its value)' },
   // Project and group access tokens (docs/api/{project,group}_access_tokens.md history notes).
   project_access_tokens: {
     since: '13.9',

@@ -26,6 +26,7 @@ import {
 } from './resource-token-access.js'
 import type { CreateResourceTokenError, ResourceTokenRequest } from './resource-token-create.js'
 import type { ResourceRotateError, ResourceRotation } from './resource-token-rotate.js'
+import type { ResourceView, ResourceViewError } from './resource-views.js'
 
 /**
  * One page of a project's or group's tokens with GitLab's pagination numbers.
@@ -65,6 +66,18 @@ export type RevokeResourceTokenError =
  * ```
  */
 export interface ResourceTokenMethods {
+  /**
+   * `GET /projects/:id`: a project by id or URL-encoded full path, as far as patkit holds it, when the
+   * caller (or an anonymous one, `null`) may see it; else `not_found` (GitLab's `404 Project Not Found`).
+   *
+   * @example
+   * ```ts
+   * const view = await authority.resources.viewProject(principal, 'acme/api')
+   * ```
+   */
+  viewProject(principal: Actor | null, ref: string): ResultAsync<ResourceView<Project>, ResourceViewError>
+  /** `GET /groups/:id`, as `viewProject`. */
+  viewGroup(principal: Actor | null, ref: string): ResultAsync<ResourceView<Group>, ResourceViewError>
   /**
    * `GET /{projects,groups}/:id/access_tokens`: the resource's tokens, with the personal access token
    * list's filters (`state`, `revoked`, `search`, dates), sort and pages; a Maintainer (project), an

@@ -5,6 +5,7 @@ import type { User } from '../../store/user.js'
 import type { AuthorityDeps } from '../core/deps.js'
 import type { Principal } from '../core/principal.js'
 import { requireScope, USER_READ_SCOPES } from '../core/scope-policy.js'
+import { redactedFor } from './redacted-name.js'
 
 /**
  * The Boolean filters of GitLab's `GET /users` that patkit evaluates. GitLab applies each only when
@@ -145,7 +146,9 @@ export function findUsers(
   }
   // A blank username matches no one, as GitLab's exact `by_username('')`.
   if (query.username === '') return okAsync([])
-  return new ResultAsync(usersNamed(deps, query.username, query, viewerIsAdmin))
+  return new ResultAsync(usersNamed(deps, query.username, query, viewerIsAdmin)).andThen((users) =>
+    ResultAsync.combine(users.map((u) => new ResultAsync(redactedFor(deps, principal, u)))),
+  )
 }
 
 async function usersNamed(

@@ -2,12 +2,14 @@ import type { ResultAsync } from 'neverthrow'
 import type { ErrorOf, StoreFailure } from '../../domain/errors.js'
 import type { UserId } from '../../domain/user-id.js'
 import type { UsernameError } from '../../domain/username.js'
+import type { PageRequest } from '../../query/filter.js'
 import type { User } from '../../store/user.js'
 import type { Actor, Principal } from '../core/principal.js'
 import type { CurrentUserError } from './current-user.js'
 import type { FindUserError } from './find-user.js'
 import type { FindUsersError, UsersQuery } from './find-users.js'
 import type { InstanceMetadata } from './instance-metadata.js'
+import type { TokenAssociations } from './token-associations.js'
 
 /**
  * The users the authority knows (GitLab's `/user`, `/users`) and the instance's `GET /metadata`; `put`
@@ -34,4 +36,17 @@ export interface UserMethods {
   findMany(principal: Principal | null, query: UsersQuery): ResultAsync<readonly User[], FindUsersError>
   /** The emulated release's `GET /metadata`. */
   metadata(principal: Principal): ResultAsync<InstanceMetadata, ErrorOf<'insufficient_scope'>>
+  /**
+   * `GET /personal_access_tokens/self/associations`: the groups and projects the token's user reaches,
+   * newest first, each list paginated.
+   *
+   * @example
+   * ```ts
+   * const reached = await authority.users.associations(principal, { page: { page: 1, perPage: 20 } })
+   * ```
+   */
+  associations(
+    principal: Principal,
+    request: { readonly minAccessLevel?: number; readonly page: PageRequest },
+  ): ResultAsync<TokenAssociations, StoreFailure>
 }

@@ -87,6 +87,29 @@ for (const type of ['project', 'group'] as const) {
           expires_at: daysFromToday(30),
         })
         expect(last).not.toHaveProperty('token')
+        // GitLab's `match_response_schema('public_api/v4/resource_access_tokens')`: each item is
+        // spec/fixtures/api/schemas/public_api/v4/resource_access_token.json (gitlabhq 3919ad72), whose
+        // `required` holds every field below, `granular` a boolean among them.
+        for (const item of items) {
+          for (const field of [
+            'id',
+            'name',
+            'description',
+            'user_id',
+            'active',
+            'granular',
+            'created_at',
+            'expires_at',
+            'revoked',
+            'access_level',
+            'scopes',
+            'last_used_at',
+            'resource_type',
+            'resource_id',
+          ])
+            expect(item, field).toHaveProperty(field)
+          expect(typeof item['granular']).toBe('boolean')
+        }
       })
 
       it('a bot token lists the same tokens', async () => {

@@ -82,6 +82,13 @@ export interface JournalEntry {
   readonly tokenId?: number | null
   readonly userId?: number | null
   readonly fault?: string | null
+  /** Why a request was refused: a code and a sentence (docs/testing.md). */
+  readonly reason?: { readonly code: string; readonly message: string } | null
+  readonly detail?: {
+    readonly headers: Readonly<Record<string, string>>
+    readonly params: Readonly<Record<string, string>>
+    readonly answer: { readonly status: number; readonly body: string | null }
+  } | null
   readonly type?: string
   readonly event?: Readonly<Record<string, unknown>>
 }

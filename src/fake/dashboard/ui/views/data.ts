@@ -26,6 +26,13 @@ const RESET: Confirmation = {
   action: 'Reset',
 }
 
+// How many tokens of a snapshot carry a plaintext `token` (the seed's secrets), for the download's warning.
+function holdsPlaintext(snapshot: unknown): number {
+  const tokens = (snapshot as { tokens?: unknown } | null)?.tokens
+  if (!Array.isArray(tokens)) return 0
+  return tokens.filter((token) => typeof (token as { token?: unknown } | null)?.token === 'string').length
+}
+
 /**
  * Reset to the start, download a snapshot (GET /state), restore one (PUT /state). Reset and restore
  * replace the data: each asks first.
@@ -54,13 +61,18 @@ export function DataPanel(props: { changed: () => void }) {
       setMessage(failure(answer))
       return
     }
+    const plaintext = holdsPlaintext(answer.body)
     const blob = new Blob([JSON.stringify(answer.body, null, 2)], { type: 'application/json' })
     const link = document.createElement('a')
     link.href = URL.createObjectURL(blob)
     link.download = 'patkit-state.json'
     link.click()
     URL.revokeObjectURL(link.href)
-    setMessage('Snapshot downloaded as patkit-state.json')
+    setMessage(
+      plaintext === 0
+        ? 'Snapshot downloaded as patkit-state.json (no plaintext secret in it)'
+        : `Snapshot downloaded as patkit-state.json: it holds ${plaintext} plaintext secret${plaintext === 1 ? '' : 's'} (the seed's), keep it as you keep the seed`,
+    )
   }
   const restore = async (event: Event) => {
     const input = event.target as HTMLInputElement
@@ -90,7 +102,9 @@ export function DataPanel(props: { changed: () => void }) {
   }
   return html`<section aria-labelledby="data-heading">
     <h2 id="data-heading">Data</h2>
-    <p>A snapshot holds the users, tokens (secrets only as digests, or as the seed gave them), groups and projects.</p>
+    <p>A snapshot holds the users, tokens, groups and projects. <strong>A token the seed gave as a plaintext
+    <code>token</code> is in the snapshot with that secret in plaintext</strong> (others only as digests): keep a
+    snapshot as you keep the seed.</p>
     <div class="buttons">
       <button type="button" onClick=${reset}>Reset to the start</button>
       <button type="button" onClick=${download}>Download a snapshot</button>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { call, failure } from '../api.js'
 import { html } from '../html.js'
 import type { Family, FamilyLink, ReuseEvent } from '../types.js'
@@ -48,7 +48,13 @@ export function FamilyView(props: { tokenId: number; refresh: number; close: () 
     }
   }, [props.tokenId, props.refresh])
   const tokens = family?.tokens ?? []
-  return html`<section aria-labelledby="family-heading" class="family">
+  // The chain opens below the table: brought into view when a token is chosen.
+  const section = useRef<HTMLElement>(null)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new token chosen is the trigger to scroll
+  useEffect(() => {
+    section.current?.scrollIntoView({ block: 'start' })
+  }, [props.tokenId])
+  return html`<section ref=${section} aria-labelledby="family-heading" class="family">
     <div class="row">
       <h2 id="family-heading">Family of token ${props.tokenId}</h2>
       <button type="button" onClick=${props.close}>Close family</button>

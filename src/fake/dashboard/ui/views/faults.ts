@@ -22,10 +22,20 @@ export function FaultsView(props: { refresh: number }) {
   const [version, setVersion] = useState(0)
   // biome-ignore lint/correctness/useExhaustiveDependencies: version and refresh are triggers to fetch again
   useEffect(() => {
-    call<FaultRule[]>('GET', 'faults').then((answer) => {
-      if (answer.ok) setRules(answer.body)
-      else setMessage(failure(answer))
-    })
+    // Read again every second: a rule added or removed over the API, and its hits, show within one.
+    let live = true
+    const read = () =>
+      call<FaultRule[]>('GET', 'faults').then((answer) => {
+        if (!live) return
+        if (answer.ok) setRules(answer.body)
+        else setMessage(failure(answer))
+      })
+    read()
+    const timer = setInterval(read, 1000)
+    return () => {
+      live = false
+      clearInterval(timer)
+    }
   }, [version, props.refresh])
   const set = (name: string) => (event: Event) => {
     const value = (event.target as HTMLInputElement).value

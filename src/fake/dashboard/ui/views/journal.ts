@@ -68,6 +68,35 @@ function describe(entry: JournalEntry): string {
   return `${entry.type ?? 'event'} ${fields.join(' ')}`
 }
 
+function pairs(record: Readonly<Record<string, string>>) {
+  const entries = Object.entries(record)
+  if (entries.length === 0) return html`<p>none</p>`
+  return html`<dl class="pairs">${entries.map(([name, value]) => html`<dt key=${`n-${name}`}>${name}</dt><dd key=${`v-${name}`}>${value}</dd>`)}</dl>`
+}
+
+// A request's reason (refused ones) and its detail, opened on demand: credentials are filtered by the fake.
+function RequestDetail(props: { entry: JournalEntry }) {
+  const { reason, detail } = props.entry
+  return html`${
+    reason !== null &&
+    reason !== undefined &&
+    html`<p class="reason"><strong class="reason-code">${reason.code}</strong>: ${reason.message}</p>`
+  }
+  ${
+    detail !== null &&
+    detail !== undefined &&
+    html`<details class="entry-detail">
+      <summary>Request and answer</summary>
+      <h3 class="detail-heading">Headers (credentials filtered)</h3>
+      ${pairs(detail.headers)}
+      <h3 class="detail-heading">Query parameters</h3>
+      ${pairs(detail.params)}
+      <h3 class="detail-heading">Answer ${detail.answer.status === 0 ? '(none: connection closed)' : detail.answer.status}</h3>
+      <pre>${detail.answer.body ?? '(no body)'}</pre>
+    </details>`
+  }`
+}
+
 export function JournalView() {
   const [draft, setDraft] = useState<Record<string, string>>({})
   const [filters, setFilters] = useState<Filters>({})
@@ -131,6 +160,7 @@ export function JournalView() {
     </form>
     <p role="status">Stream: ${status}. ${entries.length} entries shown, newest first.</p>
     ${error !== null && html`<p role="alert" class="error">${error}</p>`}
+    <div class="table-scroll" role="region" aria-label="Journal table" tabIndex="0">
     <table class="journal">
       <caption class="visually-hidden">Journal entries, newest first</caption>
       <thead><tr><th scope="col">Seq</th><th scope="col">At (fake time)</th><th scope="col">Kind</th><th scope="col">Token</th><th scope="col">User</th><th scope="col">What</th></tr></thead>
@@ -139,10 +169,11 @@ export function JournalView() {
           const { token, user } = subject(entry)
           return html`<tr key=${entry.seq} class=${`entry-${entry.kind}${entry.type === 'reuse_detected' ? ' entry-reuse' : ''}`}>
             <td>${entry.seq}</td><td>${shortTime(entry.at)}</td><td>${entry.kind === 'event' ? `event: ${entry.type}` : 'request'}</td>
-            <td>${token}</td><td>${user}</td><td><code>${describe(entry)}</code></td>
+            <td>${token}</td><td>${user}</td><td><code>${describe(entry)}</code>${entry.kind === 'request' && html`<${RequestDetail} entry=${entry} />`}</td>
           </tr>`
         })}
       </tbody>
     </table>
+    </div>
   </section>`
 }

@@ -9,8 +9,9 @@ const LABELS: Readonly<Record<LinkState, { mark: string; text: string }>> = {
   reuse_revoked: { mark: '⚠', text: 'revoked on reuse' },
 }
 
-export function rowState(row: TokenRow): LinkState {
-  if (row.revoked) return 'revoked'
+/** A row's state; `reused` holds the tokens reuse detection revoked (the family chain's `reuse_revoked`). */
+export function rowState(row: TokenRow, reused: ReadonlySet<number> = new Set()): LinkState {
+  if (row.revoked) return reused.has(row.id) ? 'reuse_revoked' : 'revoked'
   if (row.expired === true || !row.active) return 'expired'
   return 'active'
 }

@@ -3,8 +3,9 @@ import { call, failure, type PageInfo, pageInfo } from '../api.js'
 import { html } from '../html.js'
 import type { TokenRow } from '../types.js'
 import { FamilyView } from './family.js'
+import { useReuseRevoked, userLabel, useUsernames } from './known.js'
 import { Pager } from './pager.js'
-import { shortTime } from './time.js'
+import { relativeTime, shortTime } from './time.js'
 import { rowState, StateBadge } from './token-state.js'
 
 /** GitLab's list filters of GET /personal_access_tokens, plus the bots of a group or project. */
@@ -13,12 +14,14 @@ export type TokenFilters = Readonly<Record<string, string>>
 const TEXT_FILTERS = [
   { name: 'user_id', label: 'User ID', type: 'number' },
   { name: 'search', label: 'Name contains', type: 'search' },
-  { name: 'created_after', label: 'Created after', type: 'date' },
-  { name: 'created_before', label: 'Created before', type: 'date' },
-  { name: 'last_used_after', label: 'Last used after', type: 'date' },
-  { name: 'last_used_before', label: 'Last used before', type: 'date' },
-  { name: 'expires_after', label: 'Expires after', type: 'date' },
-  { name: 'expires_before', label: 'Expires before', type: 'date' },
+  // Dates as ISO text (YYYY-MM-DD), as every date the dashboard shows; a browser's date picker shows
+  // them in its locale's order (mm/dd/yyyy).
+  { name: 'created_after', label: 'Created after', type: 'iso' },
+  { name: 'created_before', label: 'Created before', type: 'iso' },
+  { name: 'last_used_after', label: 'Last used after', type: 'iso' },
+  { name: 'last_used_before', label: 'Last used before', type: 'iso' },
+  { name: 'expires_after', label: 'Expires after', type: 'iso' },
+  { name: 'expires_before', label: 'Expires before', type: 'iso' },
 ] as const
 
 // GitLab's sort keys (src/query/filter.ts's SORT_KEYS), without its aliases.
@@ -50,12 +53,20 @@ function Filters(props: { filters: TokenFilters; apply: (filters: TokenFilters) 
     setDraft((old) => ({ ...old, [name]: value }))
   }
   const field = (name: string) => draft[name] ?? ''
-  return html`<form class="filters" aria-label="Token filters" onSubmit=${(event: Event) => {
-    event.preventDefault()
-    props.apply(draft)
-  }}>
-    ${TEXT_FILTERS.map(
-      (filter) => html`<label key=${filter.name}>${filter.label}
+  const set_ = Object.values(props.filters).filter((value) => value !== '').length
+  // Folded: the tokens come first on a small screen; open, or any filter set, it shows the fields.
+  return html`<details class="filter-fold" open=${set_ > 0 ? true : undefined}>
+    <summary>Filters${set_ > 0 ? ` (${set_} set)` : ''}</summary>
+    <form class="filters" aria-label="Token filters" onSubmit=${(event: Event) => {
+      event.preventDefault()
+      props.apply(draft)
+    }}>
+    ${TEXT_FILTERS.map((filter) =>
+      filter.type === 'iso'
+        ? html`<label key=${filter.name}>${filter.label} (YYYY-MM-DD)
+        <input name=${filter.name} type="text" inputmode="numeric" pattern="\d{4}-\d{2}-\d{2}" placeholder="2026-01-31" value=${field(filter.name)} onInput=${set(filter.name)} />
+      </label>`
+        : html`<label key=${filter.name}>${filter.label}
         <input name=${filter.name} type=${filter.type} value=${field(filter.name)} onInput=${set(filter.name)} />
       </label>`,
     )}
@@ -87,7 +98,8 @@ function Filters(props: { filters: TokenFilters; apply: (filters: TokenFilters) 
       <button type="submit">Apply filters</button>
       <button type="button" onClick=${() => props.apply({})}>Clear filters</button>
     </div>
-  </form>`
+  </form>
+  </details>`
 }
 
 /** One page of tokens from the server's query engine (never all of them), and the family of one. */
@@ -97,7 +109,11 @@ export function TokensView(props: {
   refresh: number
   selected: number | null
   select: (id: number | null) => void
+  /** The fake clock's now, for "expires in 3 days". */
+  now: string | null
 }) {
+  const names = useUsernames(props.refresh)
+  const reused = useReuseRevoked(props.refresh)
   const [page, setPage] = useState(1)
   const [perPage, setPerPage] = useState(20)
   const [rows, setRows] = useState<readonly TokenRow[]>([])
@@ -133,6 +149,7 @@ export function TokensView(props: {
       </select>
     </label>
     ${error !== null && html`<p role="alert" class="error">${error}</p>`}
+    <div class="table-scroll" role="region" aria-label="Tokens table" tabIndex="0">
     <table class="tokens">
       <caption class="visually-hidden">Tokens matching the filters</caption>
       <thead><tr>
@@ -144,15 +161,18 @@ export function TokensView(props: {
           (
             row,
           ) => html`<tr key=${row.id} data-token-id=${row.id} class=${row.id === props.selected ? 'selected' : ''}>
-            <td>${row.id}</td><td>${row.name}</td><td>${row.user_id}</td>
-            <td><${StateBadge} state=${rowState(row)} /></td>
+            <td>${row.id}</td><td>${row.name}</td><td>${userLabel(names, row.user_id)}</td>
+            <td><${StateBadge} state=${rowState(row, reused)} /></td>
             <td>${row.scopes.join(', ')}</td>
-            <td>${shortTime(row.created_at)}</td><td>${shortTime(row.expires_at)}</td><td>${shortTime(row.last_used_at)}</td>
+            <td>${shortTime(row.created_at)}</td>
+            <td>${shortTime(row.expires_at)}${row.expires_at !== null && html`<br /><span class="relative">${relativeTime(row.expires_at, props.now)}</span>`}</td>
+            <td>${shortTime(row.last_used_at)}${row.last_used_at !== null && html`<br /><span class="relative">${relativeTime(row.last_used_at, props.now)}</span>`}</td>
             <td><button type="button" class="link" onClick=${() => props.select(row.id)}>Family of #${row.id}</button></td>
           </tr>`,
         )}
       </tbody>
     </table>
+    </div>
     ${rows.length === 0 && error === null && html`<p>No token matches.</p>`}
     <${Pager} label="Tokens" info=${info} go=${setPage} />
     ${props.selected !== null && html`<${FamilyView} tokenId=${props.selected} refresh=${props.refresh} close=${() => props.select(null)} />`}

@@ -1,0 +1,36 @@
+import type { Principal } from '../authority/core/principal.js'
+import { READ_SCOPES } from '../authority/core/scope-policy.js'
+import { errorReply } from './error-response.js'
+import { groupJson, projectJson } from './resource-json.js'
+import { json, type Reply } from './responses.js'
+import type { CallerInput, RouteRow } from './route.js'
+import { userWebBase } from './user-json.js'
+
+/**
+ * `GET /projects/:id` and `GET /groups/:id` (lib/api/projects.rb, groups.rb): `:id` is an id or a
+ * URL-encoded full path; anonymous callers see public ones; one the caller may not see is `404
+ * Project Not Found` / `404 Group Not Found` (GitLab's `find_project!`/`find_group!`). Clients read
+ * them before a resource's token managers (python-gitlab's `gl.projects.get(1)`).
+ */
+export const RESOURCE_ROUTES: readonly RouteRow[] = [
+  { method: 'GET', path: '/projects/:id', caller: 'optional', scopes: READ_SCOPES, serve: project },
+  { method: 'GET', path: '/groups/:id', caller: 'optional', scopes: READ_SCOPES, serve: group },
+]
+
+type Input = CallerInput<Principal | null>
+
+function hostOf({ url, publicUrl }: Input): string {
+  return (publicUrl ?? url).hostname
+}
+
+async function project(input: Input): Promise<Reply> {
+  const view = await input.authority.resources.viewProject(input.principal, input.path['id'] ?? '')
+  if (view.isErr()) return errorReply(view.error)
+  return json(200, projectJson(view.value, userWebBase(input.url, input.publicUrl), hostOf(input)))
+}
+
+async function group(input: Input): Promise<Reply> {
+  const view = await input.authority.resources.viewGroup(input.principal, input.path['id'] ?? '')
+  if (view.isErr()) return errorReply(view.error)
+  return json(200, groupJson(view.value, userWebBase(input.url, input.publicUrl)))
+}
