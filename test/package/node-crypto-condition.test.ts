@@ -38,7 +38,7 @@ function nodeSees(): { esm: string; cjs: string; esmHmac: string; cjsHmac: strin
 /** The root entry bundled as a bundler does for a runtime that sets `conditions`. */
 async function bundleFor(conditions: string[], platform: 'neutral' | 'node'): Promise<string> {
   const result = await build({
-    stdin: { contents: "export * from '../../src/authority/index.js'", resolveDir: root, loader: 'js' },
+    stdin: { contents: "export * from './dist/index.js'", resolveDir: root, loader: 'js' },
     bundle: true,
     write: false,
     format: 'esm',
