@@ -8,7 +8,7 @@ import { WRITE_SCOPES } from '../authority/core/scope-policy.js'
 import { invalidParameter } from '../domain/error-constructors.js'
 import { errorReply } from './error-response.js'
 import type { BodyParams } from './request-body.js'
-import { json, message, noContent, type Reply } from './responses.js'
+import { json, noContent, type Reply } from './responses.js'
 import type { CallerInput, RouteRow } from './route.js'
 import { tokenJson } from './token-json.js'
 
@@ -38,15 +38,11 @@ function tokenParameter(params: BodyParams): TokenParameter {
 
 function refused(e: AdminTokenRequestError): Reply {
   switch (e.type) {
-    // `rescue_from ArgumentError` → `render_api_error!(e.message, :unprocessable_entity)`.
-    case 'unsupported_token_type':
-      return message(422, 'Token type not supported.')
     // `render_api_error!({ error: 'Not found' }, :not_found)`: a nested object.
     case 'not_found':
       return json(404, { message: { error: 'Not found' } })
-    // `UnsupportedTokenError` is a StandardError the class does not rescue: the API's 500.
-    case 'unsupported_revocation':
-      return message(500, '500 Internal Server Error')
+    // `unsupported_token_type` (422, `rescue_from ArgumentError`) and `unsupported_revocation` (500:
+    // `UnsupportedTokenError` is a StandardError the class does not rescue) are errorReply's.
     default:
       return errorReply(e)
   }
