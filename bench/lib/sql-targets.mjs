@@ -20,9 +20,9 @@ import { PREFIX, presentedIndexes } from './sql-population.mjs'
  * An authority over the SQL store on a Kysely instance.
  * @param {import('kysely').Kysely<any>} db
  */
-export function sqlAuthority(db) {
+export function sqlAuthority(db, options = {}) {
   return createAuthority({
-    store: sqlStore(db, { tablePrefix: PREFIX }),
+    store: sqlStore(db, { tablePrefix: PREFIX, ...options }),
     pepper: PEPPER,
     clock: manualClock(NOW),
   })

@@ -88,9 +88,11 @@ try {
     label: 'SQLite',
     id: '5',
     n: config.n,
-    // patkit as docs/storage.md configures it for SQLite: Kysely over patkit/sql's statement cache.
+    // patkit as docs/storage.md configures it for SQLite: Kysely over patkit/sql's statement cache, and
+    // the store given the database for its direct reads.
     authority: sqlAuthority(
       new Kysely({ dialect: new SqliteDialect({ database: sqliteStatementCache(database) }) }),
+      { sqliteDatabase: database },
     ),
     raw,
     digest: benchDigester(),

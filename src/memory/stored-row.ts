@@ -53,8 +53,8 @@ export function toRow(token: Token, intern: (scopes: readonly string[]) => reado
   return Object.freeze({
     id: token.id,
     userId: token.userId,
-    name: token.name,
-    description: token.description,
+    name: flat(token.name),
+    description: token.description === null ? null : flat(token.description),
     scopes: intern(token.scopes),
     createdAt: token.createdAt.getTime(),
     lastUsedAt: token.lastUsedAt === null ? null : token.lastUsedAt.getTime(),
@@ -110,6 +110,16 @@ export function toToken(row: StoredRow): Token {
     // Absent when none is recorded, as the Token type says.
     ...(row.lastUsedIps.length === 0 ? {} : { lastUsedIps: row.lastUsedIps }),
   })
+}
+
+/**
+ * The string itself, made flat. A name built by concatenation (a template literal, `+`) is a tree of
+ * its parts in V8, about 90 bytes for `deploy token 123456` against 40 flat; reading a character
+ * flattens it, and the collector then drops the tree. The value is unchanged.
+ */
+function flat(text: string): string {
+  text.charCodeAt(0)
+  return text
 }
 
 const NO_IPS: readonly string[] = Object.freeze([])

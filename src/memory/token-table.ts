@@ -10,6 +10,7 @@ import type { ListQuery } from '../query/filter.js'
 import { comparatorsOver } from '../query/sort.js'
 import type { RevokeOutcome } from '../store/token-store.js'
 import { RecentMap } from './recent-map.js'
+import { RowsById } from './rows-by-id.js'
 import { ROW_INSTANTS, type StoredRow, scopeInterner, toRow, toToken, withChanges } from './stored-row.js'
 
 const ROW_ORDER = comparatorsOver(ROW_INSTANTS)
@@ -54,7 +55,7 @@ interface TokenTable {
 
 /** An empty {@link TokenTable}. */
 export function tokenTable(firstId = 1): TokenTable {
-  const rows = new Map<number, StoredRow>()
+  const rows = new RowsById<StoredRow>()
   // The same rows by digest: authentication finds its row with one lookup (see `keep`).
   const rowByDigest = new Map<string, StoredRow>()
   // Ids only, append-only: tokens are never deleted and never change user or family.

@@ -14,6 +14,7 @@ export {
   postgresInvalidation,
 } from './postgres-invalidation.js'
 export { sqlStore } from './sql-store.js'
+export type { DirectSqliteDatabase } from './sqlite-direct.js'
 export {
   DEFAULT_STATEMENT_CACHE_SIZE,
   type PreparingDatabase,

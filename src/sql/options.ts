@@ -3,6 +3,7 @@ import type { UserIdType } from '../domain/user-id.js'
 import { detectDialect, dialectNamed } from './dialect/detect.js'
 import type { SqlDialect, SqlDialectName } from './dialect/sql-dialect.js'
 import { PATKIT_TABLES, type PatkitDatabase } from './schema.js'
+import type { DirectSqliteDatabase } from './sqlite-direct.js'
 import { TablePrefixPlugin } from './table-prefix.js'
 import { tablePrefixProblem } from './table-prefix-rule.js'
 
@@ -29,6 +30,14 @@ export interface SqlStoreOptions {
    * tables and recorded with them: a later `migrate` with the other kind fails instead of mixing them.
    */
   readonly userIdType?: UserIdType
+  /**
+   * SQLite only, for `sqlStore`: the better-sqlite3 database under the Kysely instance. The joined
+   * lookup of `authenticate` then runs as a statement prepared once on it, directly, instead of through
+   * Kysely's per-query path (the same SQL text on the same connection; while a transaction is open on
+   * it, through Kysely, so it waits for the transaction as before). Pass the database itself, not a
+   * second connection to the same file.
+   */
+  readonly sqliteDatabase?: DirectSqliteDatabase
 }
 
 /**
@@ -51,6 +60,8 @@ export interface SqlContext {
   readonly dialect: SqlDialect
   readonly prefix: string
   readonly userIdType: UserIdType
+  /** `SqlStoreOptions.sqliteDatabase`, on SQLite only. */
+  readonly sqliteDatabase: DirectSqliteDatabase | undefined
 }
 
 /**
@@ -79,5 +90,10 @@ export function resolveOptions<DB>(db: Kysely<DB>, options: SqlStoreOptions): Sq
   if (userIdType !== 'integer' && userIdType !== 'string') {
     throw new TypeError(`patkit/sql: userIdType ${JSON.stringify(userIdType)} is not 'integer' or 'string'`)
   }
-  return Object.freeze({ db: scoped, dialect, prefix, userIdType })
+  if (options.sqliteDatabase !== undefined && dialect.name !== 'sqlite') {
+    throw new TypeError(
+      `patkit/sql: sqliteDatabase is for SQLite, and this store's dialect is ${dialect.name}`,
+    )
+  }
+  return Object.freeze({ db: scoped, dialect, prefix, userIdType, sqliteDatabase: options.sqliteDatabase })
 }

@@ -18,6 +18,10 @@ export function slot<T>(name: string): T {
 export interface Prepared<R> {
   /** Runs the statement on `db` (the store's instance or a transaction of it) with the slots' values. */
   run(db: Kysely<PatkitDatabase>, values: readonly unknown[]): Promise<QueryResult<R>>
+  /** The compiled SQL text. */
+  readonly sql: string
+  /** The parameters `run` binds for the slots' values, in the statement's order. */
+  bind(values: readonly unknown[]): unknown[]
 }
 
 /**
@@ -30,13 +34,16 @@ export function prepare<R>(query: Compilable<R>, slots: readonly unknown[]): Pre
   for (let k = 0; k < slots.length; k++) {
     if (!positions.includes(k)) throw new Error(`patkit/sql: a prepared statement lost slot ${k}`)
   }
+  const bind = (values: readonly unknown[]): unknown[] =>
+    compiled.parameters.map((parameter, i) => {
+      const position = positions[i] ?? -1
+      return position === -1 ? parameter : values[position]
+    })
   return {
     run(db, values) {
-      const parameters = compiled.parameters.map((parameter, i) => {
-        const position = positions[i] ?? -1
-        return position === -1 ? parameter : values[position]
-      })
-      return db.executeQuery<R>({ ...compiled, parameters })
+      return db.executeQuery<R>({ ...compiled, parameters: bind(values) })
     },
+    sql: compiled.sql,
+    bind,
   }
 }

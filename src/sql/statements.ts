@@ -5,6 +5,7 @@ import { directed, orderKeys } from './order.js'
 import { type Prepared, prepare, slot } from './prepared.js'
 import { revokeActive } from './revoke-active.js'
 import type { TokensTable } from './schema.js'
+import { type FirstRow, firstRow } from './sqlite-direct.js'
 import { type encodeToken, type TokenRow, tokenColumns } from './token-row.js'
 
 /**
@@ -35,6 +36,8 @@ export interface Statements {
   readonly successorOf: Prepared<TokenRow>
   /** Values: digest. */
   readonly withUserByDigest: Prepared<TokenUserRow>
+  /** `withUserByDigest`'s row, run directly on `sqliteDatabase` when the store has one. */
+  readonly firstWithUserByDigest: FirstRow<TokenUserRow>
   /** Values: at, id, the cutoff (`lastUsedCutoff`). */
   readonly touch: Prepared<unknown>
   /**
@@ -74,7 +77,7 @@ export const insertColumns = [
 /**
  * Compiles a store's hot statements (the list pages lazily, per sort order and impersonation flag).
  */
-export function prepareStatements({ db, dialect }: SqlContext): Statements {
+export function prepareStatements({ db, dialect, sqliteDatabase }: SqlContext): Statements {
   const columns = tokenColumns(dialect)
   const digest = slot<string>('digest')
   const id = slot<number>('id')
@@ -85,31 +88,33 @@ export function prepareStatements({ db, dialect }: SqlContext): Statements {
     typeof encodeToken
   >
   const insert = db.insertInto('tokens').values(row)
+  const withUserByDigest = prepare(
+    db
+      .selectFrom('tokens')
+      .leftJoin('users', 'users.id', 'tokens.user_id')
+      .select(columns)
+      .select([
+        'users.id as owner_id',
+        'users.username as owner_username',
+        'users.admin as owner_admin',
+        'users.blocked as owner_blocked',
+        'users.name as owner_name',
+        'users.bot as owner_bot',
+        'users.bot_namespace_type as owner_bot_namespace_type',
+        'users.bot_namespace_id as owner_bot_namespace_id',
+        'users.service_account as owner_service_account',
+        'users.provisioned_by_group_id as owner_provisioned_by_group_id',
+      ])
+      .where('tokens.digest', '=', digest),
+    [digest],
+  )
   const pages = new Map<string, Prepared<TokenRow & { readonly total_count: unknown }>>()
   return {
     byDigest: prepare(db.selectFrom('tokens').select(columns).where('tokens.digest', '=', digest), [digest]),
     byId: prepare(db.selectFrom('tokens').select(columns).where('tokens.id', '=', id), [id]),
     successorOf: prepare(db.selectFrom('tokens').select(columns).where('tokens.previous_id', '=', id), [id]),
-    withUserByDigest: prepare(
-      db
-        .selectFrom('tokens')
-        .leftJoin('users', 'users.id', 'tokens.user_id')
-        .select(columns)
-        .select([
-          'users.id as owner_id',
-          'users.username as owner_username',
-          'users.admin as owner_admin',
-          'users.blocked as owner_blocked',
-          'users.name as owner_name',
-          'users.bot as owner_bot',
-          'users.bot_namespace_type as owner_bot_namespace_type',
-          'users.bot_namespace_id as owner_bot_namespace_id',
-          'users.service_account as owner_service_account',
-          'users.provisioned_by_group_id as owner_provisioned_by_group_id',
-        ])
-        .where('tokens.digest', '=', digest),
-      [digest],
-    ),
+    withUserByDigest,
+    firstWithUserByDigest: firstRow(withUserByDigest, sqliteDatabase),
     touch: prepare(
       db
         .updateTable('tokens')

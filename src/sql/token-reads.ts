@@ -32,7 +32,7 @@ export async function findTokenWithUser(
   statements: Statements,
   digest: string,
 ): Promise<TokenWithUser | null> {
-  const row = (await statements.withUserByDigest.run(db, [digest])).rows[0]
+  const row = await statements.firstWithUserByDigest(db, [digest])
   if (row === undefined) return null
   const user =
     row.owner_id === null

@@ -1,0 +1,42 @@
+import type { Kysely } from 'kysely'
+import type { Prepared } from './prepared.js'
+import type { PatkitDatabase } from './schema.js'
+
+/**
+ * The part of a better-sqlite3 `Database` the store reads from directly: see
+ * `SqlStoreOptions.sqliteDatabase`.
+ *
+ * @example
+ * ```ts
+ * import type { DirectSqliteDatabase } from 'patkit/sql'
+ * import Database from 'better-sqlite3'
+ * const database: DirectSqliteDatabase = new Database(':memory:')
+ * ```
+ */
+export interface DirectSqliteDatabase {
+  prepare(sql: string): { get(...parameters: unknown[]): unknown }
+  readonly inTransaction: boolean
+}
+
+/** Runs a one-row read of a {@link Prepared} statement: the first row, or undefined. */
+export type FirstRow<R> = (db: Kysely<PatkitDatabase>, values: readonly unknown[]) => Promise<R | undefined>
+
+/**
+ * The first row of `prepared`, read through Kysely, or with `database` given, as a better-sqlite3
+ * statement prepared once on it and run directly: the same SQL text and parameters on the same
+ * connection, without Kysely's per-query path (its connection mutex, executor and awaits). While a
+ * transaction is open on the connection, the read goes through Kysely and so waits for it, as every
+ * other statement does: a direct read then would see the transaction's uncommitted writes.
+ */
+export function firstRow<R>(prepared: Prepared<R>, database: DirectSqliteDatabase | undefined): FirstRow<R> {
+  const throughKysely: FirstRow<R> = async (db, values) => (await prepared.run(db, values)).rows[0]
+  if (database === undefined) return throughKysely
+  // Prepared on first use, not at construction: the tables may not exist before `migrate` runs.
+  let statement: { get(...parameters: unknown[]): unknown } | undefined
+  return async (db, values) => {
+    // Kysely's own transactions (`BEGIN` on the one connection) and the host's alike.
+    if (database.inTransaction) return throughKysely(db, values)
+    statement ??= database.prepare(prepared.sql)
+    return statement.get(...prepared.bind(values)) as R | undefined
+  }
+}
