@@ -75,14 +75,14 @@ interface PathShape<P extends Principal | null> {
 export type RouteRow =
   | (RowShape &
       PathShape<Principal> & {
-      readonly caller?: undefined
-      readonly serve: (input: CallerInput) => Reply | Promise<Reply>
-    })
+        readonly caller?: undefined
+        readonly serve: (input: CallerInput) => Reply | Promise<Reply>
+      })
   | (RowShape &
       PathShape<Principal | null> & {
-      readonly caller: 'optional'
-      readonly serve: (input: CallerInput<Principal | null>) => Reply | Promise<Reply>
-    })
+        readonly caller: 'optional'
+        readonly serve: (input: CallerInput<Principal | null>) => Reply | Promise<Reply>
+      })
   | (RowShape & {
       readonly caller: 'use_case'
       readonly pathParams?: undefined

@@ -12,8 +12,8 @@ import { paginate } from '../query/pagination.js'
 import type { User } from '../store/user.js'
 import { errorReply } from './error-response.js'
 import { listParamsParser, parsePage } from './list-params.js'
-import { type PathInput, pathRoute } from './path-params.js'
 import { jsonTextPage, paginationHeaders } from './pagination-headers.js'
+import { type PathInput, pathRoute } from './path-params.js'
 import type { BodyParams } from './request-body.js'
 import {
   grapeDate,
@@ -249,12 +249,9 @@ async function deleteGroupAccount(input: PathInput<typeof ACCOUNT_PATH>): Promis
   const { id: group, user_id: userId } = input.pathValues
   const hard = hardDelete(input.params)
   if (hard.isErr()) return refused(input, hard.error, group, 'write')
-  const deleted = await input.authority.serviceAccounts.deleteFromGroup(
-    input.principal,
-    group,
-    userId,
-    { hardDelete: hard.value },
-  )
+  const deleted = await input.authority.serviceAccounts.deleteFromGroup(input.principal, group, userId, {
+    hardDelete: hard.value,
+  })
   return deleted.isErr() ? errorReply(deleted.error, 'users') : noContent()
 }
 
