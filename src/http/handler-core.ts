@@ -11,6 +11,7 @@ import { errorReply } from './error-response.js'
 import { parseForm } from './form-params.js'
 import type { IncomingRequest } from './incoming.js'
 import { isMalformedAuthorization, isMalformedUrl, MALFORMED } from './malformed-strings.js'
+import { parsePathParams } from './path-params.js'
 import { type BodyParams, DEFAULT_BODY_LIMIT, readBodyParams } from './request-body.js'
 import { unknownParameter } from './request-params.js'
 import { error, message, type Reply } from './responses.js'
@@ -38,6 +39,7 @@ export const STRING_USER_IDS_REFUSED =
 const NOT_FOUND: Reply = Object.freeze(error(404, '404 Not Found'))
 const INTERNAL_ERROR: Reply = Object.freeze(message(500, '500 Internal Server Error'))
 const NO_PARAMS: BodyParams = Object.freeze({})
+const NO_PATH_VALUES: Readonly<Record<string, string | number>> = Object.freeze({})
 const READ = Object.freeze({ write: false })
 const WRITE = Object.freeze({ write: true })
 
@@ -118,11 +120,19 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
     const serve = (caller: Result<Principal | null, PrincipalError>): Reply | Promise<Reply> => {
       if (caller.isErr()) return errorReply(caller.error)
       const principal = caller.value
-      if (row.caller === 'optional') return row.serve({ authority, url, path, params, publicUrl, principal })
+      const parsed = parsePathParams(row.pathParams, path)
+      const pathValues = parsed.isOk() ? parsed.value : NO_PATH_VALUES
+      if (row.caller === 'optional') {
+        const input = { authority, url, path, params, publicUrl, principal, pathValues }
+        if (parsed.isErr()) return row.refusePath?.(input, parsed.error) ?? errorReply(parsed.error)
+        return row.serve(input)
+      }
       // GitLab's `authenticate!`.
       if (principal === null) return errorReply(unauthenticated('missing'))
       if (unknown !== undefined) return unknownReply(unknown)
-      return row.serve({ authority, url, path, params, publicUrl, principal })
+      const input = { authority, url, path, params, publicUrl, principal, pathValues }
+      if (parsed.isErr()) return row.refusePath?.(input, parsed.error) ?? errorReply(parsed.error)
+      return row.serve(input)
     }
     const caller = authority.requests.requestPrincipal(credentials, row.method === 'GET' ? READ : WRITE)
     const known = settledResult(caller)

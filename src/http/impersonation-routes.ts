@@ -1,15 +1,18 @@
-import { ok } from 'neverthrow'
 import { USER_READ_SCOPES, WRITE_SCOPES } from '../authority/core/scope-policy.js'
 import type { ImpersonationState } from '../authority/impersonation/impersonation-tokens.js'
 import type { PatkitError } from '../domain/errors.js'
 import { errorReply } from './error-response.js'
 import { listParamsParser, parsePage } from './list-params.js'
 import { paginationHeaders } from './pagination-headers.js'
-import { lastValue, parseId } from './request-params.js'
+import { type PathInput, pathRoute } from './path-params.js'
+import { lastValue } from './request-params.js'
 import { error, json, message, noContent, type Reply } from './responses.js'
 import type { CallerInput, RouteRow } from './route.js'
 import { parseImpersonationBody } from './token-body.js'
 import { impersonationTokenJson } from './token-json.js'
+
+const USER_PATH = { user_id: 'id' } as const
+const TOKEN_PATH = { user_id: 'id', id: { id: 'impersonation_token_id' } } as const
 
 /**
  * The impersonation token routes of GitLab's users API, with GitLab's order of checks: the
@@ -18,54 +21,47 @@ import { impersonationTokenJson } from './token-json.js'
  * `Impersonation Token Not Found`).
  */
 export const IMPERSONATION_ROUTES: readonly RouteRow[] = [
-  {
+  pathRoute({
     method: 'GET',
     path: '/users/:user_id/impersonation_tokens',
     scopes: USER_READ_SCOPES,
-    serve: (input) => served(input, list),
-  },
-  {
+    pathParams: USER_PATH,
+    refusePath: refuseParameter,
+    serve: list,
+  }),
+  pathRoute({
     method: 'POST',
     path: '/users/:user_id/impersonation_tokens',
     params: ['name', 'scopes', 'description', 'expires_at', 'impersonation'],
     scopes: WRITE_SCOPES,
-    serve: (input) => served(input, create),
-  },
-  {
+    pathParams: USER_PATH,
+    refusePath: refuseParameter,
+    serve: create,
+  }),
+  pathRoute({
     method: 'GET',
     path: '/users/:user_id/impersonation_tokens/:id',
     scopes: USER_READ_SCOPES,
-    serve: (input) => served(input, get),
-  },
-  {
+    pathParams: TOKEN_PATH,
+    refusePath: refuseParameter,
+    serve: get,
+  }),
+  pathRoute({
     method: 'DELETE',
     path: '/users/:user_id/impersonation_tokens/:id',
     params: [],
     scopes: WRITE_SCOPES,
-    serve: (input) => served(input, revoke),
-  },
+    pathParams: TOKEN_PATH,
+    refusePath: refuseParameter,
+    serve: revoke,
+  }),
 ]
 
 const STATES: readonly string[] = ['all', 'active', 'inactive'] satisfies ImpersonationState[]
 
-/** What each route gets: its input, its ids checked, and how a parameter error is answered. */
-interface Checked {
-  readonly input: CallerInput
-  readonly userId: number
-  readonly tokenId: number
-  /** Grape validates parameters after the `before` block's administrator check. */
-  readonly refuseParameter: (e: PatkitError) => Reply
-}
-
-function served(input: CallerInput, route: (checked: Checked) => Promise<Reply>): Promise<Reply> {
-  const refuseParameter = (e: PatkitError): Reply =>
-    input.principal.user.admin ? errorReply(e) : message(403, '403 Forbidden')
-  const userId = parseId(input.path['user_id'], 'user_id')
-  if (userId.isErr()) return Promise.resolve(refuseParameter(userId.error))
-  const tokenSegment = input.path['id']
-  const tokenId = tokenSegment === undefined ? ok(0) : parseId(tokenSegment, 'impersonation_token_id')
-  if (tokenId.isErr()) return Promise.resolve(refuseParameter(tokenId.error))
-  return route({ input, userId: userId.value, tokenId: tokenId.value, refuseParameter })
+/** Grape validates parameters after the `before` block's administrator check. */
+function refuseParameter(input: CallerInput, e: PatkitError): Reply {
+  return input.principal.user.admin ? errorReply(e) : message(403, '403 Forbidden')
 }
 
 // Rails' human attribute names in the model's full messages, back to the attributes they name.
@@ -102,11 +98,12 @@ function fail(e: PatkitError): Reply {
   }
 }
 
-async function list({ input, userId, refuseParameter }: Checked): Promise<Reply> {
+async function list(input: PathInput<typeof USER_PATH>): Promise<Reply> {
   const { authority, principal, url, publicUrl } = input
+  const userId = input.pathValues.user_id
   const state = lastValue(url.searchParams, 'state')
   const page = parsePage(url.searchParams, await listParamsParser())
-  if (page.isErr()) return refuseParameter(page.error)
+  if (page.isErr()) return refuseParameter(input, page.error)
   if (state !== undefined && !STATES.includes(state)) {
     return principal.user.admin
       ? error(400, 'state does not have a valid value')
@@ -125,25 +122,28 @@ async function list({ input, userId, refuseParameter }: Checked): Promise<Reply>
   )
 }
 
-async function create({ input, userId, refuseParameter }: Checked): Promise<Reply> {
+async function create(input: PathInput<typeof USER_PATH>): Promise<Reply> {
   const { authority, principal, params } = input
+  const userId = input.pathValues.user_id
   const request = parseImpersonationBody(params)
-  if (request.isErr()) return refuseParameter(request.error)
+  if (request.isErr()) return refuseParameter(input, request.error)
   const created = await authority.impersonation.create(principal, userId, request.value)
   if (created.isErr()) return fail(created.error)
   const { token, secret } = created.value
   return json(201, impersonationTokenJson(token, authority.now(), authority.release, secret))
 }
 
-async function get({ input, userId, tokenId }: Checked): Promise<Reply> {
+async function get(input: PathInput<typeof TOKEN_PATH>): Promise<Reply> {
   const { authority, principal } = input
+  const { user_id: userId, id: tokenId } = input.pathValues
   const found = await authority.impersonation.get(principal, userId, tokenId)
   return found.isErr()
     ? fail(found.error)
     : json(200, impersonationTokenJson(found.value, authority.now(), authority.release))
 }
 
-async function revoke({ input, userId, tokenId }: Checked): Promise<Reply> {
+async function revoke(input: PathInput<typeof TOKEN_PATH>): Promise<Reply> {
+  const { user_id: userId, id: tokenId } = input.pathValues
   const revoked = await input.authority.impersonation.revoke(input.principal, userId, tokenId)
   return revoked.isErr() ? fail(revoked.error) : noContent()
 }

@@ -1,10 +1,14 @@
 import type { Principal } from '../authority/core/principal.js'
 import { READ_SCOPES } from '../authority/core/scope-policy.js'
 import { errorReply } from './error-response.js'
+import { type PathInput, pathRoute } from './path-params.js'
 import { groupJson, projectJson } from './resource-json.js'
 import { json, type Reply } from './responses.js'
-import type { CallerInput, RouteRow } from './route.js'
+import type { RouteRow } from './route.js'
 import { userWebBase } from './user-json.js'
+
+// `:id` is an id or a full path: the authority reads either.
+const ID_PATH = { id: 'string' } as const
 
 /**
  * `GET /projects/:id` and `GET /groups/:id` (lib/api/projects.rb, groups.rb): `:id` is an id or a
@@ -13,24 +17,38 @@ import { userWebBase } from './user-json.js'
  * them before a resource's token managers (python-gitlab's `gl.projects.get(1)`).
  */
 export const RESOURCE_ROUTES: readonly RouteRow[] = [
-  { method: 'GET', path: '/projects/:id', caller: 'optional', scopes: READ_SCOPES, serve: project },
-  { method: 'GET', path: '/groups/:id', caller: 'optional', scopes: READ_SCOPES, serve: group },
+  pathRoute({
+    method: 'GET',
+    path: '/projects/:id',
+    caller: 'optional',
+    scopes: READ_SCOPES,
+    pathParams: ID_PATH,
+    serve: project,
+  }),
+  pathRoute({
+    method: 'GET',
+    path: '/groups/:id',
+    caller: 'optional',
+    scopes: READ_SCOPES,
+    pathParams: ID_PATH,
+    serve: group,
+  }),
 ]
 
-type Input = CallerInput<Principal | null>
+type Input = PathInput<typeof ID_PATH, Principal | null>
 
 function hostOf({ url, publicUrl }: Input): string {
   return (publicUrl ?? url).hostname
 }
 
 async function project(input: Input): Promise<Reply> {
-  const view = await input.authority.resources.viewProject(input.principal, input.path['id'] ?? '')
+  const view = await input.authority.resources.viewProject(input.principal, input.pathValues.id)
   if (view.isErr()) return errorReply(view.error)
   return json(200, projectJson(view.value, userWebBase(input.url, input.publicUrl), hostOf(input)))
 }
 
 async function group(input: Input): Promise<Reply> {
-  const view = await input.authority.resources.viewGroup(input.principal, input.path['id'] ?? '')
+  const view = await input.authority.resources.viewGroup(input.principal, input.pathValues.id)
   if (view.isErr()) return errorReply(view.error)
   return json(200, groupJson(view.value, userWebBase(input.url, input.publicUrl)))
 }

@@ -2,6 +2,7 @@ import type { Principal } from '../authority/core/principal.js'
 import type { Feature } from '../authority/core/release.js'
 import type { Authority } from '../authority/create-authority.js'
 import type { RequestCredentials } from '../authority/requests/request-principal.js'
+import type { PathParams, PathRefusal } from './path-params.js'
 import type { BodyParams } from './request-body.js'
 import type { Reply } from './responses.js'
 
@@ -23,6 +24,8 @@ export interface RouteInput {
 /** A route's input once the pipeline has the caller: GitLab's `current_user`, after `sudo`. */
 export interface CallerInput<P extends Principal | null = Principal> extends RouteInput {
   readonly principal: P
+  /** The row's declared `pathParams`, parsed (empty when it declares none): see `pathRoute`. */
+  readonly pathValues: Readonly<Record<string, string | number>>
 }
 
 /** The input of a route whose use case authenticates the caller itself (`caller: 'use_case'`). */
@@ -34,7 +37,7 @@ export interface CredentialsInput extends RouteInput {
 }
 
 /** What every row declares. */
-interface RowShape {
+export interface RowShape {
   /** GET rows serve HEAD too, without the body. */
   readonly method: 'GET' | 'POST' | 'DELETE'
   /** Relative to the base path; `:name` is a path parameter (one non-empty segment). */
@@ -54,21 +57,34 @@ interface RowShape {
 }
 
 /**
+ * The path parameters the pipeline parses for the handler (`pathValues`), after authentication and
+ * the unknown-parameter check, and the answer to an invalid one; declare them with `pathRoute`, which
+ * types the handler's input. A `'use_case'` row has none: its use case reads `path` in its own order.
+ */
+interface PathShape<P extends Principal | null> {
+  readonly pathParams?: PathParams
+  readonly refusePath?: PathRefusal<P>
+}
+
+/**
  * One route: a row of its module's table. `caller` says how the pipeline treats the request's caller:
  * absent, a token is required (GitLab's `authenticate!`: 401 without); `'optional'`, anonymous callers
  * are served too (`principal` is `null`); `'use_case'`, the use case authenticates the caller itself,
  * in one authority call (a rotation, whose replay comes before authentication).
  */
 export type RouteRow =
-  | (RowShape & {
-      readonly caller?: undefined
-      readonly serve: (input: CallerInput) => Reply | Promise<Reply>
-    })
-  | (RowShape & {
-      readonly caller: 'optional'
-      readonly serve: (input: CallerInput<Principal | null>) => Reply | Promise<Reply>
-    })
+  | (RowShape &
+      PathShape<Principal> & {
+        readonly caller?: undefined
+        readonly serve: (input: CallerInput) => Reply | Promise<Reply>
+      })
+  | (RowShape &
+      PathShape<Principal | null> & {
+        readonly caller: 'optional'
+        readonly serve: (input: CallerInput<Principal | null>) => Reply | Promise<Reply>
+      })
   | (RowShape & {
       readonly caller: 'use_case'
+      readonly pathParams?: undefined
       readonly serve: (input: CredentialsInput) => Reply | Promise<Reply>
     })

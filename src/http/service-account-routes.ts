@@ -13,6 +13,7 @@ import type { User } from '../store/user.js'
 import { errorReply } from './error-response.js'
 import { listParamsParser, parsePage } from './list-params.js'
 import { jsonTextPage, paginationHeaders } from './pagination-headers.js'
+import { type PathInput, pathRoute } from './path-params.js'
 import type { BodyParams } from './request-body.js'
 import {
   grapeDate,
@@ -20,7 +21,6 @@ import {
   type InvalidParameter,
   lastValue,
   optionalString,
-  parseId,
 } from './request-params.js'
 import { json, noContent, type Reply } from './responses.js'
 import type { CallerInput, RouteRow } from './route.js'
@@ -32,6 +32,10 @@ const ACCOUNT_PARAMS = ['name', 'username', 'email']
 const TOKEN_PARAMS = ['name', 'scopes', 'description', 'expires_at']
 const GROUP = '/groups/:id/service_accounts'
 const TOKENS = `${GROUP}/:user_id/personal_access_tokens`
+// `:id` is the group, an id or a full path, as the authority takes it.
+const GROUP_PARAMS = { id: 'string' } as const
+const ACCOUNT_PATH = { id: 'string', user_id: 'id' } as const
+const TOKEN_PATH = { id: 'string', user_id: 'id', token_id: 'id' } as const
 
 // The create routes declare no `params`: GitLab reads only the names it declares and ignores the
 // rest (its spec sends `skip_owner_check` and expects 403, not 400).
@@ -55,59 +59,71 @@ export const SERVICE_ACCOUNT_ROUTES: readonly RouteRow[] = [
     scopes: READ_SCOPES,
     serve: listInstanceAccounts,
   },
-  {
+  pathRoute({
     method: 'POST',
     path: GROUP,
     since: 'group_service_accounts',
     scopes: WRITE_SCOPES,
+    pathParams: GROUP_PARAMS,
     serve: createGroupAccount,
-  },
-  {
+  }),
+  pathRoute({
     method: 'GET',
     path: GROUP,
     since: 'group_service_accounts_list',
     scopes: READ_SCOPES,
+    pathParams: GROUP_PARAMS,
     serve: listGroupAccounts,
-  },
-  {
+  }),
+  pathRoute({
     method: 'DELETE',
     path: `${GROUP}/:user_id`,
     since: 'group_service_accounts_list',
     params: ['hard_delete'],
     scopes: WRITE_SCOPES,
+    pathParams: ACCOUNT_PATH,
+    refusePath: refusedWrite,
     serve: deleteGroupAccount,
-  },
-  {
+  }),
+  pathRoute({
     method: 'GET',
     path: TOKENS,
     since: 'group_service_account_tokens_list',
     scopes: READ_SCOPES,
+    pathParams: ACCOUNT_PATH,
+    refusePath: refusedRead,
     serve: listTokens,
-  },
-  {
+  }),
+  pathRoute({
     method: 'POST',
     path: TOKENS,
     since: 'group_service_accounts',
     params: TOKEN_PARAMS,
     scopes: WRITE_SCOPES,
+    pathParams: ACCOUNT_PATH,
+    refusePath: refusedWrite,
     serve: createToken,
-  },
-  {
+  }),
+  pathRoute({
     method: 'DELETE',
     path: `${TOKENS}/:token_id`,
     since: 'group_service_account_tokens_list',
     params: [],
     scopes: WRITE_SCOPES,
+    pathParams: TOKEN_PATH,
+    refusePath: refusedWrite,
     serve: revokeToken,
-  },
-  {
+  }),
+  pathRoute({
     method: 'POST',
     path: `${TOKENS}/:token_id/rotate`,
     since: 'group_service_accounts',
     params: ['expires_at'],
     scopes: WRITE_SCOPES,
+    pathParams: TOKEN_PATH,
+    refusePath: refusedWrite,
     serve: rotateToken,
-  },
+  }),
 ]
 
 /**
@@ -180,9 +196,14 @@ async function listed(
   return json(200, accounts(input, items), paginationHeaders(pagination, url, publicUrl))
 }
 
-/** The group a group route names (`:id`, an id or a full path), as the authority takes it. */
-function groupOf(input: CallerInput): string {
-  return input.path['id'] ?? ''
+// An invalid path id is refused after the group's checks, as any parameter; `pathValues` is not
+// filled then, so the group is read from the path.
+function refusedRead(input: CallerInput, error: InvalidParameter): Promise<Reply> {
+  return refused(input, error, input.path['id'] ?? '', 'read')
+}
+
+function refusedWrite(input: CallerInput, error: InvalidParameter): Promise<Reply> {
+  return refused(input, error, input.path['id'] ?? '', 'write')
 }
 
 async function createInstanceAccount(input: CallerInput): Promise<Reply> {
@@ -197,8 +218,8 @@ function listInstanceAccounts(input: CallerInput): Promise<Reply> {
   return listed(input, null, (order) => input.authority.serviceAccounts.list(input.principal, order))
 }
 
-async function createGroupAccount(input: CallerInput): Promise<Reply> {
-  const group = groupOf(input)
+async function createGroupAccount(input: PathInput<typeof GROUP_PARAMS>): Promise<Reply> {
+  const group = input.pathValues.id
   const request = accountBody(input.params)
   if (request.isErr()) return refused(input, request.error, group, 'write')
   const created = await input.authority.serviceAccounts.createInGroup(input.principal, group, request.value)
@@ -206,8 +227,8 @@ async function createGroupAccount(input: CallerInput): Promise<Reply> {
   return json(201, accounts(input, [created.value])[0])
 }
 
-function listGroupAccounts(input: CallerInput): Promise<Reply> {
-  const group = groupOf(input)
+function listGroupAccounts(input: PathInput<typeof GROUP_PARAMS>): Promise<Reply> {
+  const group = input.pathValues.id
   return listed(input, group, (order) =>
     input.authority.serviceAccounts.listInGroup(input.principal, group, order),
   )
@@ -224,30 +245,23 @@ function hardDelete(body: BodyParams): Result<boolean, InvalidParameter> {
   return err(invalidParameter('hard_delete', 'invalid'))
 }
 
-async function deleteGroupAccount(input: CallerInput): Promise<Reply> {
-  const group = groupOf(input)
-  const userId = parseId(input.path['user_id'], 'user_id')
-  if (userId.isErr()) return refused(input, userId.error, group, 'write')
+async function deleteGroupAccount(input: PathInput<typeof ACCOUNT_PATH>): Promise<Reply> {
+  const { id: group, user_id: userId } = input.pathValues
   const hard = hardDelete(input.params)
   if (hard.isErr()) return refused(input, hard.error, group, 'write')
-  const deleted = await input.authority.serviceAccounts.deleteFromGroup(
-    input.principal,
-    group,
-    userId.value,
-    { hardDelete: hard.value },
-  )
+  const deleted = await input.authority.serviceAccounts.deleteFromGroup(input.principal, group, userId, {
+    hardDelete: hard.value,
+  })
   return deleted.isErr() ? errorReply(deleted.error, 'users') : noContent()
 }
 
-async function listTokens(input: CallerInput): Promise<Reply> {
-  const group = groupOf(input)
+async function listTokens(input: PathInput<typeof ACCOUNT_PATH>): Promise<Reply> {
   const { authority, principal, url, publicUrl } = input
-  const userId = parseId(input.path['user_id'], 'user_id')
-  if (userId.isErr()) return refused(input, userId.error, group, 'read')
+  const { id: group, user_id: userId } = input.pathValues
   const params = (await listParamsParser())(url.searchParams)
   if (params.isErr()) return refused(input, params.error, group, 'read')
   const { filter, sort, page } = params.value
-  const result = await authority.serviceAccounts.listTokens(principal, group, userId.value, {
+  const result = await authority.serviceAccounts.listTokens(principal, group, userId, {
     filter,
     sort,
     page,
@@ -258,48 +272,33 @@ async function listTokens(input: CallerInput): Promise<Reply> {
   return jsonTextPage(items, result.value.pagination, url, publicUrl)
 }
 
-async function createToken(input: CallerInput): Promise<Reply> {
-  const group = groupOf(input)
+async function createToken(input: PathInput<typeof ACCOUNT_PATH>): Promise<Reply> {
   const { authority, principal } = input
-  const userId = parseId(input.path['user_id'], 'user_id')
-  if (userId.isErr()) return refused(input, userId.error, group, 'write')
+  const { id: group, user_id: userId } = input.pathValues
   const request = parseCreateBody(input.params, SCOPES)
   if (request.isErr()) return refused(input, request.error, group, 'write')
-  const created = await authority.serviceAccounts.createToken(principal, group, userId.value, request.value)
+  const created = await authority.serviceAccounts.createToken(principal, group, userId, request.value)
   // GitLab's `render_api_error!(message, :unprocessable_entity)`: the model's message, bare, 422.
   if (created.isErr()) return errorReply(created.error, 'create')
   return json(201, issuedTokenJson(created.value, authority.now(), authority.release))
 }
 
-async function revokeToken(input: CallerInput): Promise<Reply> {
-  const group = groupOf(input)
-  const userId = parseId(input.path['user_id'], 'user_id')
-  if (userId.isErr()) return refused(input, userId.error, group, 'write')
-  const tokenId = parseId(input.path['token_id'], 'token_id')
-  if (tokenId.isErr()) return refused(input, tokenId.error, group, 'write')
-  const revoked = await input.authority.serviceAccounts.revokeToken(
-    input.principal,
-    group,
-    userId.value,
-    tokenId.value,
-  )
+async function revokeToken(input: PathInput<typeof TOKEN_PATH>): Promise<Reply> {
+  const { id: group, user_id: userId, token_id: tokenId } = input.pathValues
+  const revoked = await input.authority.serviceAccounts.revokeToken(input.principal, group, userId, tokenId)
   return revoked.isErr() ? errorReply(revoked.error, 'users') : noContent()
 }
 
-async function rotateToken(input: CallerInput): Promise<Reply> {
-  const group = groupOf(input)
+async function rotateToken(input: PathInput<typeof TOKEN_PATH>): Promise<Reply> {
   const { authority, principal } = input
-  const userId = parseId(input.path['user_id'], 'user_id')
-  if (userId.isErr()) return refused(input, userId.error, group, 'write')
-  const tokenId = parseId(input.path['token_id'], 'token_id')
-  if (tokenId.isErr()) return refused(input, tokenId.error, group, 'write')
+  const { id: group, user_id: userId, token_id: tokenId } = input.pathValues
   const expiresAt = grapeDate(input.params, 'expires_at')
   if (expiresAt.isErr()) return refused(input, expiresAt.error, group, 'write')
   const rotated = await authority.serviceAccounts.rotateToken(
     principal,
     group,
-    userId.value,
-    tokenId.value,
+    userId,
+    tokenId,
     expiresAt.value === undefined ? {} : { expiresAt: expiresAt.value },
   )
   if (rotated.isErr()) return errorReply(rotated.error, 'users')

@@ -8,7 +8,8 @@ import { parseAssociationsParams } from './associations.js'
 import { errorReply } from './error-response.js'
 import { listParamsParser } from './list-params.js'
 import { jsonTextPage, paginationHeaders } from './pagination-headers.js'
-import { grapeDate, parseId, parseTokenRef } from './request-params.js'
+import { type PathInput, pathRoute } from './path-params.js'
+import { grapeDate, parseTokenRef } from './request-params.js'
 import { groupAssociationJson, projectAssociationJson } from './resource-json.js'
 import { json, jsonText, noContent, type Reply } from './responses.js'
 import { rotationReply } from './rotation-reply.js'
@@ -18,6 +19,7 @@ import { issuedTokenJson, tokenJsonText } from './token-json.js'
 import { userWebBase } from './user-json.js'
 
 const CREATE_PARAMS = ['name', 'scopes', 'description', 'expires_at']
+const USER_PATH = { user_id: 'id' } as const
 
 /**
  * GitLab's personal access token routes (lib/api/personal_access_tokens.rb and its `self_*` files,
@@ -42,13 +44,14 @@ export const TOKEN_ROUTES: readonly RouteRow[] = [
     caller: 'use_case',
     serve: rotate,
   },
-  {
+  pathRoute({
     method: 'POST',
     path: '/users/:user_id/personal_access_tokens',
     params: CREATE_PARAMS,
     scopes: WRITE_SCOPES,
+    pathParams: USER_PATH,
     serve: createForUser,
-  },
+  }),
   {
     method: 'POST',
     path: '/user/personal_access_tokens',
@@ -141,10 +144,8 @@ async function rotate({
   )
 }
 
-async function createForUser(input: CallerInput): Promise<Reply> {
-  const id = parseId(input.path['user_id'], 'user_id')
-  if (id.isErr()) return errorReply(id.error)
-  return create(input, id.value, SCOPES)
+function createForUser(input: PathInput<typeof USER_PATH>): Promise<Reply> {
+  return create(input, input.pathValues.user_id, SCOPES)
 }
 
 function createSelf(input: CallerInput): Promise<Reply> {

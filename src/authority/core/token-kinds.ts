@@ -128,6 +128,12 @@ export interface BotTarget {
  * a token of the bot made for it, with `resource_bot_scopes` as the route's values. The caller's
  * checks come first (resource-token-create.ts); `admit` only names the bot.
  */
+// The caller's checks (scope, the resource in view, `create_resource_access_tokens`, the role, a
+// required expiry) stay in resource-token-create.ts: `admit` runs inside `mint`, after the bot it
+// names was made (it is the owner) and `mint` checks the request after `admit`, so checks moved here
+// would come after the request's own check and leave a bot behind for a refused caller, against
+// GitLab's order; and `issueResourceToken` mints with no caller to check.
+
 export const RESOURCE_TOKEN = {
   name: 'resource',
   admit: async (_deps: AuthorityDeps, _caller: null, target: BotTarget) =>

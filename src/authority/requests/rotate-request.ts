@@ -100,45 +100,90 @@ export type StepRotation<R extends IssuedToken> =
   | (R & { readonly replayed: false })
   | (IssuedToken & { readonly replayed: true })
 
-/** {@link rotateRequest} with its last step given: the one order of every rotate request. */
-export async function rotateRequestVia<E, X, R extends IssuedToken>(
+/**
+ * A rotate request's caller, decided before its parameters are looked at: a replay of a first
+ * request's answer, or the principal (after `sudo`) with the token it presented and its digest.
+ */
+export type RotationCaller =
+  | { readonly replayed: true; readonly rotation: IssuedToken }
+  | {
+      readonly replayed: false
+      readonly principal: Principal
+      readonly presented: Token
+      readonly secret: string
+      readonly digest: string
+      readonly idempotencyKey: string | null
+    }
+
+/**
+ * The first half of every rotate request: a retry is replayed (only when `ref` is known: a request
+ * whose id did not parse cannot be a retry), else the secret is authenticated (a revoked token is
+ * reuse) and `sudo` applied. The secret is digested and its token looked up once, for both.
+ */
+export async function rotationCaller(
   deps: AuthorityDeps,
-  request: RotateRequest<E>,
-  step: RotationStep<X, R>,
-): Promise<Result<StepRotation<R>, RotateRequestError | E | X>> {
-  const { secret } = request
+  request: RequestCredentials & { readonly idempotencyKey?: string | null; readonly ref: TokenRef | null },
+): Promise<Result<RotationCaller, RotateRequestError>> {
+  const { secret, ref } = request
   const refused = refuseSecret(deps, secret)
   if (refused !== null || typeof secret !== 'string') return err(refused ?? unauthenticated('missing'))
   const now = deps.clock.now()
   const digest = deps.digest(secret)
   const found = await findPresented(deps, digest, true)
   const key = request.idempotencyKey ?? null
-  const receipts = request.ref.isOk() ? receiptsFor(deps, key) : null
-  if (receipts !== null && request.ref.isOk()) {
+  const receipts = ref === null ? null : receiptsFor(deps, key)
+  if (receipts !== null && ref !== null) {
     if (found.isErr()) return err(found.error)
-    const replayed = await replayFound(deps, receipts, found.value, secret, request.ref.value, now)
+    const replayed = await replayFound(deps, receipts, found.value, secret, ref, now)
     if (replayed.isErr()) return err(replayed.error)
-    if (replayed.value !== null) return ok({ ...replayed.value, replayed: true as const })
+    if (replayed.value !== null) return ok({ replayed: true, rotation: replayed.value })
   }
   const authenticated = await principalFrom(deps, found, now, { rotateRequest: true, ip: request.ip ?? null })
   if (authenticated.isErr()) return err(authenticated.error)
   const acting = await sudoAfter(deps, authenticated.value, request.sudo)
   if (acting.isErr()) return err(acting.error)
-  const principal = acting.value
-  if (request.ref.isErr()) return err(request.ref.error)
-  const expiresAt = request.expiresAt ?? ok(undefined)
-  if (expiresAt.isErr()) return err(expiresAt.error)
-  const ref = request.ref.value
+  const presented = authenticated.value.token
+  return ok({ replayed: false, principal: acting.value, presented, secret, digest, idempotencyKey: key })
+}
+
+/** The second half: the rotation of `ref` by the caller {@link rotationCaller} decided, through `step`. */
+export async function rotateAsCaller<X, R extends IssuedToken>(
+  deps: AuthorityDeps,
+  caller: Extract<RotationCaller, { readonly replayed: false }>,
+  ref: TokenRef,
+  expiresAt: string | undefined,
+  step: RotationStep<X, R>,
+): Promise<Result<R & { readonly replayed: false }, RotateError | X>> {
+  const { principal, secret, digest, idempotencyKey: key } = caller
   // A token in its grace period may not write (grace-window.ts): the one check `authority.rotate` makes first.
   const graced = refuseGracedWrite(principal, ref)
   if (graced !== null) return await graced
   const options: RotateOptions = {
-    ...(expiresAt.value === undefined ? {} : { expiresAt: expiresAt.value }),
+    ...(expiresAt === undefined ? {} : { expiresAt }),
     ...(key === null ? {} : { idempotency: { key, presentedSecret: secret } }),
     presentedSecret: secret,
   }
   // The request's secret is the one just digested, its token the one just read (and its use recorded).
   const digestOf = (presented: string) => (presented === secret ? digest : deps.digest(presented))
-  const rotated = await step(deps, principal, ref, options, digestOf, authenticated.value.token)
+  const rotated = await step(deps, principal, ref, options, digestOf, caller.presented)
   return rotated.isErr() ? err(rotated.error) : ok({ ...rotated.value, replayed: false as const })
+}
+
+/**
+ * {@link rotateRequest} with its last step given: the one order of every rotate request, the
+ * caller's parameter errors answered between {@link rotationCaller} and {@link rotateAsCaller}.
+ */
+export async function rotateRequestVia<E, X, R extends IssuedToken>(
+  deps: AuthorityDeps,
+  request: RotateRequest<E>,
+  step: RotationStep<X, R>,
+): Promise<Result<StepRotation<R>, RotateRequestError | E | X>> {
+  const ref = request.ref.isOk() ? request.ref.value : null
+  const caller = await rotationCaller(deps, { ...request, ref })
+  if (caller.isErr()) return err(caller.error)
+  if (caller.value.replayed) return ok({ ...caller.value.rotation, replayed: true as const })
+  if (request.ref.isErr()) return err(request.ref.error)
+  const expiresAt = request.expiresAt ?? ok(undefined)
+  if (expiresAt.isErr()) return err(expiresAt.error)
+  return rotateAsCaller(deps, caller.value, request.ref.value, expiresAt.value, step)
 }
