@@ -8,7 +8,6 @@ import type { RandomSource } from '../../domain/random.js'
 import type { ReceiptSealer } from '../../domain/receipt-seal.js'
 import type { Digester } from '../../domain/secret.js'
 import type { UserId, UserIdType } from '../../domain/user-id.js'
-import type { RotationReceiptStore } from '../../store/rotation-receipts.js'
 import type { TokenStore } from '../../store/token-store.js'
 import type { User, UserDirectory } from '../../store/user.js'
 import type { AuthorityEvent } from './events.js'
@@ -17,13 +16,12 @@ import type { Release } from './release.js'
 
 /**
  * The `Idempotency-Key` support of an authority whose replay window is above 0: the window, the
- * sealer of its pepper, and the store's receipt methods (`null` when the store has none, and the
- * header is refused).
+ * sealer of its pepper, and the store that keeps the receipts.
  */
 export interface ReplayDeps {
   readonly windowMs: number
   readonly sealer: ReceiptSealer
-  readonly store: RotationReceiptStore | null
+  readonly store: TokenStore
 }
 
 /**
