@@ -423,7 +423,8 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
         .rotateWithReceipt(oldId, successor, receipt)
         .mapErr((failure) => stale(oldId, failure))
         .andThen((token) => announce(message([oldId], [token.digest])).map(() => token)),
-    consumeRotationReceipt: (tokenId, keyDigest, now) => store.consumeRotationReceipt(tokenId, keyDigest, now),
+    consumeRotationReceipt: (tokenId, keyDigest, now) =>
+      store.consumeRotationReceipt(tokenId, keyDigest, now),
     revokeDescendants: (tokenId, now) =>
       store
         .revokeDescendants(tokenId, now)
