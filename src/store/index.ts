@@ -1,5 +1,5 @@
 /**
- * patkit/store: for authors of a `TokenStore`. The port itself (tokens, users, the optional rotation
+ * patkit/store: for authors of a `TokenStore`. The port itself (tokens, users, rotation
  * receipts); the one evaluator of the list query (filter, search, order, pages) that every store must
  * agree with (use it as is in memory, or compile the same semantics to your database's query language,
  * see docs/storage.md); the digest a store keeps of a secret (`createDigester`, e.g. for a seed); and

@@ -32,7 +32,7 @@ export interface AuthorityDeps {
   readonly users: UserDirectory
   /**
    * Whether `users` is the store itself (no separate directory was configured): only then may
-   * authenticate read a token and its owner with the store's optional `findByDigestWithUser`.
+   * authenticate read a token and its owner with the store's joined `findByDigestWithUser`.
    */
   readonly usersFromStore: boolean
   /** The `userIdType` option: `'integer'` (GitLab's, the default) or `'string'`. */
