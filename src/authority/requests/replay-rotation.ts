@@ -24,8 +24,8 @@ export type ReplayError = StoreFailure
  *
  * A replay happens only where the request would otherwise reach reuse detection: the token is known,
  * its owner exists and is not blocked, it is revoked but not expired, the route exists in the emulated
- * release, its scopes allow the route, and `ref` is `self` or the token's own id. An invalid key, a
- * replay window of 0 and a store without receipts all give `null` (`rotate` reports them).
+ * release, its scopes allow the route, and `ref` is `self` or the token's own id. An invalid key and a
+ * replay window of 0 give `null` (`rotate` reports the key).
  *
  * With `idempotencyKey` `null` (no header), the grace window's receipt is looked for instead: a token
  * that rotated itself less than `rotationGraceMs` ago gets the same successor, once, on the same terms.
