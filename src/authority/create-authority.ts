@@ -273,14 +273,10 @@ export function resolveAuthorityDeps(config: AuthorityConfig): AuthorityDeps {
   })
   if (problem !== null) throw new AuthorityConfigError(`invalid option ${problem}`)
   if (config.pepper.length === 0) throw new AuthorityConfigError('invalid option pepper: must not be empty')
-  const replay = resolveReplay(config)
-  if (replay.isErr()) throw new AuthorityConfigError(replay.error)
-  const grace = resolveGrace(config)
-  if (grace.isErr()) throw new AuthorityConfigError(grace.error)
   const users = config.users ?? config.store
   const userIdType = config.userIdType ?? 'integer'
   const held = config.store.userIdType
-  if (held !== undefined && held !== userIdType) {
+  if (held !== userIdType) {
     throw new AuthorityConfigError(userIdTypeMismatch(held, userIdType, config.userIdType === undefined))
   }
   const userById = userLookup(users, userIdType)
@@ -309,8 +305,8 @@ export function resolveAuthorityDeps(config: AuthorityConfig): AuthorityDeps {
     scopes: Object.freeze([...new Set(config.scopes ?? SCOPES)]),
     adminMode: config.adminMode ?? false,
     lastUsedThrottleMs: config.lastUsedThrottleMs ?? DEFAULT_LAST_USED_THROTTLE_MS,
-    replay: replay.value,
-    grace: grace.value,
+    replay: resolveReplay(config),
+    grace: resolveGrace(config),
     emit: isolate(config.onEvent),
   })
   return deps

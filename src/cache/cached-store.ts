@@ -4,7 +4,6 @@ import { storeFailure } from '../domain/error-constructors.js'
 import type { StoreFailure } from '../domain/errors.js'
 import { usedToken } from '../domain/last-used.js'
 import type { Token } from '../domain/token.js'
-import type { UserId } from '../domain/user-id.js'
 import { settledResultAsync } from '../store/settled.js'
 import type { TokenStore, TokenWithUser } from '../store/token-store.js'
 import type { User } from '../store/user.js'
@@ -272,11 +271,6 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
     })
   }
 
-  // The owner as the store's join would find it: an integer id through findUser (as before), a
-  // string id (userIdType 'string') through findUserById, since findUser reads a string as a username.
-  const ownerOf = (id: UserId): ResultAsync<User | null, StoreFailure> =>
-    typeof id === 'number' ? store.findUser(id) : (store.findUserById?.(id) ?? okAsync(null))
-
   const findByDigest = (digest: string): ResultAsync<Token | null, StoreFailure> => {
     const hit = cached(digest)
     if (hit === null) {
@@ -293,16 +287,6 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
       keep(digest, token, since, false)
       return token
     })
-  }
-  const lookUpWithUser = (digest: string): ResultAsync<TokenWithUser | null, StoreFailure> => {
-    if (store.findByDigestWithUser !== undefined) return store.findByDigestWithUser(digest)
-    return store
-      .findByDigest(digest)
-      .andThen((token) =>
-        token === null
-          ? okAsync(null)
-          : ownerOf(token.userId).map((user): TokenWithUser => ({ token, user })),
-      )
   }
   // A hit, positive or negative, is answered settled (the authority decides without waiting).
   const findByDigestWithUser = (digest: string): ResultAsync<TokenWithUser | null, StoreFailure> => {
@@ -321,7 +305,7 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
     }
     counts.misses++
     const since: Since = { generation, created }
-    return lookUpWithUser(digest).map((found) => {
+    return store.findByDigestWithUser(digest).map((found) => {
       keep(digest, found, since, true)
       return found
     })
@@ -384,21 +368,27 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
   timer?.unref?.()
 
   const self: CachedStore = {
-    ...(store.userIdType === undefined ? {} : { userIdType: store.userIdType }),
+    userIdType: store.userIdType,
     findByDigest,
     findByDigestWithUser,
+    // A decision's lookup: never answered from memory nor kept, and, as a read by id, what it finds corrects this cache.
+    findFreshByDigest: (digest) =>
+      store.findFreshByDigest(digest).map((found) => {
+        refresh(found === null ? null : found.token)
+        return found
+      }),
     // Never answered from memory: decisions read tokens by id (docs/storage.md). What it finds corrects this cache.
     findById: (id) =>
       store.findById(id).map((token) => {
         refresh(token)
         return token
       }),
+    // A read that passes through; a write would need its invalidation here.
+    findSuccessor: (id) => store.findSuccessor(id),
     list: (query) => store.list(query),
     findUser,
     // Not kept: the authority asks it for sessions and string-id owners, never on a cached hot path.
-    ...(store.findUserById === undefined
-      ? {}
-      : { findUserById: (id: UserId) => store.findUserById?.(id) ?? okAsync(null) }),
+    findUserById: (id) => store.findUserById(id),
     // A failed insert may have met the row another instance just stored (a unique key): the digest's
     // negative entry, remembered before that row existed, must not answer the caller's re-check.
     insert: (draft) =>
@@ -428,6 +418,13 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
         .rotate(oldId, successor)
         .mapErr((failure) => stale(oldId, failure))
         .andThen((token) => announce(message([oldId], [token.digest])).map(() => token)),
+    rotateWithReceipt: (oldId, successor, receipt) =>
+      store
+        .rotateWithReceipt(oldId, successor, receipt)
+        .mapErr((failure) => stale(oldId, failure))
+        .andThen((token) => announce(message([oldId], [token.digest])).map(() => token)),
+    consumeRotationReceipt: (tokenId, keyDigest, now) =>
+      store.consumeRotationReceipt(tokenId, keyDigest, now),
     revokeDescendants: (tokenId, now) =>
       store
         .revokeDescendants(tokenId, now)
@@ -437,6 +434,12 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
       store
         .putUser(user)
         .andThen((stored) => announce({ tokenIds: [], digests: [], userIds: [stored.id] }).map(() => stored)),
+    // The data replaced wholesale: uses still buffered go first (they belong to the old data), and once
+    // the new data is in, this cache and every other instance's drop all they hold.
+    replaceAll: (contents) =>
+      new ResultAsync(buffer.flush().then(() => store.replaceAll(contents))).andThen(() =>
+        announce({ tokenIds: [], digests: [], userIds: [], everything: true }),
+      ),
     ready: () => channel.ready(),
     flush: () => buffer.flush(),
     async close() {
@@ -446,39 +449,9 @@ export function cachedStore(store: TokenStore, options: CacheOptions = {}): Cach
     },
     stats: () => ({ ...counts, entries: entries.size }),
   }
-  // Optional reads pass through as the store has them; an optional write would need its invalidation here.
-  const findSuccessor = store.findSuccessor?.bind(store)
-  if (findSuccessor !== undefined) self.findSuccessor = findSuccessor
-  // A decision's lookup: never answered from memory nor kept, and, as a read by id, what it finds corrects this cache.
-  const findFreshByDigest = store.findFreshByDigest?.bind(store)
-  if (findFreshByDigest !== undefined) {
-    self.findFreshByDigest = (digest) =>
-      findFreshByDigest(digest).map((found) => {
-        refresh(found === null ? null : found.token)
-        return found
-      })
-  }
   // Projects, groups and the users the API creates are never cached: only authentication is, and a
   // token's user is read with its token.
   if (store.resources !== undefined) Object.assign(self, { resources: store.resources })
-  const rotateWithReceipt = store.rotateWithReceipt?.bind(store)
-  const consumeRotationReceipt = store.consumeRotationReceipt?.bind(store)
-  if (rotateWithReceipt !== undefined && consumeRotationReceipt !== undefined) {
-    self.rotateWithReceipt = (oldId, successor, receipt) =>
-      rotateWithReceipt(oldId, successor, receipt)
-        .mapErr((failure) => stale(oldId, failure))
-        .andThen((token) => announce(message([oldId], [token.digest])).map(() => token))
-    self.consumeRotationReceipt = consumeRotationReceipt
-  }
-  // The data replaced wholesale: uses still buffered go first (they belong to the old data), and once
-  // the new data is in, this cache and every other instance's drop all they hold.
-  const replaceAll = store.replaceAll?.bind(store)
-  if (replaceAll !== undefined) {
-    self.replaceAll = (contents) =>
-      new ResultAsync(buffer.flush().then(() => replaceAll(contents))).andThen(() =>
-        announce({ tokenIds: [], digests: [], userIds: [], everything: true }),
-      )
-  }
   return self
 }
 

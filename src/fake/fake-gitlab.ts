@@ -130,9 +130,8 @@ export interface FakeGitLab<C extends Clock = ManualClock> {
   /**
    * Back to the start: the start data (`users`, `tokens`, `groups` and `projects`, same secrets, ids and dates), the clock
    * at its start (a clock you passed is left alone), the journal and the faults cleared, then the
-   * expiry notices of the start data. With the default memory store, or a `store` of yours with
-   * `replaceAll`: then the start data is all that store held once the start was done (a snapshot
-   * kept in memory), never the seed alone; over 10 000 tokens at start it rejects, naming the limit.
+   * expiry notices of the start data. With a `store` of yours (its `replaceAll` replaces the data), the start data
+   * is all that store held once the start was done (a snapshot kept in memory), never the seed alone; over 10 000 tokens at start it rejects, naming the limit.
    */
   reset(): Promise<void>
   /**
@@ -140,7 +139,7 @@ export interface FakeGitLab<C extends Clock = ManualClock> {
    * `token_digest`).
    */
   snapshot(): Promise<StateSnapshot>
-  /** Replaces the data with a snapshot (or any seed): with the default memory store, or a store with `replaceAll`. */
+  /** Replaces the data with a snapshot (or any seed), in the default memory store or a `store` of yours. */
   restore(snapshot: StateSnapshot | Seed): Promise<void>
   /** Stops the server (requests in flight finish first). Calling it again is harmless. */
   close(): Promise<void>

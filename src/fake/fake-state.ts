@@ -1,4 +1,4 @@
-import { err, ok, okAsync, type Result } from 'neverthrow'
+import { err, ok, type Result } from 'neverthrow'
 import type { Authority } from '../authority/create-authority.js'
 import type { StoreFailure } from '../domain/errors.js'
 import type { Group, Member, Project } from '../domain/resource.js'
@@ -50,11 +50,9 @@ export interface StateSnapshot {
  * (users, tokens, ids, families, known secrets) exactly as it was.
  */
 export interface FakeState {
-  /** Whether reset and restore can replace the data (the in-memory store; not a user's database). */
-  readonly replaceable: boolean
   /**
-   * Why a reset is refused before it starts, or `null` when it can run: the data cannot be replaced,
-   * or the kept data the start held was too large to keep (over {@link START_SNAPSHOT_LIMIT} tokens).
+   * Why a reset is refused before it starts, or `null` when it can run: the kept data the start held
+   * was too large to keep (over {@link START_SNAPSHOT_LIMIT} tokens).
    */
   resetRefusal(): string | null
   reset(): Promise<Result<SeedReport, readonly SeedProblem[]>>
@@ -89,8 +87,7 @@ interface FakeStateOptions {
   /**
    * A new empty store a reset or restore writes its data into, then swaps in whole (the in-memory
    * fake: ids after a reset are those after the start again). Without it the data is written into a
-   * memory store first and then replaces the store's own with `replaceAll`; a store without
-   * `replaceAll` is never replaced.
+   * memory store first and then replaces the store's own with `replaceAll`.
    */
   readonly freshStore?: () => TokenStore
   /** Called once the data was replaced and the new data loaded (never for a refused reset or restore). */
@@ -273,9 +270,6 @@ export function fakeState(options: FakeStateOptions): FakeState {
     beforeWrite?: () => void,
   ): Promise<Result<SeedReport, readonly SeedProblem[]>> => {
     const inPlace = freshStore === undefined
-    if (inPlace && store.replaceAll === undefined) {
-      return err([{ path: '(root)', message: 'the data is in a database of its own: it is never replaced' }])
-    }
     const next = freshStore?.() ?? memoryStore()
     const plan = await checkSeed(next, digest, seed)
     if (plan.isErr()) return err(plan.error)
@@ -288,7 +282,7 @@ export function fakeState(options: FakeStateOptions): FakeState {
     if (loaded.isErr()) return err([loaded.error])
     if (inPlace) {
       const contents = await contentsOf(next, authority.now())
-      const written = await contents.asyncAndThen((all) => store.replaceAll?.(all) ?? okAsync(undefined))
+      const written = await contents.asyncAndThen((all) => store.replaceAll(all))
       if (written.isErr()) return err([storeProblem(written.error)])
     } else {
       store.replace(next)
@@ -377,15 +371,12 @@ export function fakeState(options: FakeStateOptions): FakeState {
     startData = { users: [...users], tokens: [...tokens], groups: [...groups], projects: [...projects] }
     return loaded
   }
-  const replaceable = freshStore !== undefined || store.replaceAll !== undefined
   const resetRefusal = (): string | null => {
-    if (!replaceable) return 'reset replaces the data, which is in a database of its own here'
     if (tooLarge === null) return null
     return `reset goes back to the data the start held, and the start held ${tooLarge} tokens, more than the ${START_SNAPSHOT_LIMIT} a reset keeps in memory: save a snapshot (GET /__patkit/state) and restore it (PUT /__patkit/state) instead`
   }
 
   return {
-    replaceable,
     resetRefusal,
     reset: () =>
       exclusive(async () => {

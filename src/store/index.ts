@@ -1,5 +1,5 @@
 /**
- * patkit/store: for authors of a `TokenStore`. The port itself (tokens, users, the optional rotation
+ * patkit/store: for authors of a `TokenStore`. The port itself (tokens, users, rotation
  * receipts); the one evaluator of the list query (filter, search, order, pages) that every store must
  * agree with (use it as is in memory, or compile the same semantics to your database's query language,
  * see docs/storage.md); the digest a store keeps of a secret (`createDigester`, e.g. for a seed); and
@@ -62,7 +62,6 @@ export { parseSearch, type SearchPlan } from '../query/search.js'
 export { compareTokens } from '../query/sort.js'
 export { SORT_ORDERS, type SortDirection, type SortField, type SortOrder } from '../query/sort-order.js'
 export type { ResourceStore, UserDraft, UserFilter } from './resource-store.js'
-export { type RotationReceiptStore, supportsRotationReceipts } from './rotation-receipts.js'
 export { settledResult, settledResultAsync } from './settled.js'
 export type { RevokeOutcome, StoreContents, TokenStore, TokenWithUser } from './token-store.js'
 export { displayName, type User, type UserDirectory } from './user.js'

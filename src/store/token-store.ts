@@ -3,7 +3,7 @@ import type { ErrorOf, StoreFailure } from '../domain/errors.js'
 import type { Group, Project } from '../domain/resource.js'
 import type { RedeemedReceipt, RotationReceiptDraft } from '../domain/rotation-receipt.js'
 import type { Token, TokenDraft } from '../domain/token.js'
-import type { UserIdType } from '../domain/user-id.js'
+import type { UserId, UserIdType } from '../domain/user-id.js'
 import type { ListQuery } from '../query/filter.js'
 import type { ResourceStore } from './resource-store.js'
 import type { User, UserDirectory } from './user.js'
@@ -69,9 +69,8 @@ export interface TokenWithUser {
  * - Reads see every write that completed before they started. A caching decorator (`cachedStore`)
  *   may answer `findByDigest`, `findByDigestWithUser` and `findUser` from memory, within its bound,
  *   but never `findById` nor `findFreshByDigest`: the authority reads the presented token with
- *   `findFreshByDigest` where it decides (a rotation request, any other write), or, on a store
- *   without it, by digest and then again by id.
- * - `consumeRotationReceipt` (optional, with `rotateWithReceipt`): of N concurrent consumptions of one
+ *   `findFreshByDigest` where it decides (a rotation request, any other write).
+ * - `consumeRotationReceipt`: of N concurrent consumptions of one
  *   receipt at most one gets it; it is decided in the same atomic step as the checks on the successor,
  *   so it never hands out a successor that a completed rotation, revocation or use had changed.
  *
@@ -113,44 +112,49 @@ export interface TokenWithUser {
  */
 export interface TokenStore extends UserDirectory {
   /**
-   * Optional: GitLab's projects, groups, members, bots and service accounts (see {@link ResourceStore}).
-   * A store with it honours `filter.resource` in `list`.
+   * The one capability a store may lack: GitLab's projects, groups, members, bots and service accounts
+   * (see {@link ResourceStore}). A store with it honours `filter.resource` in `list`. Absent in a store
+   * of string user ids (`sqlStore(db, { userIdType: 'string' })`: GitLab's resources have integer
+   * user ids); the authority then answers every project and group as missing.
    */
   readonly resources?: ResourceStore
   /**
-   * Optional: the kind of user id the store holds, `'integer'` (GitLab's) or `'string'`, as it was
-   * configured (`memoryStore({ userIdType })`, `sqlStore(db, { userIdType })`). `createAuthority`
-   * compares it with its own `userIdType` and throws `AuthorityConfigError` when they differ, rather
-   * than let the first `putUser` fail. Absent means unknown (no check); a wrapper forwards its store's.
-   * A store that declares it refuses ids of the other kind (`user-id-kind`).
+   * The kind of user id the store holds, `'integer'` (GitLab's) or `'string'`, as it was configured
+   * (`memoryStore({ userIdType })`, `sqlStore(db, { userIdType })`). `createAuthority` compares it with
+   * its own `userIdType` and throws `AuthorityConfigError` when they differ, rather than let the first
+   * `putUser` fail; a wrapper forwards its store's. The store refuses ids of the other kind
+   * (`user-id-kind`).
    */
-  readonly userIdType?: UserIdType
+  readonly userIdType: UserIdType
+  /**
+   * The user with exactly this id (the number 7 and the string `'7'` are different ids), `null` when
+   * there is none or the id is of the other kind. Optional in a separate {@link UserDirectory}, required
+   * of a store.
+   */
+  findUserById(id: UserId): ResultAsync<User | null, StoreFailure>
   findByDigest(digest: string): ResultAsync<Token | null, StoreFailure>
   /**
-   * Optional: the token with a digest and its owner in one step, with exactly the meaning of
-   * `findByDigest` followed by `findUser(token.userId)`. Stores that can join cheaply (one SQL
-   * statement instead of two round trips) implement it; when it is absent, or when the authority was
-   * given a separate `users` directory, the authority falls back to `findByDigest` + `findUser`, so a
-   * store without it keeps working unchanged. A store that holds the answer in memory may return it
+   * The token with a digest and its owner in one step, with exactly the meaning of `findByDigest`
+   * followed by `findUser(token.userId)` (one SQL statement instead of two round trips). When the
+   * authority was given a separate `users` directory it asks `findByDigest` and that directory
+   * instead. A store that holds the answer in memory may return it
    * as `settledResultAsync(result)` (an in-memory store; a cache on a hit): the authority then decides
    * without waiting for a promise turn (docs/storage.md, "Writing a store for another database").
    */
-  findByDigestWithUser?(digest: string): ResultAsync<TokenWithUser | null, StoreFailure>
+  findByDigestWithUser(digest: string): ResultAsync<TokenWithUser | null, StoreFailure>
   /**
-   * Optional: `findByDigestWithUser`'s answer read from the store's own data as it is now, never from
-   * a cache. The authority decides a write on it (a rotation and its reuse detection, a revocation, a
+   * `findByDigestWithUser`'s answer read from the store's own data as it is now, never from a cache.
+   * The authority decides a write on it (a rotation and its reuse detection, a revocation, a
    * creation), so such a request looks its token up once. A store whose every read is current (a
-   * database, memory) makes it its joined lookup; a caching decorator passes it to the store it wraps
-   * (`cachedStore` offers it when that store has it). Absent, the authority looks the token up by
-   * digest and then reads it again by id; so must a wrapper that cannot forward it leave it absent.
+   * database, memory) makes it its joined lookup; a caching decorator passes it to the store it wraps.
    */
-  findFreshByDigest?(digest: string): ResultAsync<TokenWithUser | null, StoreFailure>
+  findFreshByDigest(digest: string): ResultAsync<TokenWithUser | null, StoreFailure>
   findById(id: number): ResultAsync<Token | null, StoreFailure>
   /**
-   * Optional: the token rotated from `id` (its `previousId` is `id`; there is at most one), or `null`.
-   * The rotation grace window (`rotationGraceMs`) needs it, with the `rotationReceipts` capability.
+   * The token rotated from `id` (its `previousId` is `id`; there is at most one), or `null`. The
+   * rotation grace window (`rotationGraceMs`) and the fake's token family read it.
    */
-  findSuccessor?(id: number): ResultAsync<Token | null, StoreFailure>
+  findSuccessor(id: number): ResultAsync<Token | null, StoreFailure>
   /** One page of the tokens matching the filter, in the query's order, and the total count. */
   list(
     query: ListQuery,
@@ -168,26 +172,25 @@ export interface TokenStore extends UserDirectory {
     successor: TokenDraft,
   ): ResultAsync<Token, StoreFailure | ErrorOf<'already_revoked'> | ErrorOf<'not_found'>>
   /**
-   * Optional, together with `consumeRotationReceipt` (the `rotationReceipts` capability, see
-   * {@link supportsRotationReceipts}): `rotate`, plus a receipt of the rotation stored in the same
-   * atomic step, so that a client whose answer was lost can be given the same successor again (an
-   * `Idempotency-Key`). Either the rotation and its receipt both persist or neither does. The same
-   * call deletes every receipt whose `expiresAt` is at or before the successor's `createdAt` (the
-   * rotation's instant), so receipts never pile up. Without it the authority refuses the header.
+   * `rotate`, plus a receipt of the rotation stored in the same atomic step, so that a client whose
+   * answer was lost can be given the same successor again (an `Idempotency-Key`, the rotation grace
+   * window). Either the rotation and its receipt both persist or neither does. The same call deletes
+   * every receipt whose `expiresAt` is at or before the successor's `createdAt` (the rotation's
+   * instant), so receipts never pile up.
    */
-  rotateWithReceipt?(
+  rotateWithReceipt(
     oldId: number,
     successor: TokenDraft,
     receipt: RotationReceiptDraft,
   ): ResultAsync<Token, StoreFailure | ErrorOf<'already_revoked'> | ErrorOf<'not_found'>>
   /**
-   * Optional, with `rotateWithReceipt`: the receipt stored when `tokenId` was rotated, if its
+   * The receipt stored when `tokenId` was rotated, if its
    * `keyDigest` is the one given and it is redeemable at `now` (`isRedeemable`: before its
    * `expiresAt`, and its successor still active and never used). Deletes it in the same atomic step,
    * so it is handed out once: of N concurrent calls at most one gets it, the others get `null`. A
    * receipt that is not redeemable stays as it is (it never becomes redeemable again).
    */
-  consumeRotationReceipt?(
+  consumeRotationReceipt(
     tokenId: number,
     keyDigest: string,
     now: Date,
@@ -215,7 +218,7 @@ export interface TokenStore extends UserDirectory {
   /** Adds or replaces a user (seeding, tests, the fake authority). */
   putUser(user: User): ResultAsync<User, StoreFailure>
   /**
-   * Optional (the `replaceAll` capability): replaces all the data in one atomic step with
+   * Replaces all the data in one atomic step with
    * `contents`, stored exactly as given (ids and families included, as `importToken` and `putUser`
    * store them): every token, user, group, project and member the store held before is gone, and so
    * is every rotation receipt. When it fails (a `store_failure`: a digest or username twice, a lost
@@ -230,5 +233,5 @@ export interface TokenStore extends UserDirectory {
    * beside the new (a rotation that committed while a reset waited must not leave its successor active
    * beside the contents' token). On PostgreSQL the SQL store locks its data tables first for this.
    */
-  replaceAll?(contents: StoreContents): ResultAsync<void, StoreFailure>
+  replaceAll(contents: StoreContents): ResultAsync<void, StoreFailure>
 }

@@ -126,9 +126,8 @@ export function runConformanceTest<S extends TokenStore>(
 
 /**
  * Registers the conformance suite of the {@link TokenStore} port with vitest: every method, every list
- * filter with its boundaries, every sort key, pagination, the optional capabilities (`resources`:
- * projects, groups, members, created users and `filter.resource`; `findFreshByDigest`; ...) where the
- * store has them, and the race contracts (N concurrent rotations or revocations of one token,
+ * filter with its boundaries, every sort key, pagination, the one optional capability (`resources`:
+ * projects, groups, members, created users and `filter.resource`) where the store has it, and the race contracts (N concurrent rotations or revocations of one token,
  * concurrent `touchLastUsed`, concurrent `createUser` and `setMember`). Each test builds its own data
  * through the store's public methods at explicit instants, on a store of its own (`create`) or one
  * just emptied (`reset`), so tests never depend on one another or on the wall clock.

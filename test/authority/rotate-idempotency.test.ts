@@ -1,7 +1,7 @@
 import { errAsync } from 'neverthrow'
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_ROTATION_REPLAY_WINDOW_MS } from '../../src/authority/core/replay-window.js'
-import { AuthorityConfigError, createAuthority, type Principal } from '../../src/index.js'
+import { createAuthority, type Principal } from '../../src/index.js'
 import { memoryStore } from '../../src/memory/index.js'
 import type { TokenStore } from '../../src/store/index.js'
 import { ALICE, BLOCKED, BOB, DAY, T0, world } from '../support/authority-fixtures.js'
@@ -263,38 +263,6 @@ describe('Idempotency-Key on rotate: the rotation', () => {
     const again = await w.login(ALICE.id)
     await w.authority.rotate(again, 'self', { idempotency: { key: KEY, presentedSecret: again.secret } })
     expect((await w.authority.requests.replayRotation(again.secret, 'self', KEY))._unsafeUnwrap()).toBeNull()
-  })
-
-  it('a store without rotation receipts: the key is refused clearly, and the rotation without it works', async () => {
-    const { rotateWithReceipt: _r, consumeRotationReceipt: _c, ...plain } = memoryStore()
-    const store: TokenStore = plain
-    const authority = createAuthority({ store, pepper: 'p' })
-    await authority.users.put(ALICE)
-    const issued = (
-      await authority.issueToken({ userId: ALICE.id, name: 'ci', scopes: ['api'] })
-    )._unsafeUnwrap()
-    const principal = (await authority.authenticate(issued.secret))._unsafeUnwrap()
-    const refused = await authority.rotate(principal, 'self', {
-      idempotency: { key: KEY, presentedSecret: issued.secret },
-    })
-    expect(refused._unsafeUnwrapErr()).toEqual({
-      type: 'bad_request',
-      reason: 'Idempotency-Key is not supported by this token store',
-    })
-    expect((await store.findById(issued.token.id))._unsafeUnwrap()?.revoked).toBe(false)
-    expect((await authority.requests.replayRotation(issued.secret, 'self', KEY))._unsafeUnwrap()).toBeNull()
-    expect((await authority.rotate(principal, 'self')).isOk()).toBe(true)
-  })
-
-  it('asking for a replay window on a store without receipts is a configuration error', () => {
-    const { rotateWithReceipt: _r, ...partial } = memoryStore()
-    expect(() => createAuthority({ store: partial, pepper: 'p', rotationReplayWindowMs: 60_000 })).toThrow(
-      AuthorityConfigError,
-    )
-    expect(() => createAuthority({ store: partial, pepper: 'p', rotationReplayWindowMs: 60_000 })).toThrow(
-      /rotationReplayWindowMs.*rotateWithReceipt/,
-    )
-    expect(() => createAuthority({ store: partial, pepper: 'p', rotationReplayWindowMs: 0 })).not.toThrow()
   })
 
   it.each([-1, 1.5, DAY + 1])('rotationReplayWindowMs %s is refused', (value) => {

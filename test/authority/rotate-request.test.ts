@@ -17,11 +17,11 @@ const KEY = '8e03978e-40d5-43e8-bc93-6894a57f9324'
  * secrets its digester is given.
  */
 async function counted(
-  options: { wrap?: (store: TokenStore) => TokenStore; omit?: (keyof TokenStore)[] } = {},
+  options: { wrap?: (store: TokenStore) => TokenStore } = {},
   config: Partial<AuthorityConfig> = {},
 ) {
   const memory = memoryStore()
-  const { store, calls } = countingStore(memory, options.omit)
+  const { store, calls } = countingStore(memory)
   const events: AuthorityEvent[] = []
   const deps = resolveAuthorityDeps({
     store: options.wrap?.(store) ?? store,
@@ -222,15 +222,6 @@ describe('rotateRequest: one call, one digest, one lookup', () => {
     ;(await w.authority.requests.rotateRequest({ secret: old.secret, ref: ok('self') }))._unsafeUnwrap()
     expect(w.calls.count('findFreshByDigest')).toBe(1)
     expect(w.calls.lookups()).toBe(1)
-  })
-
-  it('a store without findFreshByDigest: the lookup by digest, then a read by id (a cache may answer the first)', async () => {
-    const w = await counted({ omit: ['findFreshByDigest'] })
-    const old = await w.issue(ALICE.id)
-    w.reset()
-    ;(await w.authority.requests.rotateRequest({ secret: old.secret, ref: ok('self') }))._unsafeUnwrap()
-    expect(w.calls.log.filter((m) => m.startsWith('find'))).toEqual(['findByDigestWithUser', 'findById'])
-    expect(w.digestsOf(old.secret)).toBe(1)
   })
 })
 

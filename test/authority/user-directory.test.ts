@@ -22,12 +22,6 @@ async function secretFor(store: TokenStore, users?: { findUser: TokenStore['find
 }
 
 describe('authenticate and the user directory', () => {
-  it('a store without the optional findByDigestWithUser authenticates through findByDigest and findUser', async () => {
-    const { findByDigestWithUser: _left, ...plain } = memoryStore()
-    const { authority, secret } = await secretFor(plain)
-    expect((await authority.authenticate(secret))._unsafeUnwrap().user).toEqual(ALICE)
-  })
-
   it('a separate users directory decides the owner, not the store joined lookup', async () => {
     const store = memoryStore()
     const blocked: User = { ...ALICE, blocked: true }

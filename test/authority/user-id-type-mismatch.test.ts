@@ -45,14 +45,6 @@ describe('issue 20: a store and an authority that disagree on the kind of user i
     }
   })
 
-  it('a store that does not declare its kind (a third-party store) is not checked', () => {
-    const { userIdType: _declared, ...undeclared } = memoryStore()
-    const store: TokenStore = undeclared
-    expect(store.userIdType).toBeUndefined()
-    expect(createAuthority({ store, pepper: 'p', userIdType: 'string' }).userIdType).toBe('string')
-    expect(createAuthority({ store, pepper: 'p' }).userIdType).toBe('integer')
-  })
-
   it('memoryStore refuses an unknown kind where it is configured', () => {
     expect(() => memoryStore({ userIdType: 'uuid' as UserIdType })).toThrow(
       new TypeError(`memoryStore: userIdType "uuid" is not 'integer' or 'string'`),

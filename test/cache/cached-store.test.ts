@@ -8,7 +8,6 @@ import {
 } from '../../src/cache/index.js'
 import { storeFailure } from '../../src/domain/error-constructors.js'
 import type { StoreFailure } from '../../src/domain/errors.js'
-import type { UserIdType } from '../../src/domain/user-id.js'
 import { memoryStore } from '../../src/memory/index.js'
 import { settledResult } from '../../src/store/settled.js'
 import type { TokenStore } from '../../src/store/token-store.js'
@@ -21,18 +20,6 @@ describeStoreConformance({
   name: 'memory store behind cachedStore',
   create: () => cachedStore(memoryStore(), { lastUsedFlushMs: 0 }),
   stringIds: { create: () => cachedStore(memoryStore({ userIdType: 'string' }), { lastUsedFlushMs: 0 }) },
-})
-
-/** A memory store without its optional joined lookup: the cache then finds each owner itself. */
-function withoutJoin(userIdType: UserIdType): TokenStore {
-  const { findByDigestWithUser: _, ...rest } = memoryStore({ userIdType })
-  return rest
-}
-
-describeStoreConformance({
-  name: 'memory store without the joined lookup behind cachedStore',
-  create: () => cachedStore(withoutJoin('integer'), { lastUsedFlushMs: 0 }),
-  stringIds: { create: () => cachedStore(withoutJoin('string'), { lastUsedFlushMs: 0 }) },
 })
 
 /** A store that counts the lookups reaching it. */
@@ -286,7 +273,7 @@ describe('cachedStore', () => {
     await cached.close()
   })
 
-  it("offers the store's optional capabilities, and only those", () => {
+  it("offers the store's lookups and receipt methods", () => {
     const inner = memoryStore()
     const cached = cachedStore(inner)
     const optional = [
@@ -296,13 +283,6 @@ describe('cachedStore', () => {
       'consumeRotationReceipt',
     ] as const
     for (const name of optional) expect(typeof cached[name], name).toBe(typeof inner[name])
-    const { findSuccessor: _, rotateWithReceipt: __, consumeRotationReceipt: ___, ...plain } = inner
-    const bare = cachedStore(plain)
-    expect([bare.findSuccessor, bare.rotateWithReceipt, bare.consumeRotationReceipt]).toEqual([
-      undefined,
-      undefined,
-      undefined,
-    ])
   })
 
   it('several caches on one local channel share invalidations', async () => {

@@ -227,28 +227,10 @@ describe('adding users and tokens together (FakeState.add): all or nothing', () 
   })
 })
 
-describe('a store without replaceAll is never replaced', () => {
+describe('a store of the caller (SQLite)', () => {
   const open: (() => Promise<void>)[] = []
   afterEach(async () => {
     await Promise.all(open.splice(0).map((close) => close()))
-  })
-
-  it('over SQLite without replaceAll, reset and restore answer 409 and leave the data as it was', async () => {
-    const { store: sql, close } = await sqliteStore()
-    open.push(close)
-    // The SQL store replaces its data in one transaction (test/fake/fake-state-sql.test.ts); a store
-    // of the caller without that capability is never replaced.
-    const { replaceAll: _, ...store } = sql
-    const { fake, minted, before } = await busyFake({ store, freshStore: undefined })
-    expect(await control(fake, 'PUT', '/state', { users: [], tokens: [] })).toEqual({
-      status: 409,
-      body: { error: 'restore replaces the data, which is in a database of its own here' },
-    })
-    expect((await control(fake, 'POST', '/reset')).status).toBe(409)
-    expect((await fake.state.restore({ users: [] }))._unsafeUnwrapErr()).toEqual([
-      { path: '(root)', message: 'the data is in a database of its own: it is never replaced' },
-    ])
-    await expectUnchanged(fake, before, minted)
   })
 
   it('over SQLite, a batch of users with a taken username writes none of them', async () => {

@@ -273,15 +273,6 @@ describe('state', () => {
     expect(status).toBe(400)
     expect(list<{ path: string }>(answer?.['problems']).map((p) => p.path)).toEqual([field])
   })
-
-  it('reset and restore are refused (409) when the data is a store of the caller without replaceAll', async () => {
-    const { memoryStore } = await import('../../src/memory/memory-store.js')
-    const { replaceAll: _, ...irreplaceable } = memoryStore()
-    const gitlab = await start({ store: irreplaceable })
-    expect((await control(gitlab, 'POST', '/reset')).status).toBe(409)
-    expect((await control(gitlab, 'PUT', '/state', {})).status).toBe(409)
-    expect((await control(gitlab, 'GET', '/state')).status).toBe(200)
-  })
 })
 
 describe('repeatable randomness', () => {

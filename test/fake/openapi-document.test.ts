@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { seededRandom } from '../../src/domain/random.js'
 import { CONTROL_OPENAPI } from '../../src/fake/control/control-routes.js'
 import { createFakeGitLab, type FakeGitLab, type FakeGitLabOptions } from '../../src/fake/fake-gitlab.js'
+import { START_SNAPSHOT_LIMIT } from '../../src/fake/fake-state.js'
 import {
   seedGroupSchema,
   seedMemberSchema,
@@ -12,6 +13,7 @@ import {
 } from '../../src/fake/seed/seed-resource-schema.js'
 import { seedTokenSchema, seedUserSchema } from '../../src/fake/seed/seed-schema.js'
 import { memoryStore } from '../../src/memory/memory-store.js'
+import { tokenFixture } from '../../src/testing/index.js'
 
 // The control API's OpenAPI document is a valid OpenAPI 3.1 document (checked by an OpenAPI validator,
 // and every schema in it compiled by ajv in strict mode), and it tells the truth: every documented
@@ -165,9 +167,11 @@ describe('real answers of the control API match the document', () => {
       const ajv = newAjv()
       const gitlab = await start()
       const guarded = await start({ controlToken: 'the-control-token' })
-      // A store of the caller without replaceAll: never replaced.
-      const { replaceAll: _, ...irreplaceable } = memoryStore()
-      const database = await start({ store: irreplaceable })
+      // A store of the caller holding more tokens at start than a reset keeps: its reset is refused.
+      const crowded = memoryStore()
+      for (let id = 1; id <= START_SNAPSHOT_LIMIT + 1; id++)
+        await crowded.importToken(tokenFixture(100_000 + id))
+      const database = await start({ store: crowded })
       const seen = new Map<string, Set<string>>()
       const failures: string[] = []
 
@@ -311,7 +315,6 @@ describe('real answers of the control API match the document', () => {
       await call(gitlab, 'PUT', '/state', 400, {
         body: { tokens: [{ user_id: 2, name: 'x', scopes: ['api'] }] },
       })
-      await call(database, 'PUT', '/state', 409, { body: {} })
       await call(gitlab, 'POST', '/reset', 200)
       await call(database, 'POST', '/reset', 409)
       await call(gitlab, 'DELETE', '/journal', 204)

@@ -36,7 +36,6 @@ const KEY = 'retry-me-4c1f8f0e'
 /** A real store whose keyed rotation runs `afterCommit` once it has committed. */
 function withCommitHook(store: TokenStore, afterCommit: () => void): TokenStore {
   const rotateWithReceipt = store.rotateWithReceipt
-  if (rotateWithReceipt === undefined) throw new Error('the store keeps no rotation receipts')
   return {
     ...store,
     rotateWithReceipt: (oldId, successor, receipt) =>

@@ -23,14 +23,9 @@ const SEEDED: readonly [string, string, string] = [
 const KEYS = ['key-a', 'key-b'] as const
 const MINUTE = 60_000
 
-function withoutReceipts(store: TokenStore): TokenStore {
-  const { rotateWithReceipt: _r, consumeRotationReceipt: _c, ...plain } = store
-  return plain
-}
-
 function setup(feature: boolean): Promise<RotationWorld> {
   return rotationWorld(
-    feature ? memoryStore() : withoutReceipts(memoryStore()),
+    memoryStore(),
     SEEDED,
     { pepper: 'property-pepper', ...(feature ? {} : { rotationReplayWindowMs: 0 }) },
     5,

@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_ROTATION_REPLAY_WINDOW_MS } from '../../src/authority/core/replay-window.js'
-import { createHandler } from '../../src/http/index.js'
-import { createAuthority } from '../../src/index.js'
-import { memoryStore } from '../../src/memory/index.js'
-import type { TokenStore } from '../../src/store/index.js'
 import { ALICE } from '../support/authority-fixtures.js'
 import { httpWorld } from '../support/http-fixtures.js'
 
@@ -132,28 +128,6 @@ describe('Idempotency-Key on POST .../rotate', () => {
     expect(retry.status).toBe(401)
     const successor = (first.json as { token: string }).token
     expect((await w.call('GET', '/personal_access_tokens/self', { token: successor })).status).toBe(401)
-  })
-
-  it('a key on a store without rotation receipts is refused with a 400 that says so', async () => {
-    const { rotateWithReceipt: _r, consumeRotationReceipt: _c, ...plain } = memoryStore()
-    const store: TokenStore = plain
-    const authority = createAuthority({ store, pepper: 'p' })
-    await authority.users.put(ALICE)
-    const old = (
-      await authority.issueToken({ userId: ALICE.id, name: 'ci', scopes: ['api'] })
-    )._unsafeUnwrap()
-    const handler = createHandler(authority)
-    const request = (headers: Record<string, string>) =>
-      new Request('http://gitlab.test/api/v4/personal_access_tokens/self/rotate', {
-        method: 'POST',
-        headers: { 'PRIVATE-TOKEN': old.secret, ...headers },
-      })
-    const refused = await handler(request({ 'Idempotency-Key': KEY }))
-    expect(refused.status).toBe(400)
-    expect(await refused.text()).toBe(
-      '{"message":"400 Bad request - Idempotency-Key is not supported by this token store"}',
-    )
-    expect((await handler(request({}))).status).toBe(200)
   })
 
   it('rotationReplayWindowMs: 0 ignores the header, as GitLab does', async () => {

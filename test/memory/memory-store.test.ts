@@ -3,7 +3,6 @@ import type { CalendarDate } from '../../src/domain/calendar.js'
 import type { Token } from '../../src/domain/token.js'
 import { memoryStore } from '../../src/memory/index.js'
 import type { ListQuery } from '../../src/query/filter.js'
-import { supportsRotationReceipts } from '../../src/store/index.js'
 import { describeStoreConformance, draftFactory, userFixture } from '../../src/testing/index.js'
 
 describeStoreConformance({
@@ -21,10 +20,6 @@ const query = (filter: ListQuery['filter'], perPage = 100): ListQuery => ({
 })
 
 describe('memoryStore specifics', () => {
-  it('keeps rotation receipts (the Idempotency-Key capability), so the suite runs those tests', () => {
-    expect(supportsRotationReceipts(memoryStore())).toBe(true)
-  })
-
   it('answers a user-scoped list correctly among 10,000 tokens of other users', async () => {
     // The store reads only the user's own index entry for such a list (memory-store.ts, `list`), so
     // the cost is O(k); a test states the answer, not the timing.

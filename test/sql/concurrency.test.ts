@@ -3,7 +3,6 @@ import type { Result } from 'neverthrow'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Token, TokenDraft } from '../../src/domain/token.js'
 import { sqlStore } from '../../src/sql/index.js'
-import { type RotationReceiptStore, supportsRotationReceipts } from '../../src/store/rotation-receipts.js'
 import type { TokenStore } from '../../src/store/token-store.js'
 import { draftFactory } from '../../src/testing/index.js'
 import { raceRounds } from '../support/race-rounds.js'
@@ -44,12 +43,6 @@ function successorOf(old: Token, draft: (o: Partial<TokenDraft>) => TokenDraft):
     familyId: old.familyId,
     expiresAt: null,
   })
-}
-
-/** The store as one with rotation receipts; the SQL store always is (test/sql/migrate.test.ts). */
-function keeping(store: TokenStore): RotationReceiptStore {
-  if (!supportsRotationReceipts(store)) throw new Error('the SQL store keeps no rotation receipts')
-  return store
 }
 
 async function unwrap<T, E>(result: PromiseLike<Result<T, E>>): Promise<T> {
@@ -142,9 +135,7 @@ function describeRaces(target: DatabaseTarget, tag: string): Promise<void> {
           sealedSecret: `v1.sealed-${round}`,
           expiresAt: new Date(NOW.getTime() + 600_000),
         }
-        const successor = await unwrap(
-          keeping(store).rotateWithReceipt(first.id, successorOf(first, draft), receipt),
-        )
+        const successor = await unwrap(store.rotateWithReceipt(first.id, successorOf(first, draft), receipt))
         const pool = (k: number) => ((round + k) % 2 === 0 ? store : other)
         // Each round a different rival of the replays: the successor's first use, its rotation, or
         // reuse detection (the old token presented without the key). The store decides the order.
@@ -159,7 +150,7 @@ function describeRaces(target: DatabaseTarget, tag: string): Promise<void> {
           }
         }
         const consumers = Array.from({ length: 4 }, (_, k) =>
-          unwrap(keeping(pool(k)).consumeRotationReceipt(first.id, keyDigest, NOW)),
+          unwrap(pool(k).consumeRotationReceipt(first.id, keyDigest, NOW)),
         )
         const [, ...consumed] = await Promise.all([rival(), ...consumers])
         const winners = consumed.filter((c) => c !== null)

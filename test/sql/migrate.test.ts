@@ -18,7 +18,6 @@ import { DEFAULT_TABLE_PREFIX, migrate, type SqlDialectName, sqlStore } from '..
 import { indexes } from '../../src/sql/migrations/0001-tokens-and-users.js'
 import { receiptIndexes } from '../../src/sql/migrations/0003-rotation-receipts.js'
 import { resolveOptions } from '../../src/sql/options.js'
-import { supportsRotationReceipts } from '../../src/store/rotation-receipts.js'
 import { errValue, okValue } from '../../src/testing/conformance/results.js'
 import {
   type DatabaseTarget,
@@ -92,10 +91,6 @@ describe('dialect detection (compiling only, no database)', () => {
         { tablePrefix: prefix },
       ),
     ).toThrow(TypeError)
-  })
-
-  it('the SQL store keeps rotation receipts (the Idempotency-Key capability)', () => {
-    expect(supportsRotationReceipts(sqlStore(offline(() => new SqliteQueryCompiler())))).toBe(true)
   })
 
   it('the default prefix is patkit_, and an empty one is allowed', () => {

@@ -241,35 +241,18 @@ export function actingAs(user: User, token: Token, adminMode: boolean): Principa
 /**
  * The presented token with its owner. For authentication alone, a cache may answer from memory
  * ({@link findWithOwner}); for a decision (a rotation request, any other write) the row is read as the
- * store holds it now (docs/storage.md: only authentication may be answered from a cached row): one
- * lookup when the store has `findFreshByDigest`, else the lookup by digest and a read by id.
+ * store holds it now (docs/storage.md: only authentication may be answered from a cached row), with
+ * `findFreshByDigest`.
  */
 export function findPresented(deps: AuthorityDeps, digest: string, decision: boolean): PresentedLookup {
   if (!decision) return findWithOwner(deps, digest)
-  const fresh = deps.store.findFreshByDigest
-  if (fresh === undefined) return findThenReadById(deps, digest)
-  const found = fresh.call(deps.store, digest)
+  const found = deps.store.findFreshByDigest(digest)
   return deps.usersFromStore ? found : ownerFromDirectory(deps, found)
 }
 
-/** The token with a digest and its owner: one joined lookup when the store has it and is the user directory. */
+/** The token with a digest and its owner: one joined lookup when the store is the user directory. */
 export function findWithOwner(deps: AuthorityDeps, digest: string): PresentedLookup {
-  return deps.usersFromStore && deps.store.findByDigestWithUser !== undefined
-    ? deps.store.findByDigestWithUser(digest)
-    : tokenThenOwner(deps, digest)
-}
-
-// A store without `findFreshByDigest` (or a wrapper that does not forward it) may answer the lookup by
-// digest from a cache; a read by id it never answers from memory, so the decision sees the row as it is.
-async function findThenReadById(
-  deps: AuthorityDeps,
-  digest: string,
-): Promise<Result<TokenWithUser | null, StoreFailure>> {
-  const found = await findWithOwner(deps, digest)
-  if (found.isErr() || found.value === null) return found
-  const stored = await deps.store.findById(found.value.token.id)
-  if (stored.isErr()) return err(stored.error)
-  return ok(stored.value === null ? null : { token: stored.value, user: found.value.user })
+  return deps.usersFromStore ? deps.store.findByDigestWithUser(digest) : tokenThenOwner(deps, digest)
 }
 
 // A separate user directory: the store's fresh token, its owner from the directory.
@@ -281,10 +264,7 @@ async function ownerFromDirectory(
   return read.isErr() ? read : withOwner(deps, read.value?.token ?? null)
 }
 
-/**
- * The token with a digest and its owner in two store calls, `findByDigest` then the owner by id: for
- * a store without `findByDigestWithUser`, or a separate user directory.
- */
+/** The token with a digest and its owner in two calls, `findByDigest` then the owner by id from a separate user directory. */
 async function tokenThenOwner(
   deps: AuthorityDeps,
   digest: string,

@@ -8,7 +8,6 @@ import type { RandomSource } from '../../domain/random.js'
 import type { ReceiptSealer } from '../../domain/receipt-seal.js'
 import type { Digester } from '../../domain/secret.js'
 import type { UserId, UserIdType } from '../../domain/user-id.js'
-import type { RotationReceiptStore } from '../../store/rotation-receipts.js'
 import type { TokenStore } from '../../store/token-store.js'
 import type { User, UserDirectory } from '../../store/user.js'
 import type { AuthorityEvent } from './events.js'
@@ -17,13 +16,12 @@ import type { Release } from './release.js'
 
 /**
  * The `Idempotency-Key` support of an authority whose replay window is above 0: the window, the
- * sealer of its pepper, and the store's receipt methods (`null` when the store has none, and the
- * header is refused).
+ * sealer of its pepper, and the store that keeps the receipts.
  */
 export interface ReplayDeps {
   readonly windowMs: number
   readonly sealer: ReceiptSealer
-  readonly store: RotationReceiptStore | null
+  readonly store: TokenStore
 }
 
 /**
@@ -34,7 +32,7 @@ export interface AuthorityDeps {
   readonly users: UserDirectory
   /**
    * Whether `users` is the store itself (no separate directory was configured): only then may
-   * authenticate read a token and its owner with the store's optional `findByDigestWithUser`.
+   * authenticate read a token and its owner with the store's joined `findByDigestWithUser`.
    */
   readonly usersFromStore: boolean
   /** The `userIdType` option: `'integer'` (GitLab's, the default) or `'string'`. */

@@ -3,22 +3,15 @@ import { tokenRevoked } from '../../domain/error-constructors.js'
 import type { ErrorOf, StoreFailure } from '../../domain/errors.js'
 import { createReceiptSealer, type ReceiptSealer } from '../../domain/receipt-seal.js'
 import { isActive, type Token } from '../../domain/token.js'
-import { type RotationReceiptStore, supportsRotationReceipts } from '../../store/rotation-receipts.js'
 import type { TokenStore } from '../../store/token-store.js'
 import type { AuthorityConfig } from './config.js'
 import type { Actor, TokenRef } from './principal.js'
-
-/**
- * The store a grace window needs: rotation receipts (the grace replay) and `findSuccessor` (whether a
- * revoked token is the immediate predecessor of an active token inside the window).
- */
-export type GraceStore = RotationReceiptStore & Required<Pick<TokenStore, 'findSuccessor'>>
 
 /** The rotation grace window of an authority whose `rotationGraceMs` is above 0. */
 export interface GraceDeps {
   readonly windowMs: number
   readonly sealer: ReceiptSealer
-  readonly store: GraceStore
+  readonly store: TokenStore
 }
 
 /**
@@ -29,23 +22,12 @@ export const GRACE_RECEIPT_KEY = '\u0000patkit rotation grace v1'
 
 /**
  * The grace window of a configuration: `null` when `rotationGraceMs` is 0 or absent (GitLab's
- * behaviour); an error message when it is set on a store without `rotateWithReceipt`,
- * `consumeRotationReceipt` and `findSuccessor`.
+ * behaviour).
  */
-export function resolveGrace(config: AuthorityConfig): Result<GraceDeps | null, string> {
+export function resolveGrace(config: AuthorityConfig): GraceDeps | null {
   const windowMs = config.rotationGraceMs ?? 0
-  if (windowMs === 0) return ok(null)
-  const store = config.store
-  if (!supportsGrace(store)) {
-    return err(
-      'invalid option rotationGraceMs: the store lacks rotateWithReceipt, consumeRotationReceipt or findSuccessor; set 0 or use a store that has them',
-    )
-  }
-  return ok(Object.freeze({ windowMs, sealer: createReceiptSealer(config.pepper), store }))
-}
-
-function supportsGrace(store: TokenStore): store is GraceStore {
-  return supportsRotationReceipts(store) && typeof store.findSuccessor === 'function'
+  if (windowMs === 0) return null
+  return Object.freeze({ windowMs, sealer: createReceiptSealer(config.pepper), store: config.store })
 }
 
 /**

@@ -28,9 +28,8 @@ export function secondSuccessorProblem(previous: number, successor: string): str
   return `token ${previous} already has a successor (${successor}); a token is rotated at most once`
 }
 
-// A given predecessor must exist, be the same user's, be revoked, and have no successor yet (a store
-// without the successor lookup refuses a second one as it writes, if at all), so a token put in place
-// never forks a family. The answer is the family the new token joins.
+// A given predecessor must exist, be the same user's, be revoked, and have no successor yet, so a
+// token put in place never forks a family. The answer is the family the new token joins.
 export async function familyOf(
   deps: AuthorityDeps,
   previousId: number,
@@ -44,12 +43,10 @@ export async function familyOf(
     },
   })
   if (previous.isErr()) return err(previous.error)
-  if (deps.store.findSuccessor !== undefined) {
-    const successor = await deps.store.findSuccessor(previousId)
-    if (successor.isErr()) return err(successor.error)
-    if (successor.value !== null) {
-      return err(validationFailed(secondSuccessorProblem(previousId, `token ${successor.value.id}`)))
-    }
+  const successor = await deps.store.findSuccessor(previousId)
+  if (successor.isErr()) return err(successor.error)
+  if (successor.value !== null) {
+    return err(validationFailed(secondSuccessorProblem(previousId, `token ${successor.value.id}`)))
   }
   return ok(previous.value.familyId)
 }

@@ -1,6 +1,4 @@
-import { err, ok, type Result } from 'neverthrow'
 import { createReceiptSealer } from '../../domain/receipt-seal.js'
-import { supportsRotationReceipts } from '../../store/rotation-receipts.js'
 import type { AuthorityConfig } from './config.js'
 import type { ReplayDeps } from './deps.js'
 
@@ -19,18 +17,10 @@ export const DEFAULT_ROTATION_REPLAY_WINDOW_MS = 10 * 60 * 1000
 
 /**
  * The `Idempotency-Key` support of a configuration: `null` when the window is 0 (the header is
- * ignored), else the window, the pepper's sealer and the store's receipt methods. A store without
- * receipts leaves `store` null, so the header is refused per request; but a window set explicitly on
- * such a store is a configuration mistake, reported with the option's name.
+ * ignored), else the window, the pepper's sealer and the store that keeps the receipts.
  */
-export function resolveReplay(config: AuthorityConfig): Result<ReplayDeps | null, string> {
+export function resolveReplay(config: AuthorityConfig): ReplayDeps | null {
   const windowMs = config.rotationReplayWindowMs ?? DEFAULT_ROTATION_REPLAY_WINDOW_MS
-  if (windowMs === 0) return ok(null)
-  const store = supportsRotationReceipts(config.store) ? config.store : null
-  if (store === null && config.rotationReplayWindowMs !== undefined) {
-    return err(
-      'invalid option rotationReplayWindowMs: the store keeps no rotation receipts (it lacks rotateWithReceipt or consumeRotationReceipt); set 0 or use a store that has them',
-    )
-  }
-  return ok(Object.freeze({ windowMs, sealer: createReceiptSealer(config.pepper), store }))
+  if (windowMs === 0) return null
+  return Object.freeze({ windowMs, sealer: createReceiptSealer(config.pepper), store: config.store })
 }

@@ -5,7 +5,7 @@ import { parseIdempotencyKey } from '../../domain/idempotency-key.js'
 import { rotateToken } from '../../domain/rotate-token.js'
 import { receiptExpiry } from '../../domain/rotation-receipt.js'
 import type { Token, TokenDraft } from '../../domain/token.js'
-import type { RotationReceiptStore } from '../../store/rotation-receipts.js'
+import type { TokenStore } from '../../store/token-store.js'
 import { parseDateParameter } from './date-parameter.js'
 import { type AuthorityDeps, mintContext, type ReplayDeps } from './deps.js'
 import { toTokenInfo } from './events.js'
@@ -202,7 +202,7 @@ async function storeRotation(
 
 /** A rotation that keeps a receipt: the checked key, the presented secret, and where the receipt goes. */
 interface KeyedRotation extends Omit<ReplayDeps, 'store'> {
-  readonly store: RotationReceiptStore
+  readonly store: TokenStore
   readonly key: string
   readonly presentedSecret: string
 }
@@ -226,7 +226,7 @@ function graceReceiptFor(
 
 /**
  * Whether this rotation keeps a receipt: null for none (no key, the header turned off, or another
- * token rotated by id); an error for an invalid key, a store without receipts, or a presented secret
+ * token rotated by id); an error for an invalid key, or a presented secret
  * that did not authenticate the principal (a caller's mistake that would make the receipt useless).
  */
 function idempotencyFor(
@@ -240,12 +240,9 @@ function idempotencyFor(
   if (requested === undefined || replay === null) return ok(null)
   const key = parseIdempotencyKey(requested.key)
   if (key.isErr()) return err(key.error)
-  if (replay.store === null) {
-    return err(badRequest('Idempotency-Key is not supported by this token store'))
-  }
   if (principal.token === null || digestOf(requested.presentedSecret) !== principal.token.digest) {
     return err(badRequest('the presented secret is not the principal’s token'))
   }
   if (target.id !== principal.token.id) return ok(null)
-  return ok({ ...replay, store: replay.store, key: key.value, presentedSecret: requested.presentedSecret })
+  return ok({ ...replay, key: key.value, presentedSecret: requested.presentedSecret })
 }

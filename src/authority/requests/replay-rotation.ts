@@ -3,8 +3,7 @@ import type { StoreFailure } from '../../domain/errors.js'
 import { parseIdempotencyKey } from '../../domain/idempotency-key.js'
 import type { ReceiptSealer } from '../../domain/receipt-seal.js'
 import { isExpired } from '../../domain/token.js'
-import type { RotationReceiptStore } from '../../store/rotation-receipts.js'
-import type { TokenWithUser } from '../../store/token-store.js'
+import type { TokenStore, TokenWithUser } from '../../store/token-store.js'
 import { findPresented } from '../core/authenticate.js'
 import type { AuthorityDeps } from '../core/deps.js'
 import { toTokenInfo } from '../core/events.js'
@@ -25,8 +24,8 @@ export type ReplayError = StoreFailure
  *
  * A replay happens only where the request would otherwise reach reuse detection: the token is known,
  * its owner exists and is not blocked, it is revoked but not expired, the route exists in the emulated
- * release, its scopes allow the route, and `ref` is `self` or the token's own id. An invalid key, a
- * replay window of 0 and a store without receipts all give `null` (`rotate` reports them).
+ * release, its scopes allow the route, and `ref` is `self` or the token's own id. An invalid key and a
+ * replay window of 0 give `null` (`rotate` reports the key).
  *
  * With `idempotencyKey` `null` (no header), the grace window's receipt is looked for instead: a token
  * that rotated itself less than `rotationGraceMs` ago gets the same successor, once, on the same terms.
@@ -59,7 +58,7 @@ async function lookUpThenReplay(
 export interface Receipts {
   readonly key: string
   readonly sealer: ReceiptSealer
-  readonly store: RotationReceiptStore
+  readonly store: TokenStore
 }
 
 /**
@@ -104,14 +103,14 @@ export async function replayFound(
 
 /**
  * Where the receipt of this replay would be: the Idempotency-Key's, or without one the grace
- * window's; `null` when there is none to look for (no grace window, the header turned off, a store
- * without receipts, an invalid key), and the request goes on as one without a key.
+ * window's; `null` when there is none to look for (no grace window, the header turned off, an
+ * invalid key), and the request goes on as one without a key.
  */
 export function receiptsFor(deps: AuthorityDeps, idempotencyKey: string | null): Receipts | null {
   if (idempotencyKey === null) {
     return deps.grace === null ? null : { ...deps.grace, key: GRACE_RECEIPT_KEY }
   }
-  if (deps.replay === null || deps.replay.store === null) return null
+  if (deps.replay === null) return null
   const key = parseIdempotencyKey(idempotencyKey)
   return key.isErr() ? null : { sealer: deps.replay.sealer, store: deps.replay.store, key: key.value }
 }

@@ -85,7 +85,6 @@ export const DASHBOARD_ROUTES: readonly ControlRow[] = [
       responses: {
         '200': answer('the family', ref('TokenFamily')),
         '404': answer('404 Token Not Found', message),
-        '501': answer('the store cannot follow a rotation forward (no findSuccessor)', message),
       },
     },
     serve: ({ parts, path }) => tokenFamily(parts.store, parts.journal, path.id, parts.clock.now()),

@@ -71,9 +71,7 @@ export const STATE_ROUTES: readonly ControlRow[] = [
         'Back to the start: the start data as the start wrote it (with a database, all it held once the start was done), the clock at its start; clears the journal and the faults',
       responses: {
         ...COUNTS,
-        '409': failure(
-          'the data is in a store of the caller that cannot replace it (no replaceAll), or it held over 10 000 tokens at start (no start snapshot was kept)',
-        ),
+        '409': failure('the data held over 10 000 tokens at start (no start snapshot was kept)'),
         '500': failure('the seed no longer loads (problems lists why)'),
       },
     },
@@ -111,12 +109,9 @@ export const STATE_ROUTES: readonly ControlRow[] = [
       responses: {
         ...COUNTS,
         ...INVALID,
-        '409': failure('the data is in a store of the caller that cannot replace it (no replaceAll)'),
       },
     },
     serve: async ({ parts: { state }, body }) => {
-      if (!state.replaceable)
-        return problem(409, 'restore replaces the data, which is in a database of its own here')
       // An absent body is no request to wipe everything: emptying takes an explicit {}.
       if (!isObject(body))
         return problem(

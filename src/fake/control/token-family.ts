@@ -52,9 +52,6 @@ export async function tokenFamily(
 ): Promise<Response> {
   const notFound = () => messageReply(404, '404 Token Not Found')
   if (!/^\d{1,15}$/.test(idText) || Number(idText) === 0) return notFound()
-  const findSuccessor = store.findSuccessor?.bind(store)
-  if (findSuccessor === undefined)
-    return messageReply(501, 'this store cannot follow a rotation forward (it has no findSuccessor)')
   const start = await store.findById(Number(idText))
   if (start.isErr()) return FAILED()
   if (start.value === null) return notFound()
@@ -69,7 +66,7 @@ export async function tokenFamily(
     at = found.value.previousId
   }
   for (let at = start.value.id; ; ) {
-    const found = await findSuccessor(at)
+    const found = await store.findSuccessor(at)
     if (found.isErr()) return FAILED()
     if (found.value === null || seen.has(found.value.id)) break
     chain.push(found.value)

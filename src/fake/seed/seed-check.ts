@@ -199,7 +199,7 @@ async function checkTokens(
 }
 
 // The seed family rules, for a predecessor that is stored: it exists, is the same user's, is revoked,
-// and has no successor yet (a store without the successor lookup refuses a second one as it writes).
+// and has no successor yet.
 async function storedPredecessorProblem(
   store: TokenStore,
   read: Read,
@@ -214,7 +214,6 @@ async function storedPredecessorProblem(
   }
   const problem = predecessorProblem(predecessor, token.userId)
   if (problem !== null) return problem
-  if (store.findSuccessor === undefined) return null
   const successor = await read(path, store.findSuccessor(previous))
   // The token itself, stored meanwhile by another process loading the same seed, is no second successor.
   if (successor === UNREAD || successor === null || successor.digest === token.digest) return null

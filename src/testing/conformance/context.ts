@@ -31,17 +31,10 @@ export interface ConformanceContext {
 
 /**
  * The optional members of {@link TokenStore}, by capability: a capability is present when the store
- * has every one of them (its methods, or the `userIdType` it declares).
+ * has every one of them. `resources` is the one a store may lack (a store of string user ids).
  */
 export const CAPABILITY_METHODS = {
-  findByDigestWithUser: ['findByDigestWithUser'],
-  freshLookup: ['findFreshByDigest'],
-  replaceAll: ['replaceAll'],
   resources: ['resources'],
-  rotationReceipts: ['rotateWithReceipt', 'consumeRotationReceipt'],
-  successorLookup: ['findSuccessor'],
-  userIdLookup: ['findUserById'],
-  userIdKind: ['userIdType'],
 } as const satisfies Readonly<Record<string, readonly (keyof TokenStore)[]>>
 
 /**
@@ -50,7 +43,7 @@ export const CAPABILITY_METHODS = {
 export type OptionalCapability = keyof typeof CAPABILITY_METHODS
 
 /**
- * A store known to implement a capability's methods.
+ * A store known to implement a capability's members.
  */
 export type WithCapability<K extends OptionalCapability> = TokenStore &
   Required<Pick<TokenStore, (typeof CAPABILITY_METHODS)[K][number]>>
@@ -62,12 +55,8 @@ export function hasCapability<K extends OptionalCapability>(
   store: TokenStore,
   capability: K,
 ): store is WithCapability<K> {
-  const methods: readonly (keyof TokenStore)[] = CAPABILITY_METHODS[capability]
-  return methods.every((member) =>
-    member === 'userIdType' || member === 'resources'
-      ? store[member] !== undefined
-      : typeof store[member] === 'function',
-  )
+  const members: readonly (keyof TokenStore)[] = CAPABILITY_METHODS[capability]
+  return members.every((member) => store[member] !== undefined)
 }
 
 /**

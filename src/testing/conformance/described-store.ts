@@ -2,7 +2,7 @@ import { type Result, ResultAsync } from 'neverthrow'
 import type { ResourceStore } from '../../store/resource-store.js'
 import type { TokenStore } from '../../store/token-store.js'
 
-/** Every method of the port, optional ones included; a type check below keeps the list whole. */
+/** Every method of the port; a type check below keeps the list whole. */
 const METHODS = [
   'findByDigest',
   'findByDigestWithUser',
@@ -50,7 +50,7 @@ export function callOf(outcome: object): string | undefined {
  */
 export function describedStore<S extends TokenStore>(store: S): S {
   const described: { userIdType?: unknown; resources?: unknown; [method: string]: unknown } = {}
-  if (store.userIdType !== undefined) described.userIdType = store.userIdType
+  described.userIdType = store.userIdType
   for (const name of METHODS) {
     const method: unknown = store[name]
     if (typeof method === 'function') described[name] = describedMethod(name, method, store)

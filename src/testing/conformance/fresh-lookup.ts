@@ -6,13 +6,13 @@ import { okValue } from './results.js'
 const LATER = new Date('2026-06-15T12:00:00.000Z')
 
 /**
- * Conformance tests of the optional `findFreshByDigest`: the answer of `findByDigest` followed by
+ * Conformance tests of `findFreshByDigest`: the answer of `findByDigest` followed by
  * `findUser(token.userId)`, as stored now, after any write (the authority decides rotations and other
  * writes from it, never from a cached row).
  */
 export function describeFreshLookup(ctx: ConformanceContext): void {
-  ctx.group('findFreshByDigest (optional)', () => {
-    ctx.testOptional('freshLookup', 'findFreshByDigest returns the token and its owner', async (store) => {
+  ctx.group('findFreshByDigest', () => {
+    ctx.test('findFreshByDigest returns the token and its owner', async (store) => {
       const seed = seeder(store)
       const [, b] = await seed.insertAll([{ name: 'a' }, { name: 'b', userId: 2 }])
       const digest = b?.digest ?? ''
@@ -24,8 +24,7 @@ export function describeFreshLookup(ctx: ConformanceContext): void {
       expect(await okValue(store.findFreshByDigest(orphan.digest))).toEqual({ token: orphan, user: null })
     })
 
-    ctx.testOptional(
-      'freshLookup',
+    ctx.test(
       'findFreshByDigest answers current after a revoke, a rotation, a touch and a user change',
       async (store) => {
         const seed = seeder(store)

@@ -12,42 +12,38 @@ const REPLACE_RACE_ROUNDS = 20
 const RACE_FAMILIES = [70, 71, 72, 73] as const
 
 /**
- * Conformance tests of the optional `replaceAll` capability: all the data replaced in one atomic
+ * Conformance tests of `replaceAll`: all the data replaced in one atomic
  * step by the contents given, stored exactly; a refused replace changes nothing; atomic against
  * concurrent writes.
  */
 export function describeReplaceAll(ctx: ConformanceContext): void {
   ctx.group('replaceAll', () => {
-    ctx.testOptional(
-      'replaceAll',
-      'replaceAll replaces every token and user, stored exactly',
-      async (store) => {
-        const seed = seeder(store)
-        const old = await seed.insert({ name: 'old', userId: 1 })
-        const first: Token = {
-          ...seed.draft({ name: 'first', userId: 2, revoked: true }),
-          id: 40,
-          familyId: 40,
-        }
-        const second: Token = {
-          ...seed.draft({ name: 'second', userId: 2, previousId: 40 }),
-          id: 41,
-          familyId: 40,
-        }
-        const bob = userFixture(2, { username: 'bob' })
-        // A successor before its predecessor: the contents are stored as a whole.
-        await okValue(store.replaceAll({ users: [bob], tokens: [second, first], groups: [], projects: [] }))
-        expect(await listNames(store, {})).toEqual(['first', 'second'])
-        expect(await okValue(store.findByDigest(old.digest))).toBeNull()
-        expect(await okValue(store.findById(old.id))).toBeNull()
-        expect(await okValue(store.findUser(1))).toBeNull()
-        expect(await okValue(store.findUser(2))).toEqual(bob)
-        expect(await okValue(store.findById(41))).toEqual(second)
-        expect(await okValue(store.findByDigest(first.digest))).toEqual(first)
-      },
-    )
+    ctx.test('replaceAll replaces every token and user, stored exactly', async (store) => {
+      const seed = seeder(store)
+      const old = await seed.insert({ name: 'old', userId: 1 })
+      const first: Token = {
+        ...seed.draft({ name: 'first', userId: 2, revoked: true }),
+        id: 40,
+        familyId: 40,
+      }
+      const second: Token = {
+        ...seed.draft({ name: 'second', userId: 2, previousId: 40 }),
+        id: 41,
+        familyId: 40,
+      }
+      const bob = userFixture(2, { username: 'bob' })
+      // A successor before its predecessor: the contents are stored as a whole.
+      await okValue(store.replaceAll({ users: [bob], tokens: [second, first], groups: [], projects: [] }))
+      expect(await listNames(store, {})).toEqual(['first', 'second'])
+      expect(await okValue(store.findByDigest(old.digest))).toBeNull()
+      expect(await okValue(store.findById(old.id))).toBeNull()
+      expect(await okValue(store.findUser(1))).toBeNull()
+      expect(await okValue(store.findUser(2))).toEqual(bob)
+      expect(await okValue(store.findById(41))).toEqual(second)
+      expect(await okValue(store.findByDigest(first.digest))).toEqual(first)
+    })
 
-    ctx.testOptional('replaceAll', 'replaceAll replaces the groups and projects too', async (store) => {
+    ctx.test('replaceAll replaces the groups and projects too', async (store) => {
       const { resources } = store
       if (resources === undefined) return
       await okValue(store.putUser(userFixture(1)))
@@ -66,7 +62,7 @@ export function describeReplaceAll(ctx: ConformanceContext): void {
       expect(await okValue(resources.listProjects())).toEqual([project])
     })
 
-    ctx.testOptional('replaceAll', 'a refused replaceAll changes nothing', async (store) => {
+    ctx.test('a refused replaceAll changes nothing', async (store) => {
       const seed = seeder(store)
       const old = await seed.insert({ name: 'old', userId: 1 })
       const draft = seed.draft({ name: 'twice', userId: 2 })
@@ -89,8 +85,7 @@ export function describeReplaceAll(ctx: ConformanceContext): void {
       expect(await okValue(store.findUser(2))).toBeNull()
     })
 
-    ctx.testOptional(
-      'replaceAll',
+    ctx.test(
       `replaceAll racing rotations of its tokens leaves one active token per family, ${REPLACE_RACE_ROUNDS} rounds`,
       async (store) => {
         const seed = seeder(store)
@@ -139,31 +134,23 @@ export function describeReplaceAll(ctx: ConformanceContext): void {
       },
     )
 
-    ctx.testOptional(
-      'replaceAll',
-      'ids inserted after replaceAll stay above every id before',
-      async (store) => {
-        const seed = seeder(store)
-        const [, second] = await seed.insertAll([{ name: 'a' }, { name: 'b' }])
-        await okValue(store.replaceAll({ users: [], tokens: [], groups: [], projects: [] }))
-        expect(await listNames(store, {})).toEqual([])
-        const next = await seed.insert({ name: 'c' })
-        expect(next.id).toBeGreaterThan(second?.id ?? 0)
-      },
-    )
+    ctx.test('ids inserted after replaceAll stay above every id before', async (store) => {
+      const seed = seeder(store)
+      const [, second] = await seed.insertAll([{ name: 'a' }, { name: 'b' }])
+      await okValue(store.replaceAll({ users: [], tokens: [], groups: [], projects: [] }))
+      expect(await listNames(store, {})).toEqual([])
+      const next = await seed.insert({ name: 'c' })
+      expect(next.id).toBeGreaterThan(second?.id ?? 0)
+    })
 
-    ctx.testOptional(
-      'replaceAll',
-      'ids inserted after replaceAll stay above every id replaced in',
-      async (store) => {
-        const seed = seeder(store)
-        const imported: Token = { ...seed.draft({ name: 'high', userId: 1 }), id: 900, familyId: 900 }
-        await okValue(
-          store.replaceAll({ users: [userFixture(1)], tokens: [imported], groups: [], projects: [] }),
-        )
-        const next = await seed.insert({ name: 'next' })
-        expect(next.id).toBeGreaterThan(900)
-      },
-    )
+    ctx.test('ids inserted after replaceAll stay above every id replaced in', async (store) => {
+      const seed = seeder(store)
+      const imported: Token = { ...seed.draft({ name: 'high', userId: 1 }), id: 900, familyId: 900 }
+      await okValue(
+        store.replaceAll({ users: [userFixture(1)], tokens: [imported], groups: [], projects: [] }),
+      )
+      const next = await seed.insert({ name: 'next' })
+      expect(next.id).toBeGreaterThan(900)
+    })
   })
 }

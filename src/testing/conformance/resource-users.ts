@@ -2,7 +2,7 @@ import { expect } from 'vitest'
 import type { UserDraft } from '../../store/resource-store.js'
 import type { User } from '../../store/user.js'
 import { userFixture } from '../fixtures.js'
-import { type ConformanceContext, hasCapability, seeder } from './context.js'
+import { type ConformanceContext, seeder } from './context.js'
 import { errValue, okValue } from './results.js'
 
 /**
@@ -113,15 +113,11 @@ export function describeResourceUsers(ctx: ConformanceContext): void {
           expect(canonicalUser(await okValue(store.putUser(user)))).toEqual(canonicalUser(user))
           expect(canonicalUser(await okValue(store.findUser(user.id)))).toEqual(canonicalUser(user))
           expect(canonicalUser(await okValue(store.findUser(user.username)))).toEqual(canonicalUser(user))
-          if (store.findUserById !== undefined) {
-            expect(canonicalUser(await okValue(store.findUserById(user.id)))).toEqual(canonicalUser(user))
-          }
-          if (hasCapability(store, 'findByDigestWithUser')) {
-            // Straight through the store: the seeder would put a plain user of this id first.
-            const token = await okValue(store.insert(draft({ userId: user.id })))
-            const found = await okValue(store.findByDigestWithUser(token.digest))
-            expect(canonicalUser(found?.user ?? null)).toEqual(canonicalUser(user))
-          }
+          expect(canonicalUser(await okValue(store.findUserById(user.id)))).toEqual(canonicalUser(user))
+          // Straight through the store: the seeder would put a plain user of this id first.
+          const token = await okValue(store.insert(draft({ userId: user.id })))
+          const found = await okValue(store.findByDigestWithUser(token.digest))
+          expect(canonicalUser(found?.user ?? null)).toEqual(canonicalUser(user))
         }
         // Replacing a user clears the fields the new one lacks.
         await okValue(store.putUser(userFixture(11, { username: 'project_7_bot' })))

@@ -2,12 +2,13 @@ import { expect } from 'vitest'
 import type { CalendarDate } from '../../domain/calendar.js'
 import type { RotationReceiptDraft } from '../../domain/rotation-receipt.js'
 import type { Token, TokenDraft } from '../../domain/token.js'
-import { type ConformanceContext, type Seeder, seeder, type WithCapability } from './context.js'
+import type { TokenStore } from '../../store/token-store.js'
+import { type ConformanceContext, type Seeder, seeder } from './context.js'
 import { contract } from './contracts.js'
 import { errValue, okValue } from './results.js'
 import { RACERS } from './rotation.js'
 
-type ReceiptStore = WithCapability<'rotationReceipts'>
+type ReceiptStore = TokenStore
 
 const ROTATED_AT = new Date('2026-06-15T12:00:00.000Z')
 const WINDOW_MS = 10 * 60 * 1000
@@ -45,39 +46,34 @@ async function rotatedWithReceipt(
 }
 
 /**
- * Conformance tests of the optional `rotationReceipts` capability (`rotateWithReceipt` and
+ * Conformance tests of the rotation receipts (`rotateWithReceipt` and
  * `consumeRotationReceipt`), which backs the `Idempotency-Key` header on rotate: the receipt is
  * written atomically with the rotation, found only by its token and key digest, redeemable only in
  * its window while the successor is active and unused, and handed out at most once, also to
  * concurrent callers. Skipped, with the reason, for a store without it.
  */
 export function describeRotationReceipts(ctx: ConformanceContext): void {
-  ctx.group('rotation receipts (optional)', () => {
-    ctx.testOptional(
-      'rotationReceipts',
-      'rotateWithReceipt rotates as rotate does, and its receipt is consumed once',
-      async (store) => {
-        const seed = seeder(store)
-        const old = await seed.insert({ name: 'ci', userId: 3 })
-        const bystander = await seed.insert({ name: 'other', userId: 3 })
-        const draft = successorOf(seed, old)
-        const successor = await okValue(store.rotateWithReceipt(old.id, draft, receipt()))
-        expect(successor).toEqual({ ...draft, id: successor.id, familyId: old.id })
-        expect(await okValue(store.findById(old.id))).toEqual({ ...old, revoked: true })
-        expect(await okValue(store.findByDigest(draft.digest))).toEqual(successor)
-        expect(await okValue(store.findById(bystander.id))).toEqual(bystander)
-        expect(await okValue(store.consumeRotationReceipt(old.id, KEY_DIGEST, DURING))).toEqual({
-          successor,
-          sealedSecret: SEALED,
-        })
-        expect(await okValue(store.consumeRotationReceipt(old.id, KEY_DIGEST, DURING))).toBeNull()
-        // Consuming changes no token.
-        expect(await okValue(store.findById(successor.id))).toEqual(successor)
-      },
-    )
+  ctx.group('rotation receipts', () => {
+    ctx.test('rotateWithReceipt rotates as rotate does, and its receipt is consumed once', async (store) => {
+      const seed = seeder(store)
+      const old = await seed.insert({ name: 'ci', userId: 3 })
+      const bystander = await seed.insert({ name: 'other', userId: 3 })
+      const draft = successorOf(seed, old)
+      const successor = await okValue(store.rotateWithReceipt(old.id, draft, receipt()))
+      expect(successor).toEqual({ ...draft, id: successor.id, familyId: old.id })
+      expect(await okValue(store.findById(old.id))).toEqual({ ...old, revoked: true })
+      expect(await okValue(store.findByDigest(draft.digest))).toEqual(successor)
+      expect(await okValue(store.findById(bystander.id))).toEqual(bystander)
+      expect(await okValue(store.consumeRotationReceipt(old.id, KEY_DIGEST, DURING))).toEqual({
+        successor,
+        sealedSecret: SEALED,
+      })
+      expect(await okValue(store.consumeRotationReceipt(old.id, KEY_DIGEST, DURING))).toBeNull()
+      // Consuming changes no token.
+      expect(await okValue(store.findById(successor.id))).toEqual(successor)
+    })
 
-    ctx.testOptional(
-      'rotationReceipts',
+    ctx.test(
       'rotateWithReceipt of a revoked or unknown token stores neither successor nor receipt',
       async (store) => {
         const seed = seeder(store)
@@ -110,8 +106,7 @@ export function describeRotationReceipts(ctx: ConformanceContext): void {
       },
     )
 
-    ctx.testOptional(
-      'rotationReceipts',
+    ctx.test(
       `of ${RACERS} concurrent rotateWithReceipt calls on one token exactly one succeeds, with its receipt`,
       async (store) => {
         const seed = seeder(store)
@@ -138,53 +133,38 @@ export function describeRotationReceipts(ctx: ConformanceContext): void {
       },
     )
 
-    ctx.testOptional(
-      'rotationReceipts',
-      'consumeRotationReceipt finds a receipt only by its own token and key digest',
-      async (store) => {
-        const { old, successor } = await rotatedWithReceipt(store)
-        expect(await okValue(store.consumeRotationReceipt(successor.id, KEY_DIGEST, DURING))).toBeNull()
-        expect(await okValue(store.consumeRotationReceipt(old.id, `${KEY_DIGEST}x`, DURING))).toBeNull()
-        expect(
-          await okValue(store.consumeRotationReceipt(old.id, KEY_DIGEST.toLowerCase(), DURING)),
-        ).toBeNull()
-        // The misses consumed nothing.
-        expect(await okValue(store.consumeRotationReceipt(old.id, KEY_DIGEST, DURING))).toEqual({
-          successor,
-          sealedSecret: SEALED,
-        })
-      },
-    )
+    ctx.test('consumeRotationReceipt finds a receipt only by its own token and key digest', async (store) => {
+      const { old, successor } = await rotatedWithReceipt(store)
+      expect(await okValue(store.consumeRotationReceipt(successor.id, KEY_DIGEST, DURING))).toBeNull()
+      expect(await okValue(store.consumeRotationReceipt(old.id, `${KEY_DIGEST}x`, DURING))).toBeNull()
+      expect(await okValue(store.consumeRotationReceipt(old.id, KEY_DIGEST.toLowerCase(), DURING))).toBeNull()
+      // The misses consumed nothing.
+      expect(await okValue(store.consumeRotationReceipt(old.id, KEY_DIGEST, DURING))).toEqual({
+        successor,
+        sealedSecret: SEALED,
+      })
+    })
 
-    ctx.testOptional(
-      'rotationReceipts',
-      'a receipt is redeemable before its expiresAt only',
-      async (store) => {
-        const { old, successor } = await rotatedWithReceipt(store)
-        expect(await okValue(store.consumeRotationReceipt(old.id, KEY_DIGEST, EXPIRES_AT))).toBeNull()
-        const later = new Date(EXPIRES_AT.getTime() + 1)
-        expect(await okValue(store.consumeRotationReceipt(old.id, KEY_DIGEST, later))).toBeNull()
-        // A miss deletes nothing: one millisecond before the end it is still there.
-        const lastMoment = new Date(EXPIRES_AT.getTime() - 1)
-        expect(await okValue(store.consumeRotationReceipt(old.id, KEY_DIGEST, lastMoment))).toEqual({
-          successor,
-          sealedSecret: SEALED,
-        })
-      },
-    )
+    ctx.test('a receipt is redeemable before its expiresAt only', async (store) => {
+      const { old, successor } = await rotatedWithReceipt(store)
+      expect(await okValue(store.consumeRotationReceipt(old.id, KEY_DIGEST, EXPIRES_AT))).toBeNull()
+      const later = new Date(EXPIRES_AT.getTime() + 1)
+      expect(await okValue(store.consumeRotationReceipt(old.id, KEY_DIGEST, later))).toBeNull()
+      // A miss deletes nothing: one millisecond before the end it is still there.
+      const lastMoment = new Date(EXPIRES_AT.getTime() - 1)
+      expect(await okValue(store.consumeRotationReceipt(old.id, KEY_DIGEST, lastMoment))).toEqual({
+        successor,
+        sealedSecret: SEALED,
+      })
+    })
 
-    ctx.testOptional(
-      'rotationReceipts',
-      'a receipt is not redeemable once its successor was used',
-      async (store) => {
-        const { old, successor } = await rotatedWithReceipt(store)
-        expect(await okValue(store.touchLastUsed(successor.id, DURING, 600_000, null))).toBe(true)
-        expect(await okValue(store.consumeRotationReceipt(old.id, KEY_DIGEST, DURING))).toBeNull()
-      },
-    )
+    ctx.test('a receipt is not redeemable once its successor was used', async (store) => {
+      const { old, successor } = await rotatedWithReceipt(store)
+      expect(await okValue(store.touchLastUsed(successor.id, DURING, 600_000, null))).toBe(true)
+      expect(await okValue(store.consumeRotationReceipt(old.id, KEY_DIGEST, DURING))).toBeNull()
+    })
 
-    ctx.testOptional(
-      'rotationReceipts',
+    ctx.test(
       'a receipt is not redeemable once its successor was rotated, revoked or revoked by reuse detection',
       async (store) => {
         const seed = seeder(store)
@@ -202,23 +182,18 @@ export function describeRotationReceipts(ctx: ConformanceContext): void {
       },
     )
 
-    ctx.testOptional(
-      'rotationReceipts',
-      'a receipt is not redeemable once its successor expired',
-      async (store) => {
-        const seed = seeder(store)
-        const old = await seed.insert({ userId: 3 })
-        // A successor expiring the day after the rotation, and a window reaching into that day.
-        const draft = successorOf(seed, old, { expiresAt: '2026-06-16' as CalendarDate })
-        const longWindow = new Date('2026-06-17T00:00:00.000Z')
-        await okValue(store.rotateWithReceipt(old.id, draft, receipt({ expiresAt: longWindow })))
-        const expired = new Date('2026-06-16T00:00:00.000Z')
-        expect(await okValue(store.consumeRotationReceipt(old.id, KEY_DIGEST, expired))).toBeNull()
-      },
-    )
+    ctx.test('a receipt is not redeemable once its successor expired', async (store) => {
+      const seed = seeder(store)
+      const old = await seed.insert({ userId: 3 })
+      // A successor expiring the day after the rotation, and a window reaching into that day.
+      const draft = successorOf(seed, old, { expiresAt: '2026-06-16' as CalendarDate })
+      const longWindow = new Date('2026-06-17T00:00:00.000Z')
+      await okValue(store.rotateWithReceipt(old.id, draft, receipt({ expiresAt: longWindow })))
+      const expired = new Date('2026-06-16T00:00:00.000Z')
+      expect(await okValue(store.consumeRotationReceipt(old.id, KEY_DIGEST, expired))).toBeNull()
+    })
 
-    ctx.testOptional(
-      'rotationReceipts',
+    ctx.test(
       `of ${RACERS} concurrent consumptions of one receipt exactly one gets the successor`,
       async (store) => {
         const { old, successor } = await rotatedWithReceipt(store)
@@ -233,8 +208,7 @@ export function describeRotationReceipts(ctx: ConformanceContext): void {
       },
     )
 
-    ctx.testOptional(
-      'rotationReceipts',
+    ctx.test(
       'rotate without a receipt leaves none, and each rotated token has its own receipt',
       async (store) => {
         const seed = seeder(store)
@@ -258,39 +232,35 @@ export function describeRotationReceipts(ctx: ConformanceContext): void {
       },
     )
 
-    ctx.testOptional(
-      'rotationReceipts',
-      'rotateWithReceipt deletes the receipts expired at its rotation instant',
-      async (store) => {
-        const seed = seeder(store)
-        const early = await seed.insert({ userId: 3 })
-        const earlyEnd = new Date(ROTATED_AT.getTime() - 1)
-        await okValue(
-          store.rotateWithReceipt(
-            early.id,
-            successorOf(seed, early, { createdAt: new Date(ROTATED_AT.getTime() - WINDOW_MS) }),
-            receipt({ expiresAt: earlyEnd }),
-          ),
-        )
-        const open = await seed.insert({ userId: 4 })
-        const openNext = await okValue(
-          store.rotateWithReceipt(
-            open.id,
-            successorOf(seed, open, { createdAt: new Date(ROTATED_AT.getTime() - 2) }),
-            receipt(),
-          ),
-        )
-        const late = await seed.insert({ userId: 5 })
-        // This rotation happens at ROTATED_AT: the first receipt expired before it, the second did not.
-        await okValue(store.rotateWithReceipt(late.id, successorOf(seed, late), receipt()))
-        // Asked as if at an instant inside the first receipt's window: it is gone all the same.
-        const before = new Date(earlyEnd.getTime() - 1)
-        expect(await okValue(store.consumeRotationReceipt(early.id, KEY_DIGEST, before))).toBeNull()
-        expect(await okValue(store.consumeRotationReceipt(open.id, KEY_DIGEST, DURING))).toEqual({
-          successor: openNext,
-          sealedSecret: SEALED,
-        })
-      },
-    )
+    ctx.test('rotateWithReceipt deletes the receipts expired at its rotation instant', async (store) => {
+      const seed = seeder(store)
+      const early = await seed.insert({ userId: 3 })
+      const earlyEnd = new Date(ROTATED_AT.getTime() - 1)
+      await okValue(
+        store.rotateWithReceipt(
+          early.id,
+          successorOf(seed, early, { createdAt: new Date(ROTATED_AT.getTime() - WINDOW_MS) }),
+          receipt({ expiresAt: earlyEnd }),
+        ),
+      )
+      const open = await seed.insert({ userId: 4 })
+      const openNext = await okValue(
+        store.rotateWithReceipt(
+          open.id,
+          successorOf(seed, open, { createdAt: new Date(ROTATED_AT.getTime() - 2) }),
+          receipt(),
+        ),
+      )
+      const late = await seed.insert({ userId: 5 })
+      // This rotation happens at ROTATED_AT: the first receipt expired before it, the second did not.
+      await okValue(store.rotateWithReceipt(late.id, successorOf(seed, late), receipt()))
+      // Asked as if at an instant inside the first receipt's window: it is gone all the same.
+      const before = new Date(earlyEnd.getTime() - 1)
+      expect(await okValue(store.consumeRotationReceipt(early.id, KEY_DIGEST, before))).toBeNull()
+      expect(await okValue(store.consumeRotationReceipt(open.id, KEY_DIGEST, DURING))).toEqual({
+        successor: openNext,
+        sealedSecret: SEALED,
+      })
+    })
   })
 }

@@ -7,13 +7,11 @@ import { errValue, okValue } from './results.js'
 const UUID = '0b8f6c9e-5d2a-4f8e-9c1e-2f4a6b8d0e13'
 
 /**
- * Conformance tests of `findUserById` on the store as configured (integer ids, GitLab's default),
- * with the `userIdLookup` capability.
+ * Conformance tests of `findUserById` on the store as configured (integer ids, GitLab's default).
  */
 export function describeUserIdLookup(ctx: ConformanceContext): void {
   ctx.group('user id lookup', () => {
-    ctx.testOptional(
-      'userIdLookup',
+    ctx.test(
       'findUserById finds an integer id exactly, never a string of its digits or a username',
       async (store) => {
         const alice = userFixture(7, { username: 'alice' })
@@ -25,8 +23,7 @@ export function describeUserIdLookup(ctx: ConformanceContext): void {
       },
     )
 
-    ctx.testOptional(
-      'userIdKind',
+    ctx.test(
       "a store that declares userIdType 'integer' refuses a user or token with a string id",
       async (store) => {
         expect(store.userIdType, `userIdType of a store of integer ids ${contract('user-id-kind')}`).toBe(
@@ -53,8 +50,7 @@ export function describeUserIdLookup(ctx: ConformanceContext): void {
  */
 export function describeStringUserIds(ctx: ConformanceContext): void {
   ctx.group('string user ids', () => {
-    ctx.testOptional(
-      'userIdLookup',
+    ctx.test(
       'string ids: findUserById finds each id exactly (case, leading zeros), never a number',
       async (store) => {
         const users = [
@@ -75,7 +71,7 @@ export function describeStringUserIds(ctx: ConformanceContext): void {
       },
     )
 
-    ctx.testOptional('userIdKind', "string ids: the store declares userIdType 'string'", async (store) => {
+    ctx.test("string ids: the store declares userIdType 'string'", async (store) => {
       expect(store.userIdType, `userIdType of a store of string ids ${contract('user-id-kind')}`).toBe(
         'string',
       )
@@ -133,16 +129,12 @@ export function describeStringUserIds(ctx: ConformanceContext): void {
       },
     )
 
-    ctx.testOptional(
-      'findByDigestWithUser',
-      'string ids: findByDigestWithUser finds the token with its string-id owner',
-      async (store) => {
-        const seed = seeder(store)
-        const token = await seed.insert({ userId: UUID })
-        const found = await okValue(store.findByDigestWithUser(token.digest))
-        expect(found?.token.userId).toBe(UUID)
-        expect(found?.user).toEqual(userFixture(UUID))
-      },
-    )
+    ctx.test('string ids: findByDigestWithUser finds the token with its string-id owner', async (store) => {
+      const seed = seeder(store)
+      const token = await seed.insert({ userId: UUID })
+      const found = await okValue(store.findByDigestWithUser(token.digest))
+      expect(found?.token.userId).toBe(UUID)
+      expect(found?.user).toEqual(userFixture(UUID))
+    })
   })
 }

@@ -2,7 +2,7 @@ import type { ResultAsync } from 'neverthrow'
 import { expect } from 'vitest'
 import type { Token } from '../../domain/token.js'
 import { tokenFixture } from '../fixtures.js'
-import { type ConformanceContext, hasCapability, query, seeder } from './context.js'
+import { type ConformanceContext, query, seeder } from './context.js'
 import { contract } from './contracts.js'
 import { callOf } from './described-store.js'
 import { expectContract, okValue } from './results.js'
@@ -202,10 +202,8 @@ export function describeTouch(ctx: ConformanceContext): void {
         )
         await answered(store.findByDigest(successor.digest), one)
         await answered(store.revokeDescendants(token.id, T), (revoked) => revoked)
-        if (hasCapability(store, 'findByDigestWithUser')) {
-          await answered(store.findByDigestWithUser(successor.digest), (found) => [found?.token])
-        }
-        if (hasCapability(store, 'successorLookup')) await answered(store.findSuccessor(token.id), one)
+        await answered(store.findByDigestWithUser(successor.digest), (found) => [found?.token])
+        await answered(store.findSuccessor(token.id), one)
       },
     )
 

@@ -20,7 +20,6 @@ const NOW = new Date('2026-06-15T12:00:00.000Z')
 
 /** Whether an instance would let the token in: found by digest, not revoked, owner not blocked. */
 async function accepts(store: CachedStore, token: Token): Promise<boolean> {
-  if (store.findByDigestWithUser === undefined) throw new Error('a cached store always has the joined lookup')
   const found = await ok(store.findByDigestWithUser(token.digest))
   return found !== null && !found.token.revoked && found.user !== null && !found.user.blocked
 }
