@@ -1,4 +1,5 @@
 import { type CalendarDate, startOfUtcDay } from './calendar.js'
+import type { GranularScope } from './granular-scope.js'
 import type { UserId } from './user-id.js'
 
 /**
@@ -36,6 +37,11 @@ export interface Token {
   readonly familyId: number
   /** HMAC-SHA-256 of the secret, keyed by the authority's pepper (base64url). */
   readonly digest: string
+  /**
+   * A fine-grained token's scopes (GitLab's granular scopes); absent on a legacy token, whose rights are
+   * its `scopes`. A token is fine-grained exactly when this is present.
+   */
+  readonly granularScopes?: readonly GranularScope[]
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { CalendarDate } from '../domain/calendar.js'
+import type { GranularScope } from '../domain/granular-scope.js'
 import type { Token } from '../domain/token.js'
 import type { UserId } from '../domain/user-id.js'
 import type { InstantReader } from '../query/instants.js'
@@ -25,6 +26,8 @@ export interface StoredRow {
   readonly previousId: number | null
   readonly familyId: number
   readonly digest: string
+  /** `null` on a legacy token (most rows: one slot, no array). */
+  readonly granularScopes: readonly GranularScope[] | null
 }
 
 /**
@@ -65,6 +68,7 @@ export function toRow(token: Token, intern: (scopes: readonly string[]) => reado
     previousId: token.previousId,
     familyId: token.familyId,
     digest: token.digest,
+    granularScopes: token.granularScopes === undefined ? null : frozenScopes(token.granularScopes),
   })
 }
 
@@ -88,6 +92,7 @@ export function withChanges(
     previousId: row.previousId,
     familyId: row.familyId,
     digest: row.digest,
+    granularScopes: row.granularScopes,
   })
 }
 
@@ -109,7 +114,15 @@ export function toToken(row: StoredRow): Token {
     digest: row.digest,
     // Absent when none is recorded, as the Token type says.
     ...(row.lastUsedIps.length === 0 ? {} : { lastUsedIps: row.lastUsedIps }),
+    ...(row.granularScopes === null ? {} : { granularScopes: row.granularScopes }),
   })
+}
+
+/** A deep frozen copy: rows share nothing mutable with callers. */
+function frozenScopes(scopes: readonly GranularScope[]): readonly GranularScope[] {
+  return Object.freeze(
+    scopes.map((scope) => Object.freeze({ ...scope, permissions: Object.freeze([...scope.permissions]) })),
+  )
 }
 
 /**
