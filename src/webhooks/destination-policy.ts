@@ -79,11 +79,11 @@ function describe(address: string): string {
     if (x === 10 || (x === 172 && y >= 16 && y <= 31) || (x === 192 && y === 168)) return 'the local network'
     if (x === 169 && y === 254) return 'a link-local address'
     if (x === 0) return 'the local network'
-    return 'the network'
+    return 'public addresses'
   }
   if (/^fe[89ab]/.test(a)) return 'a link-local address'
   if (/^f[cd]/.test(a)) return 'the local network'
-  return 'the network'
+  return 'public addresses'
 }
 
 const HOW_TO_ALLOW = 'allow it with allowHosts or allowNetwork: true'
