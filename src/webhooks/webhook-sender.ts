@@ -21,6 +21,8 @@ export interface WebhookSenderOptions {
   readonly backoff?: ((retry: number) => number) | undefined
   /** Waits; `setTimeout` by default (tests pass one that returns at once). */
   readonly sleep?: ((ms: number) => Promise<void>) | undefined
+  /** Each attempt's time limit in ms; default 10 000 (GitLab's webhook timeout). */
+  readonly timeoutMs?: number | undefined
   /** `fetch` by default. */
   readonly fetchImpl?: typeof fetch | undefined
 }
@@ -73,6 +75,7 @@ export function webhookSender(options: WebhookSenderOptions): WebhookSender {
   const backoff = options.backoff ?? ((n: number) => 500 * 2 ** n)
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)))
   const fetchImpl = options.fetchImpl ?? fetch
+  const timeoutMs = options.timeoutMs ?? 10_000
   const uuid = uuidFrom(options.random ?? cryptoRandom)
   return {
     async send(event) {
@@ -87,6 +90,7 @@ export function webhookSender(options: WebhookSenderOptions): WebhookSender {
           const response = await fetchImpl(options.url, {
             method: 'POST',
             redirect: 'manual',
+            signal: AbortSignal.timeout(timeoutMs),
             headers: {
               'Content-Type': 'application/json',
               'Idempotency-Key': idempotencyKey,
