@@ -5,10 +5,28 @@
 // The project's attributes are `app/models/project.rb#hook_attrs(backward: true)` (index id 686535207);
 // the token's are `lib/gitlab/hook_data/resource_access_token_builder.rb`'s SAFE_HOOK_ATTRIBUTES.
 
-/** A notice interval as GitLab names it (`PersonalAccessToken::NOTIFICATION_INTERVALS`). */
+/**
+ * A notice interval as GitLab names it (`PersonalAccessToken::NOTIFICATION_INTERVALS`).
+ *
+ * @example
+ * ```ts
+ * import type { ExpiryInterval } from 'patkit/webhooks'
+ * const interval: ExpiryInterval = 'thirty_days'
+ * ```
+ */
 export type ExpiryInterval = 'seven_days' | 'thirty_days' | 'sixty_days'
 
-/** The token an expiry notice is about, in patkit's own terms (not a store row). */
+/**
+ * The token an expiry notice is about, in patkit's own terms (not a store row).
+ *
+ * @example
+ * ```ts
+ * import type { AccessTokenHookToken } from 'patkit/webhooks'
+ * const token: AccessTokenHookToken = {
+ *   id: 1, name: 'ci', userId: 9, createdAt: new Date('2030-01-01T00:00:00Z'), expiresAt: '2030-02-01', lastUsedAt: null,
+ * }
+ * ```
+ */
 export interface AccessTokenHookToken {
   readonly id: number
   readonly name: string
@@ -20,7 +38,17 @@ export interface AccessTokenHookToken {
   readonly lastUsedAt: Date | null
 }
 
-/** The project a project access token belongs to. */
+/**
+ * The project a project access token belongs to.
+ *
+ * @example
+ * ```ts
+ * import type { AccessTokenHookProject } from 'patkit/webhooks'
+ * const project: AccessTokenHookProject = {
+ *   kind: 'project', id: 7, name: 'API', fullPath: 'acme/api', namespaceName: 'Acme', visibility: 'private', defaultBranch: 'main',
+ * }
+ * ```
+ */
 export interface AccessTokenHookProject {
   readonly kind: 'project'
   readonly id: number
@@ -33,7 +61,15 @@ export interface AccessTokenHookProject {
   readonly defaultBranch: string | null
 }
 
-/** The group a group access token belongs to. */
+/**
+ * The group a group access token belongs to.
+ *
+ * @example
+ * ```ts
+ * import type { AccessTokenHookGroup } from 'patkit/webhooks'
+ * const group: AccessTokenHookGroup = { kind: 'group', id: 3, name: 'Acme', path: 'acme', fullPath: 'acme' }
+ * ```
+ */
 export interface AccessTokenHookGroup {
   readonly kind: 'group'
   readonly id: number
@@ -43,7 +79,16 @@ export interface AccessTokenHookGroup {
   readonly fullPath: string
 }
 
-/** Everything {@link accessTokenPayload} needs. */
+/**
+ * Everything {@link accessTokenPayload} needs.
+ *
+ * @example
+ * ```ts
+ * import { type AccessTokenPayloadInput, accessTokenPayload } from 'patkit/webhooks'
+ * declare const input: AccessTokenPayloadInput
+ * const payload = accessTokenPayload(input)
+ * ```
+ */
 export interface AccessTokenPayloadInput {
   /** The instance's base URL, e.g. `http://127.0.0.1:8080` (GitLab's `Gitlab.config.gitlab.base_url`). */
   readonly baseUrl: string
@@ -52,7 +97,16 @@ export interface AccessTokenPayloadInput {
   readonly interval: ExpiryInterval
 }
 
-/** A project as GitLab's `Project#hook_attrs(backward: true)` presents it. */
+/**
+ * A project as GitLab's `Project#hook_attrs(backward: true)` presents it.
+ *
+ * @example
+ * ```ts
+ * import { accessTokenPayload, type ProjectHookAttrs } from 'patkit/webhooks'
+ * declare const payload: ReturnType<typeof accessTokenPayload>
+ * const project: ProjectHookAttrs | undefined = 'project' in payload ? payload.project : undefined
+ * ```
+ */
 export interface ProjectHookAttrs {
   readonly id: number
   readonly name: string
@@ -72,7 +126,16 @@ export interface ProjectHookAttrs {
   readonly http_url: string
 }
 
-/** A group as the access-token hook presents it. */
+/**
+ * A group as the access-token hook presents it.
+ *
+ * @example
+ * ```ts
+ * import { accessTokenPayload, type GroupHookAttrs } from 'patkit/webhooks'
+ * declare const payload: ReturnType<typeof accessTokenPayload>
+ * const group: GroupHookAttrs | undefined = 'group' in payload ? payload.group : undefined
+ * ```
+ */
 export interface GroupHookAttrs {
   readonly group_name: string
   readonly group_path: string
@@ -80,7 +143,17 @@ export interface GroupHookAttrs {
   readonly full_path: string
 }
 
-/** The token as `ResourceAccessTokenBuilder` presents it. */
+/**
+ * The token as `ResourceAccessTokenBuilder` presents it.
+ *
+ * @example
+ * ```ts
+ * import type { AccessTokenHookAttrs, AccessTokenPayload } from 'patkit/webhooks'
+ * declare const payload: AccessTokenPayload
+ * const attrs: AccessTokenHookAttrs = payload.object_attributes
+ * attrs.expires_at // e.g. '2024-01-26'
+ * ```
+ */
 export interface AccessTokenHookAttrs {
   readonly user_id: number
   readonly created_at: string
@@ -101,7 +174,16 @@ interface PayloadCommon {
   readonly interval: ExpiryInterval
 }
 
-/** The JSON body GitLab posts for an expiring project or group access token. */
+/**
+ * The JSON body GitLab posts for an expiring project or group access token.
+ *
+ * @example
+ * ```ts
+ * import type { AccessTokenPayload } from 'patkit/webhooks'
+ * declare const payload: AccessTokenPayload
+ * const body = JSON.stringify(payload)
+ * ```
+ */
 export type AccessTokenPayload =
   | (PayloadCommon & { readonly project: ProjectHookAttrs })
   | (PayloadCommon & { readonly group: GroupHookAttrs })

@@ -11,19 +11,54 @@ import {
 } from './destination-policy.js'
 import { redactHookHeaders } from './hook-headers.js'
 
-/** GitLab's `webhook_timeout` default: 10 seconds (`config/initializers/1_settings.rb`). */
+/**
+ * GitLab's `webhook_timeout` default: 10 seconds (`config/initializers/1_settings.rb`).
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_DELIVERY_TIMEOUT_MS } from 'patkit/webhooks'
+ * DEFAULT_DELIVERY_TIMEOUT_MS // 10000
+ * ```
+ */
 export const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000
 
-/** The part of a response body a delivery record keeps: GitLab's log keeps 8 KB. */
+/**
+ * The part of a response body a delivery record keeps: GitLab's log keeps 8 KB.
+ *
+ * @example
+ * ```ts
+ * import { RESPONSE_BODY_LIMIT } from 'patkit/webhooks'
+ * RESPONSE_BODY_LIMIT // 8192
+ * ```
+ */
 export const RESPONSE_BODY_LIMIT = 8 * 1024
 
-/** Why a delivery got no answer. */
+/**
+ * Why a delivery got no answer.
+ *
+ * @example
+ * ```ts
+ * import type { DeliveryError, DeliveryRecord } from 'patkit/webhooks'
+ * declare const record: DeliveryRecord
+ * const error: DeliveryError | null = record.error
+ * if (error?.kind === 'blocked') console.warn(error.message)
+ * ```
+ */
 export interface DeliveryError {
   readonly kind: 'timeout' | 'refused' | 'blocked' | 'network'
   readonly message: string
 }
 
-/** One delivery attempt as a log keeps it; secret headers redacted. */
+/**
+ * One delivery attempt as a log keeps it; secret headers redacted.
+ *
+ * @example
+ * ```ts
+ * import { deliver, type DeliveryRecord } from 'patkit/webhooks'
+ * const record: DeliveryRecord = await deliver({ url: 'http://127.0.0.1:9000/', headers: {}, body: '{}' })
+ * const ok = record.status !== null && record.status < 300
+ * ```
+ */
 export interface DeliveryRecord {
   readonly url: string
   readonly requestHeaders: Readonly<Record<string, string>>
@@ -37,14 +72,30 @@ export interface DeliveryRecord {
   readonly error: DeliveryError | null
 }
 
-/** One POST to make. */
+/**
+ * One POST to make.
+ *
+ * @example
+ * ```ts
+ * import type { DeliveryRequest } from 'patkit/webhooks'
+ * const request: DeliveryRequest = { url: 'http://127.0.0.1:9000/hook', headers: { 'Content-Type': 'application/json' }, body: '{}' }
+ * ```
+ */
 export interface DeliveryRequest {
   readonly url: string
   readonly headers: Readonly<Record<string, string>>
   readonly body: string
 }
 
-/** How deliveries are made. */
+/**
+ * How deliveries are made.
+ *
+ * @example
+ * ```ts
+ * import type { DeliveryOptions } from 'patkit/webhooks'
+ * const options: DeliveryOptions = { timeoutMs: 5000, policy: { allowHosts: ['hooks.internal'] } }
+ * ```
+ */
 export interface DeliveryOptions {
   readonly policy?: DestinationPolicy | undefined
   readonly resolve?: HostResolver | undefined

@@ -1,12 +1,37 @@
 import type { DeliveryRecord } from './deliver.js'
 
-/** The default number of deliveries in flight at once. */
+/**
+ * The default number of deliveries in flight at once.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_DELIVERY_CONCURRENCY } from 'patkit/webhooks'
+ * DEFAULT_DELIVERY_CONCURRENCY // 8
+ * ```
+ */
 export const DEFAULT_DELIVERY_CONCURRENCY = 8
 
-/** One queued delivery: it gets a signal that aborts at the queue's deadline. */
+/**
+ * One queued delivery: it gets a signal that aborts at the queue's deadline.
+ *
+ * @example
+ * ```ts
+ * import { deliver, type DeliveryJob } from 'patkit/webhooks'
+ * const job: DeliveryJob = (signal) => deliver({ url: 'http://127.0.0.1:9000/', headers: {}, body: '{}' }, { signal })
+ * ```
+ */
 export type DeliveryJob = (signal: AbortSignal) => Promise<DeliveryRecord>
 
-/** How a {@link deliveryQueue} runs its jobs. */
+/**
+ * How a {@link deliveryQueue} runs its jobs.
+ *
+ * @example
+ * ```ts
+ * import { type DeliveryQueueOptions, deliveryQueue } from 'patkit/webhooks'
+ * const options: DeliveryQueueOptions = { concurrency: 2, deadlineMs: 12_000, onRecord: (r) => console.log(r.status) }
+ * const queue = deliveryQueue(options)
+ * ```
+ */
 export interface DeliveryQueueOptions {
   /** Deliveries in flight at once; default {@link DEFAULT_DELIVERY_CONCURRENCY}. */
   readonly concurrency?: number | undefined
@@ -19,7 +44,16 @@ export interface DeliveryQueueOptions {
   readonly onRecord?: ((record: DeliveryRecord) => void) | undefined
 }
 
-/** A bounded queue of deliveries. */
+/**
+ * A bounded queue of deliveries.
+ *
+ * @example
+ * ```ts
+ * import { type DeliveryQueue, deliveryQueue } from 'patkit/webhooks'
+ * const queue: DeliveryQueue = deliveryQueue()
+ * await queue.idle()
+ * ```
+ */
 export interface DeliveryQueue {
   /** Queues a delivery; the promise settles with its record, or null if it threw or missed the deadline. */
   enqueue(job: DeliveryJob): Promise<DeliveryRecord | null>

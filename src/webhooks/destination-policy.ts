@@ -6,6 +6,13 @@ import { err, ok, type Result } from 'neverthrow'
  * Where webhook deliveries may go. Loopback (127.0.0.0/8, ::1, `localhost`) is always allowed; any
  * other address (private, link-local, public) only with `allowNetwork: true` or when its host is in
  * `allowHosts`.
+ *
+ * @example
+ * ```ts
+ * import type { DestinationPolicy } from 'patkit/webhooks'
+ * const loopbackOnly: DestinationPolicy = {}
+ * const intranet: DestinationPolicy = { allowHosts: ['hooks.internal'] }
+ * ```
  */
 export interface DestinationPolicy {
   /** Allow every destination. Default false: loopback only. */
@@ -14,16 +21,44 @@ export interface DestinationPolicy {
   readonly allowHosts?: readonly string[] | undefined
 }
 
-/** One resolved address of a host. */
+/**
+ * One resolved address of a host.
+ *
+ * @example
+ * ```ts
+ * import type { ResolvedAddress } from 'patkit/webhooks'
+ * const address: ResolvedAddress = { address: '127.0.0.1', family: 4 }
+ * ```
+ */
 export interface ResolvedAddress {
   readonly address: string
   readonly family: 4 | 6
 }
 
-/** Resolves a host name to all its addresses (node:dns `lookup` with `all: true` by default). */
+/**
+ * Resolves a host name to all its addresses (node:dns `lookup` with `all: true` by default).
+ *
+ * @example
+ * ```ts
+ * import type { HostResolver } from 'patkit/webhooks'
+ * const fixed: HostResolver = async () => [{ address: '127.0.0.1', family: 4 }]
+ * ```
+ */
 export type HostResolver = (host: string) => Promise<readonly ResolvedAddress[]>
 
-/** A destination the policy accepted: the URL and the address to connect to. */
+/**
+ * A destination the policy accepted: the URL and the address to connect to.
+ *
+ * @example
+ * ```ts
+ * import { type CheckedDestination, checkDestination } from 'patkit/webhooks'
+ * const checked = await checkDestination('http://localhost:9000/', {})
+ * if (checked.isOk()) {
+ *   const target: CheckedDestination = checked.value
+ *   target.address // '127.0.0.1' or '::1'
+ * }
+ * ```
+ */
 export interface CheckedDestination {
   readonly url: URL
   /** The address the delivery connects to (the first resolved), so a second lookup cannot differ. */
@@ -31,7 +66,19 @@ export interface CheckedDestination {
   readonly family: 4 | 6
 }
 
-/** Why a destination was refused. */
+/**
+ * Why a destination was refused.
+ *
+ * @example
+ * ```ts
+ * import { type BlockedDestination, checkDestination } from 'patkit/webhooks'
+ * const checked = await checkDestination('http://10.0.0.1/', {})
+ * if (checked.isErr()) {
+ *   const blocked: BlockedDestination = checked.error
+ *   console.warn(blocked.message) // ... Requests to the local network are not allowed ...
+ * }
+ * ```
+ */
 export interface BlockedDestination {
   readonly kind: 'blocked'
   readonly message: string

@@ -1,10 +1,28 @@
 // GitLab's webhook request headers: `app/services/web_hook_service.rb#build_headers`; the header names
 // from `lib/gitlab/web_hooks.rb` and `lib/gitlab/web_hooks/recursion_detection/uuid.rb`.
 
-/** The `X-Gitlab-Event` of an access-token expiry notice (`resource_access_token_hooks` titleized). */
+/**
+ * The `X-Gitlab-Event` of an access-token expiry notice (`resource_access_token_hooks` titleized).
+ *
+ * @example
+ * ```ts
+ * import { RESOURCE_ACCESS_TOKEN_HOOK_EVENT } from 'patkit/webhooks'
+ * RESOURCE_ACCESS_TOKEN_HOOK_EVENT // 'Resource Access Token Hook'
+ * ```
+ */
 export const RESOURCE_ACCESS_TOKEN_HOOK_EVENT = 'Resource Access Token Hook'
 
-/** What {@link hookHeaders} needs. */
+/**
+ * What {@link hookHeaders} needs.
+ *
+ * @example
+ * ```ts
+ * import { type HookHeadersInput, hookHeaders, uuidFrom } from 'patkit/webhooks'
+ * import { cryptoRandom } from 'patkit/authority'
+ * const input: HookHeadersInput = { gitlabVersion: '18.11.0', instanceUrl: 'http://127.0.0.1:8080', uuid: uuidFrom(cryptoRandom), token: 's3cret' }
+ * const headers = hookHeaders(input)
+ * ```
+ */
 export interface HookHeadersInput {
   /** The emulated GitLab version, sent as `User-Agent: GitLab/<version>`. */
   readonly gitlabVersion: string
@@ -55,7 +73,15 @@ export function hookHeaders(input: HookHeadersInput): Record<string, string> {
   return headers
 }
 
-/** The value a logged secret header is replaced with (GitLab's `WebHookLog#request_headers`). */
+/**
+ * The value a logged secret header is replaced with (GitLab's `WebHookLog#request_headers`).
+ *
+ * @example
+ * ```ts
+ * import { REDACTED } from 'patkit/webhooks'
+ * REDACTED // '[REDACTED]'
+ * ```
+ */
 export const REDACTED = '[REDACTED]'
 
 /**

@@ -4,10 +4,28 @@ import type { Clock } from '../domain/clock.js'
 import { cryptoRandom, type RandomSource } from '../domain/random.js'
 import { uuidFrom } from './hook-headers.js'
 
-/** The header carrying the signature: `Patkit-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256>`. */
+/**
+ * The header carrying the signature: `Patkit-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256>`.
+ *
+ * @example
+ * ```ts
+ * import { SIGNATURE_HEADER } from 'patkit/webhooks'
+ * SIGNATURE_HEADER // 'Patkit-Signature'
+ * ```
+ */
 export const SIGNATURE_HEADER = 'Patkit-Signature'
 
-/** Options of {@link webhookSender}. */
+/**
+ * Options of {@link webhookSender}.
+ *
+ * @example
+ * ```ts
+ * import { type WebhookSenderOptions, webhookSender } from 'patkit/webhooks'
+ * import { systemClock } from 'patkit/authority'
+ * const options: WebhookSenderOptions = { url: 'https://hooks.example.com/', secret: 'whsec', clock: systemClock, retries: 5 }
+ * const sender = webhookSender(options)
+ * ```
+ */
 export interface WebhookSenderOptions {
   readonly url: string
   /** The shared secret the receiver verifies with {@link verifyWebhookSignature}. */
@@ -27,14 +45,40 @@ export interface WebhookSenderOptions {
   readonly fetchImpl?: typeof fetch | undefined
 }
 
-/** A delivered event. */
+/**
+ * A delivered event.
+ *
+ * @example
+ * ```ts
+ * import type { SendSuccess, WebhookSender } from 'patkit/webhooks'
+ * declare const sender: WebhookSender
+ * const outcome = await sender.send({ type: 'ping' })
+ * if (outcome.isOk()) {
+ *   const sent: SendSuccess = outcome.value
+ *   console.log(sent.status, sent.attempts)
+ * }
+ * ```
+ */
 export interface SendSuccess {
   readonly status: number
   readonly attempts: number
   readonly idempotencyKey: string
 }
 
-/** An event the sender gave up on. */
+/**
+ * An event the sender gave up on.
+ *
+ * @example
+ * ```ts
+ * import type { SendFailure, WebhookSender } from 'patkit/webhooks'
+ * declare const sender: WebhookSender
+ * const outcome = await sender.send({ type: 'ping' })
+ * if (outcome.isErr()) {
+ *   const failed: SendFailure = outcome.error
+ *   console.warn(failed.kind, failed.status, failed.message)
+ * }
+ * ```
+ */
 export interface SendFailure {
   readonly kind: 'gave_up' | 'rejected'
   /** The last status, or null when the last attempt had no answer. */
@@ -44,7 +88,17 @@ export interface SendFailure {
   readonly message: string
 }
 
-/** Sends events to one receiver. */
+/**
+ * Sends events to one receiver.
+ *
+ * @example
+ * ```ts
+ * import { type WebhookSender, webhookSender } from 'patkit/webhooks'
+ * import { systemClock } from 'patkit/authority'
+ * const sender: WebhookSender = webhookSender({ url: 'https://hooks.example.com/', secret: 'whsec', clock: systemClock })
+ * await sender.send({ type: 'ping' })
+ * ```
+ */
 export interface WebhookSender {
   send(event: unknown): Promise<Result<SendSuccess, SendFailure>>
 }
@@ -114,7 +168,17 @@ export function webhookSender(options: WebhookSenderOptions): WebhookSender {
   }
 }
 
-/** Why {@link verifyWebhookSignature} refused a request. */
+/**
+ * Why {@link verifyWebhookSignature} refused a request.
+ *
+ * @example
+ * ```ts
+ * import { type SignatureProblem, verifyWebhookSignature } from 'patkit/webhooks'
+ * declare const header: string, rawBody: string
+ * const checked = verifyWebhookSignature('whsec', header, rawBody, new Date())
+ * const problem: SignatureProblem | null = checked.isErr() ? checked.error : null
+ * ```
+ */
 export type SignatureProblem = 'malformed' | 'mismatch' | 'too_old'
 
 /**

@@ -97,7 +97,7 @@ describe('deliver', () => {
     })
     const record = await deliver({ url: r.url, headers, body: '{}' })
     expect(record.status).toBe(302)
-    expect(record.responseHeaders.location).toContain('10.0.0.1')
+    expect(record.responseHeaders['location']).toContain('10.0.0.1')
     expect(record.responseBody).toBe('moved')
     expect(record.error).toBeNull()
     expect(r.seen).toHaveLength(1)
