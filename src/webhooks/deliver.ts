@@ -1,5 +1,6 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { request as httpsRequest } from 'node:https'
+import { isIP } from 'node:net'
 import { systemMonotonic } from '../domain/clock.js'
 import {
   type BlockedDestination,
@@ -116,6 +117,32 @@ function flatHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   return out
 }
 
+// GitLab sends a URL's userinfo as basic auth (WebHookService#basic_auth).
+function basicAuth(url: URL): { Authorization?: string } {
+  if (url.username === '' && url.password === '') return {}
+  const pair = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`
+  return { Authorization: `Basic ${Buffer.from(pair).toString('base64')}` }
+}
+
+// TLS SNI takes a host name only; an IP literal sends none.
+function serverName(url: URL): { servername?: string } {
+  const host = url.hostname.replace(/^\[|\]$/g, '')
+  return isIP(host) === 0 ? { servername: host } : {}
+}
+
+// The URL as a log keeps it: credentials masked, as GitLab's WebHookLog#obfuscate_basic_auth.
+function loggedUrl(raw: string): string {
+  try {
+    const url = new URL(raw)
+    if (url.username === '' && url.password === '') return raw
+    url.username = '*****'
+    url.password = url.password === '' ? '' : '*****'
+    return url.href
+  } catch {
+    return raw
+  }
+}
+
 function networkError(cause: unknown): DeliveryError {
   const code = (cause as { code?: unknown }).code
   const message = cause instanceof Error ? cause.message : String(cause)
@@ -159,8 +186,9 @@ function post(
         ...request.headers,
         Host: url.host,
         'Content-Length': String(Buffer.byteLength(request.body)),
+        ...basicAuth(url),
       },
-      ...(https ? { servername: url.hostname.replace(/^\[|\]$/g, ''), rejectUnauthorized: verifyTls } : {}),
+      ...(https ? { rejectUnauthorized: verifyTls, ...serverName(url) } : {}),
     })
     const fail = (error: DeliveryError): void => {
       finish({ status: null, headers: {}, body: '', error })
@@ -224,7 +252,7 @@ export async function deliver(
   const monotonic = options.monotonic ?? systemMonotonic
   const start = monotonic()
   const base = {
-    url: request.url,
+    url: loggedUrl(request.url),
     requestHeaders: redactHookHeaders(request.headers),
     requestBody: request.body,
   }

@@ -127,6 +127,14 @@ describe('deliver', () => {
     expect(r.seen[0]?.headers.host).toBe(`hooks.test:${r.port}`)
   })
 
+  it('sends URL credentials as basic auth and masks them in the record', async () => {
+    const r = await start((_req, res) => res.end('ok'))
+    const record = await deliver({ url: `http://hook:p%40ss@127.0.0.1:${r.port}/h`, headers, body: '{}' })
+    expect(record.status).toBe(200)
+    expect(r.seen[0]?.headers.authorization).toBe(`Basic ${Buffer.from('hook:p@ss').toString('base64')}`)
+    expect(record.url).toBe(`http://*****:*****@127.0.0.1:${r.port}/h`)
+  })
+
   it('an aborted signal ends the attempt as a timeout', async () => {
     const r = await start(() => undefined)
     const controller = new AbortController()

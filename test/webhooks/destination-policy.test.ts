@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { checkDestination, type HostResolver } from '../../src/webhooks/destination-policy.js'
 
@@ -14,6 +15,9 @@ const names = resolver({
   'public.test': ['93.184.216.34'],
   'split.test': ['127.0.0.1', '10.0.0.5'],
 })
+
+const byte = fc.integer({ min: 0, max: 255 })
+const loopbackV4 = fc.tuple(byte, byte, byte).map(([b, c, d]) => `127.${b}.${c}.${d}`)
 
 describe('checkDestination', () => {
   it.each([
@@ -62,5 +66,15 @@ describe('checkDestination', () => {
     )
     expect((await checkDestination('ftp://127.0.0.1/h', {}, names)).isErr()).toBe(true)
     expect((await checkDestination('not a url', {}, names)).isErr()).toBe(true)
+  })
+
+  it('by default an IPv4 literal is allowed exactly when it is in 127.0.0.0/8, plain or IPv4-mapped', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.ipV4(), loopbackV4), fc.boolean(), async (ip, mapped) => {
+        const host = mapped ? `[::ffff:${ip}]` : ip
+        const checked = await checkDestination(`http://${host}/h`, {}, names)
+        expect(checked.isOk()).toBe(ip.startsWith('127.'))
+      }),
+    )
   })
 })
