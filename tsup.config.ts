@@ -30,6 +30,8 @@ const requirable = {
   cache: 'src/cache/index.ts',
   // The fake authority without the conformance suite: no vitest, so ESM and CJS.
   fake: 'src/fake/index.ts',
+  // GitLab's expiry webhooks (payload, headers, delivery) and the signed sender for embedders.
+  webhooks: 'src/webhooks/index.ts',
 }
 
 // The library's two imports of src/domain/node-crypto.ts become the package import `#node-crypto`,

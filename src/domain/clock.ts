@@ -72,3 +72,16 @@ export function manualClock(start: Date): ManualClock {
     },
   }
 }
+
+/**
+ * Milliseconds from a monotonic source, for measuring durations (never an instant): the real one is
+ * `performance.now()`, read here beside the wall clock so the purity rule keeps one home for both.
+ *
+ * @example
+ * ```ts
+ * import { systemMonotonic } from 'patkit/webhooks'
+ * const start = systemMonotonic()
+ * const elapsed = systemMonotonic() - start
+ * ```
+ */
+export const systemMonotonic: () => number = () => performance.now()

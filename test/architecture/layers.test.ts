@@ -42,6 +42,8 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   testing: ['domain', 'query', 'store'],
   // Everything but testing: the CLI imports the fake, never the conformance suite (design.md, Stage 3).
   cli: ['domain', 'query', 'store', 'authority', 'memory', 'sql', 'cache', 'http', 'node', 'fake'],
+  // GitLab's webhook delivery and the embedders' signed sender (issue 33): domain and Node only.
+  webhooks: ['domain'],
 }
 
 /** The files directly in src/authority: the assembly (`create-authority.ts`), the entry and `AuthorityError`. */
