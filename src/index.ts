@@ -18,14 +18,6 @@ export { type Verification, VerifyCode } from './authority/core/verify.js'
 export { type Authority, AuthorityConfigError, createAuthority } from './authority/create-authority.js'
 export type { Clock } from './domain/clock.js'
 export { type ErrorCode, type ErrorOf, ErrorType, type PatkitError } from './domain/errors.js'
-export {
-  GRANULAR_ACCESS,
-  type GranularAccess,
-  type GranularBoundary,
-  type GranularScope,
-  missingPermissions,
-  scopeReaches,
-} from './domain/granular-scope.js'
 export type { RandomSource } from './domain/random.js'
 export { SCOPES, type Scope } from './domain/scopes.js'
 export { isActive, isExpired, type Token } from './domain/token.js'

@@ -10,6 +10,14 @@
 
 export { systemClock } from '../domain/clock.js'
 export type { UnauthenticatedReason } from '../domain/errors.js'
+export {
+  GRANULAR_ACCESS,
+  type GranularAccess,
+  type GranularBoundary,
+  type GranularScope,
+  missingPermissions,
+  scopeReaches,
+} from '../domain/granular-scope.js'
 export type { TokenFormat } from '../domain/mint-secret.js'
 export { cryptoRandom } from '../domain/random.js'
 export type {

@@ -4,7 +4,7 @@
  *
  * @example
  * ```ts
- * import { GRANULAR_ACCESS } from 'patkit'
+ * import { GRANULAR_ACCESS } from 'patkit/authority'
  * GRANULAR_ACCESS.includes('user') // true
  * ```
  */
@@ -21,7 +21,7 @@ export const GRANULAR_ACCESS = Object.freeze([
  *
  * @example
  * ```ts
- * import type { GranularAccess } from 'patkit'
+ * import type { GranularAccess } from 'patkit/authority'
  * const access: GranularAccess = 'selected_memberships'
  * ```
  */
@@ -35,7 +35,7 @@ export type GranularAccess = (typeof GRANULAR_ACCESS)[number]
  *
  * @example
  * ```ts
- * import type { GranularScope } from 'patkit'
+ * import type { GranularScope } from 'patkit/authority'
  * const scope: GranularScope = {
  *   access: 'selected_memberships', permissions: ['read_project'], projectId: 42, groupId: null,
  * }
@@ -56,7 +56,7 @@ export interface GranularScope {
  *
  * @example
  * ```ts
- * import type { GranularBoundary } from 'patkit'
+ * import type { GranularBoundary } from 'patkit/authority'
  * const boundary: GranularBoundary = { type: 'project', id: 7, ancestorGroupIds: [3, 1], personal: false }
  * ```
  */
@@ -79,7 +79,7 @@ export type GranularBoundary =
  *
  * @example
  * ```ts
- * import { scopeReaches } from 'patkit'
+ * import { scopeReaches } from 'patkit/authority'
  * scopeReaches({ access: 'user', permissions: ['read_user'], projectId: null, groupId: null }, { type: 'user' }) // true
  * ```
  */
@@ -109,7 +109,7 @@ export function scopeReaches(scope: GranularScope, boundary: GranularBoundary): 
  *
  * @example
  * ```ts
- * import { missingPermissions } from 'patkit'
+ * import { missingPermissions } from 'patkit/authority'
  * const scopes = [{ access: 'user', permissions: ['read_user'], projectId: null, groupId: null }] as const
  * missingPermissions(scopes, { type: 'user' }, ['read_user', 'read_personal_access_token']) // ['read_personal_access_token']
  * ```

@@ -115,7 +115,7 @@ describe('patkit serve --database without --seed over a kept database', () => {
     writeFileSync(seed, JSON.stringify({ users: [{ id: 1, username: 'root', admin: true }], tokens }))
     const server = await startServe(
       ['--database', database, '--pepper', PEPPER, '--control-token', CONTROL, '--seed', seed],
-      { extraLines: 1 },
+      { extraLines: 1, waitMs: 90_000 },
     )
     const reset = await control(server, 'POST', '/reset')
     expect(reset.status).toBe(409)

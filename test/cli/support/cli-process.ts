@@ -35,12 +35,12 @@ export interface CliProcess {
   exited(): Promise<Exit>
 }
 
-function withTimeout<T>(promise: Promise<T>, what: string, stderr: () => string): Promise<T> {
+function withTimeout<T>(promise: Promise<T>, what: string, stderr: () => string, waitMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new Error(`timed out after ${WAIT_MS} ms waiting for ${what}; stderr: ${stderr()}`)),
-      WAIT_MS,
+      () => reject(new Error(`timed out after ${waitMs} ms waiting for ${what}; stderr: ${stderr()}`)),
+      waitMs,
     )
   })
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
@@ -49,8 +49,10 @@ function withTimeout<T>(promise: Promise<T>, what: string, stderr: () => string)
 /** Spawns `node dist/cli.js ...args`; the child is killed by `killAll` if a test leaves it running. */
 export function runCli(
   args: readonly string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+  // `waitMs`: for a start that does much work first (seeding 10 001 tokens takes 8 s alone on 2 cores).
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; waitMs?: number } = {},
 ): CliProcess {
+  const waitMs = options.waitMs ?? WAIT_MS
   if (!existsSync(cli)) throw new Error(`${cli} is missing: build first (npx tsup, or npm test)`)
   const child = spawn(process.execPath, [cli, ...args], {
     cwd: options.cwd ?? root,
@@ -94,8 +96,9 @@ export function runCli(
         }),
         `${count} stdout lines`,
         stderr,
+        waitMs,
       ),
-    exited: () => withTimeout(exit, 'the process to exit', stderr),
+    exited: () => withTimeout(exit, 'the process to exit', stderr, waitMs),
   }
 }
 
@@ -111,7 +114,7 @@ const LISTENING = /^patkit listening on (http:\/\/127\.0\.0\.1:(\d+))$/
 /** Starts `patkit serve --port 0 ...args` and waits for the listening line (and `extraLines` more). */
 export async function startServe(
   args: readonly string[] = [],
-  options: { extraLines?: number; cwd?: string; env?: NodeJS.ProcessEnv } = {},
+  options: { extraLines?: number; cwd?: string; env?: NodeJS.ProcessEnv; waitMs?: number } = {},
 ): Promise<Server> {
   const run = runCli(['serve', '--port', '0', ...args], options)
   const [first] = await run.waitForLines(1 + (options.extraLines ?? 0))
