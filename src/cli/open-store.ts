@@ -60,12 +60,15 @@ async function openSql(
   const [{ Kysely, MysqlDialect, PostgresDialect, SqliteDialect }, { migrate, sqlStore, verifyPepper }] =
     modules
   let db: KyselyDb<unknown>
+  // SQLite's authenticate lookup runs on the database directly (`sqliteDatabase`, docs/storage.md).
+  let direct: { sqliteDatabase: import('../sql/index.js').DirectSqliteDatabase } | Record<string, never> = {}
   try {
     if (database.dialect === 'sqlite') {
       const { default: Database } = await import('better-sqlite3')
       const file = new Database(database.file, { timeout: SQLITE_BUSY_TIMEOUT_MS })
       enableWal(file)
       db = new Kysely({ dialect: new SqliteDialect({ database: file }) })
+      direct = { sqliteDatabase: file }
     } else if (database.dialect === 'postgres') {
       const { default: pg } = await import('pg')
       const pool = new pg.Pool({ connectionString: database.url, connectionTimeoutMillis: 10_000 })
@@ -98,7 +101,7 @@ async function openSql(
         : `cannot read the pepper fingerprint of ${describeDatabase(database)}: ${reason(checked.error.cause)}`,
     )
   }
-  const store = sqlStore(db, sqlOptions)
+  const store = sqlStore(db, { ...sqlOptions, ...direct })
   const plain: OpenedStore = {
     store,
     description: describeDatabase(database),
