@@ -38,6 +38,7 @@ export const CAPABILITY_METHODS = {
   freshLookup: ['findFreshByDigest'],
   replaceAll: ['replaceAll'],
   resources: ['resources'],
+  resourcesReplaceAll: ['resources', 'replaceAll'],
   rotationReceipts: ['rotateWithReceipt', 'consumeRotationReceipt'],
   successorLookup: ['findSuccessor'],
   userIdLookup: ['findUserById'],
