@@ -43,6 +43,10 @@ const TABLES = [
   'groups',
   'projects',
   'members',
+  'hooks',
+  'hook_logs',
+  'token_notices',
+  'audit_events',
   'migrations',
   'migrations_lock',
 ].map((t) => PREFIX + t)

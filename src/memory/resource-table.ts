@@ -28,11 +28,15 @@ interface ResourceTable {
 
 const DIGITS = /^\d+$/
 
+// `extendedExpiryWebhooks` is kept only when true: a SQL column cannot tell false from absent, and
+// every store returns the flag the same way.
 function frozen<T extends Resource>(resource: T): T {
-  const copy: T = {
-    ...resource,
+  const { extendedExpiryWebhooks, ...rest } = resource
+  const copy = {
+    ...rest,
     members: Object.freeze(resource.members.map((member) => Object.freeze({ ...member }))),
-  }
+    ...(extendedExpiryWebhooks === true ? { extendedExpiryWebhooks: true } : {}),
+  } as T
   return Object.freeze(copy)
 }
 

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely'
 import type { Group, Project } from '../domain/resource.js'
 import type { StoreContents } from '../store/token-store.js'
+import type { SqlDialect } from './dialect/sql-dialect.js'
 import type { SqlContext } from './options.js'
 import { distinctMembers } from './resource-rows.js'
 import type { PatkitDatabase } from './schema.js'
@@ -12,14 +13,38 @@ import { encodeUser } from './users.js'
 
 // The tables holding the data, children first. The settings (the pepper fingerprint) stay: they
 // describe the tables, not the data; the cache change log stays: other instances read it by number.
-const DATA_TABLES = ['members', 'rotation_receipts', 'tokens', 'projects', 'groups', 'users'] as const
+// Hooks, their logs, the notices given and audit events are data: a reset starts without them.
+const DATA_TABLES = [
+  'members',
+  'rotation_receipts',
+  'tokens',
+  'projects',
+  'groups',
+  'users',
+  'hook_logs',
+  'hooks',
+  'token_notices',
+  'audit_events',
+] as const
 
 // Every data table, taken in one statement before the deletes where the dialect locks tables
 // (PostgreSQL): EXCLUSIVE waits for every open writer of them (a rotation, a mint, a `FOR UPDATE`) to
 // finish and holds off the next ones until the commit, while plain reads go on. The deletes then see
 // every committed row: nothing written before the reset survives it, and nothing written during it
-// lands in the old data. Tokens first: the order rotations take them, so fewer deadlocks to retry.
-const LOCK_ORDER = ['tokens', 'rotation_receipts', 'users', 'groups', 'projects', 'members'] as const
+// lands in the old data. Tokens first: the order rotations take them, so fewer deadlocks to retry;
+// hooks before their logs: the order appendHookLog and deleteHook take them.
+const LOCK_ORDER = [
+  'tokens',
+  'rotation_receipts',
+  'users',
+  'groups',
+  'projects',
+  'members',
+  'hooks',
+  'hook_logs',
+  'token_notices',
+  'audit_events',
+] as const
 
 async function lockDataTables(trx: Kysely<PatkitDatabase>, prefix: string): Promise<void> {
   const tables = sql.join(LOCK_ORDER.map((table) => sql.table(`${prefix}${table}`)))
@@ -35,8 +60,9 @@ function chunks<T>(rows: readonly T[]): T[][] {
   return out
 }
 
-function resourceColumns(resource: Group | Project) {
+function resourceColumns(dialect: SqlDialect, resource: Group | Project) {
   return {
+    extended_expiry_webhooks: dialect.bool(resource.extendedExpiryWebhooks === true),
     id: resource.id,
     path: resource.path,
     full_path: resource.fullPath,
@@ -48,6 +74,7 @@ function resourceColumns(resource: Group | Project) {
 
 async function insertResources(
   trx: Kysely<PatkitDatabase>,
+  dialect: SqlDialect,
   groups: readonly Group[],
   projects: readonly Project[],
 ): Promise<void> {
@@ -55,13 +82,13 @@ async function insertResources(
   for (const part of chunks(groups)) {
     await trx
       .insertInto('groups')
-      .values(part.map((group) => ({ ...resourceColumns(group), parent_id: group.parentId })))
+      .values(part.map((group) => ({ ...resourceColumns(dialect, group), parent_id: group.parentId })))
       .execute()
   }
   for (const part of chunks(projects)) {
     await trx
       .insertInto('projects')
-      .values(part.map((project) => ({ ...resourceColumns(project), group_id: project.groupId })))
+      .values(part.map((project) => ({ ...resourceColumns(dialect, project), group_id: project.groupId })))
       .execute()
   }
   const members = [
@@ -112,7 +139,7 @@ export async function replaceAllRows(context: SqlContext, contents: StoreContent
           .values(part.map((token) => ({ ...encodeToken(dialect, token, token.familyId), id: token.id })))
           .execute()
       }
-      await insertResources(trx, contents.groups, contents.projects)
+      await insertResources(trx, dialect, contents.groups, contents.projects)
       const highest = contents.tokens.reduce((max, token) => Math.max(max, token.id), 0)
       if (dialect.needsSequenceBump && highest > 0) await bumpSequence(trx, `${prefix}tokens`, highest)
     })

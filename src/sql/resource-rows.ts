@@ -9,7 +9,7 @@ import {
   type Visibility,
 } from '../domain/resource.js'
 import type { PatkitDatabase } from './schema.js'
-import { decodeInteger } from './token-row.js'
+import { decodeBoolean, decodeInteger } from './token-row.js'
 
 /** The table of a kind of resource. */
 export function tableOf(type: ResourceType): 'groups' | 'projects' {
@@ -48,6 +48,7 @@ export interface ResourceRow {
   readonly visibility: unknown
   readonly parent_id?: unknown
   readonly group_id?: unknown
+  readonly extended_expiry_webhooks?: unknown
 }
 
 /** A member row: the resource it belongs to, the user, the level. */
@@ -76,6 +77,29 @@ function common(row: ResourceRow, members: readonly MemberRow[]) {
   }
 }
 
+// The column is false for a resource stored without the flag: a store returns the flag only when set
+// (so a resource put without it reads back equal), as the memory store does.
+function extendedFlag(row: ResourceRow): { extendedExpiryWebhooks?: true } {
+  const value = row.extended_expiry_webhooks
+  return value !== undefined && decodeBoolean(value, 'extended_expiry_webhooks')
+    ? { extendedExpiryWebhooks: true }
+    : {}
+}
+
+/**
+ * A group or project as a store returns it: `extendedExpiryWebhooks` only when true (false and absent
+ * read back alike), with the given members.
+ */
+export function storedResource<T extends Group | Project>(resource: T, members: readonly Member[]): T {
+  const { extendedExpiryWebhooks, ...rest } = resource
+  const stored = {
+    ...rest,
+    members,
+    ...(extendedExpiryWebhooks === true ? { extendedExpiryWebhooks: true } : {}),
+  } as T
+  return Object.freeze(stored)
+}
+
 /** A group from its row and its member rows (in user id order). */
 export function decodeGroup(row: ResourceRow, members: readonly MemberRow[]): Group {
   const { id, path, fullPath, name, visibility, members: decoded } = common(row, members)
@@ -87,6 +111,7 @@ export function decodeGroup(row: ResourceRow, members: readonly MemberRow[]): Gr
     parentId: nullableId(row.parent_id, 'parent_id'),
     visibility,
     members: decoded,
+    ...extendedFlag(row),
   })
 }
 
@@ -101,6 +126,7 @@ export function decodeProject(row: ResourceRow, members: readonly MemberRow[]): 
     groupId: nullableId(row.group_id, 'group_id'),
     visibility,
     members: decoded,
+    ...extendedFlag(row),
   })
 }
 

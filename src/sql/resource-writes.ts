@@ -1,18 +1,20 @@
 import type { Kysely } from 'kysely'
 import type { Group, Member, Project, ResourceRef, ResourceType } from '../domain/resource.js'
+import type { SqlDialect } from './dialect/sql-dialect.js'
 import type { SqlContext } from './options.js'
-import { distinctMembers, tableOf } from './resource-rows.js'
+import { distinctMembers, storedResource, tableOf } from './resource-rows.js'
 import type { PatkitDatabase } from './schema.js'
 import { retrying } from './store-failure.js'
 import { writeTransaction } from './transaction.js'
 
-function columnsOf(resource: Group | Project) {
+function columnsOf(dialect: SqlDialect, resource: Group | Project) {
   const common = {
     path: resource.path,
     full_path: resource.fullPath,
     full_path_lower: resource.fullPath.toLowerCase(),
     name: resource.name,
     visibility: resource.visibility,
+    extended_expiry_webhooks: dialect.bool(resource.extendedExpiryWebhooks === true),
   }
   return 'parentId' in resource
     ? { ...common, parent_id: resource.parentId }
@@ -42,7 +44,7 @@ export async function putResource<T extends Group | Project>(
   resource: T,
 ): Promise<T> {
   const table = tableOf(type)
-  const values = columnsOf(resource)
+  const values = columnsOf(context.dialect, resource)
   const members = distinctMembers(resource.members)
   const put = () =>
     writeTransaction(context, async (trx) => {
@@ -77,8 +79,7 @@ export async function putResource<T extends Group | Project>(
   // the primary key, and once more it finds the row and replaces it. A full path another resource
   // holds violates its unique index on every attempt, and fails.
   await retrying(put, context.dialect.isUniqueViolation, 2)
-  const stored: T = { ...resource, members }
-  return Object.freeze(stored)
+  return storedResource(resource, members)
 }
 
 /**

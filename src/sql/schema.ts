@@ -60,6 +60,8 @@ interface ResourceTable {
   full_path_lower: Column<string>
   name: Column<string>
   visibility: Column<string>
+  /** Schema version 0008: false unless the resource's hooks hear every expiry notice. */
+  extended_expiry_webhooks: Column<Flag>
 }
 
 interface GroupsTable extends ResourceTable {
@@ -108,6 +110,58 @@ interface CacheChangesTable {
   created_at: Column<string>
 }
 
+/**
+ * Project and group webhooks (schema version 0008): `events` is a JSON object of event flags,
+ * `sealed_token` the secret token sealed by its owner.
+ */
+interface HooksTable {
+  id: ColumnType<unknown, never, never>
+  /** `'project'` or `'group'`. */
+  source_type: Column<string>
+  source_id: Column<Id>
+  url: Column<string>
+  name: Column<string | null>
+  description: Column<string | null>
+  sealed_token: Column<string | null>
+  events: Column<string>
+  enable_ssl_verification: Column<Flag>
+  created_at: Column<string>
+}
+
+/** Delivery attempts of a hook (schema version 0008): the headers are JSON objects. */
+interface HookLogsTable {
+  id: ColumnType<unknown, never, never>
+  hook_id: Column<Id>
+  trigger: Column<string>
+  url: Column<string>
+  request_headers: Column<string>
+  request_data: Column<string>
+  response_headers: Column<string>
+  response_body: Column<string>
+  response_status: Column<string>
+  execution_duration: Column<number>
+  internal_error_message: Column<string | null>
+  created_at: Column<string>
+}
+
+/** The expiry notices given (schema version 0008): one row per (token_id, interval_days). */
+interface TokenNoticesTable {
+  token_id: Column<Id>
+  interval_days: Column<number>
+  sent_at: Column<string>
+}
+
+/** Audit events (schema version 0008): `details` is a JSON object. */
+interface AuditEventsTable {
+  id: ColumnType<unknown, never, never>
+  author_id: Column<Id>
+  entity_type: Column<string>
+  entity_id: Column<Id>
+  event_name: Column<string>
+  details: Column<string>
+  created_at: Column<string>
+}
+
 /** The store's tables, by their unprefixed names. */
 export interface PatkitDatabase {
   tokens: TokensTable
@@ -118,6 +172,10 @@ export interface PatkitDatabase {
   groups: GroupsTable
   projects: ProjectsTable
   members: MembersTable
+  hooks: HooksTable
+  hook_logs: HookLogsTable
+  token_notices: TokenNoticesTable
+  audit_events: AuditEventsTable
 }
 
 /** The unprefixed names of the store's own tables, which the prefix plugin renames. */
@@ -130,4 +188,8 @@ export const PATKIT_TABLES: readonly (keyof PatkitDatabase)[] = [
   'groups',
   'projects',
   'members',
+  'hooks',
+  'hook_logs',
+  'token_notices',
+  'audit_events',
 ]

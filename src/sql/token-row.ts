@@ -116,7 +116,7 @@ function decodeDay(value: unknown, column: string): CalendarDate {
   return value as CalendarDate
 }
 
-function decodeText(value: unknown, column: string): string {
+export function decodeText(value: unknown, column: string): string {
   if (typeof value !== 'string') throw corrupt(column, value)
   return value
 }

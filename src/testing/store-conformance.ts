@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import type { TokenStore } from '../store/token-store.js'
+import { describeAudit } from './conformance/audit.js'
 import { describeConflicts } from './conformance/conflicts.js'
 import { CAPABILITY_METHODS, type ConformanceContext, hasCapability } from './conformance/context.js'
 import { describedStore } from './conformance/described-store.js'
 import { describeFreshLookup } from './conformance/fresh-lookup.js'
+import { describeHooks } from './conformance/hooks.js'
 import { describeIsolation } from './conformance/isolation.js'
 import { describeJoinedLookup } from './conformance/joined-lookup.js'
 import { describeListFilters } from './conformance/list-filters.js'
@@ -110,6 +112,8 @@ export function describeConformanceTests(ctx: ConformanceContext, stringIds: Con
   describeResources(ctx)
   describeResourceUsers(ctx)
   describeResourceList(ctx)
+  describeHooks(ctx)
+  describeAudit(ctx)
   describeStringUserIds(stringIds)
 }
 
@@ -127,7 +131,8 @@ export function runConformanceTest<S extends TokenStore>(
 /**
  * Registers the conformance suite of the {@link TokenStore} port with vitest: every method, every list
  * filter with its boundaries, every sort key, pagination, the one optional capability (`resources`:
- * projects, groups, members, created users and `filter.resource`) where the store has it, and the race contracts (N concurrent rotations or revocations of one token,
+ * projects, groups, members, created users and `filter.resource`, webhooks, their logs, expiry notices
+ * and audit events) where the store has it, and the race contracts (N concurrent rotations or revocations of one token,
  * concurrent `touchLastUsed`, concurrent `createUser` and `setMember`). Each test builds its own data
  * through the store's public methods at explicit instants, on a store of its own (`create`) or one
  * just emptied (`reset`), so tests never depend on one another or on the wall clock.

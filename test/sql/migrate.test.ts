@@ -17,6 +17,8 @@ import { describe, expect, it } from 'vitest'
 import { DEFAULT_TABLE_PREFIX, migrate, type SqlDialectName, sqlStore } from '../../src/sql/index.js'
 import { indexes } from '../../src/sql/migrations/0001-tokens-and-users.js'
 import { receiptIndexes } from '../../src/sql/migrations/0003-rotation-receipts.js'
+import { resourceIndexes } from '../../src/sql/migrations/0007-resources.js'
+import { hookIndexes } from '../../src/sql/migrations/0008-hooks-and-audit.js'
 import { resolveOptions } from '../../src/sql/options.js'
 import { errValue, okValue } from '../../src/testing/conformance/results.js'
 import {
@@ -38,8 +40,25 @@ const VERSIONS = [
   '0005_last_used_ips',
   '0006_user_id_type',
   '0007_resources',
+  '0008_hooks_and_audit',
 ]
-const VERSION = '0007_resources'
+const VERSION = '0008_hooks_and_audit'
+const HOOK_TABLES = ['hooks', 'hook_logs', 'token_notices', 'audit_events']
+
+/**
+ * Every table of the schema. Kysely lists all of them, also other test files' tables, and one dropped
+ * during the listing fails it with PostgreSQL's undefined_table (42P01): listed again then.
+ */
+async function tablesOf(db: Kysely<unknown>) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.introspection.getTables()
+    } catch (error) {
+      const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined
+      if (attempt >= 5 || code !== '42P01') throw error
+    }
+  }
+}
 
 /** A Kysely instance that compiles with `compiler` and never connects. */
 function offline(compiler: () => QueryCompiler, adapter = new SqliteAdapter()): Kysely<unknown> {
@@ -151,7 +170,7 @@ function describeMigrations(target: DatabaseTarget, dialect: SqlDialectName, tag
         version: VERSION,
       })
       expect(await okValue(migrate(db, { tablePrefix: prefix }))).toEqual({ applied: [], version: VERSION })
-      const tables = (await db.introspection.getTables()).map((t) => t.name)
+      const tables = (await tablesOf(db)).map((t) => t.name)
       expect(tables).toEqual(
         expect.arrayContaining([
           `${prefix}tokens`,
@@ -159,6 +178,10 @@ function describeMigrations(target: DatabaseTarget, dialect: SqlDialectName, tag
           `${prefix}settings`,
           `${prefix}rotation_receipts`,
           `${prefix}cache_changes`,
+          `${prefix}groups`,
+          `${prefix}projects`,
+          `${prefix}members`,
+          ...HOOK_TABLES.map((table) => `${prefix}${table}`),
           `${prefix}migrations`,
         ]),
       )
@@ -167,7 +190,14 @@ function describeMigrations(target: DatabaseTarget, dialect: SqlDialectName, tag
     it('creates every index of the schema', async () => {
       const names = await indexNames(db, dialect, prefix)
       expect(names).toEqual(
-        expect.arrayContaining([...indexes(prefix), ...receiptIndexes(prefix)].map((index) => index.name)),
+        expect.arrayContaining(
+          [
+            ...indexes(prefix),
+            ...receiptIndexes(prefix),
+            ...resourceIndexes(prefix),
+            ...hookIndexes(prefix),
+          ].map((index) => index.name),
+        ),
       )
     })
 
@@ -230,11 +260,11 @@ function describeMigrations(target: DatabaseTarget, dialect: SqlDialectName, tag
         )
         // As if the schema were still at 0004: no column, no 0005 record, and so no 0006 record (later).
         await sql`alter table ${sql.table(`${older}tokens`)} drop column last_used_ips`.execute(db)
-        await sql`delete from ${sql.table(`${older}migrations`)} where name in ('0005_last_used_ips', '0006_user_id_type', '0007_resources')`.execute(
+        await sql`delete from ${sql.table(`${older}migrations`)} where name in ('0005_last_used_ips', '0006_user_id_type', '0007_resources', '0008_hooks_and_audit')`.execute(
           db,
         )
         expect(await okValue(migrate(db, { tablePrefix: older }))).toEqual({
-          applied: ['0005_last_used_ips', '0006_user_id_type', '0007_resources'],
+          applied: ['0005_last_used_ips', '0006_user_id_type', '0007_resources', '0008_hooks_and_audit'],
           version: VERSION,
         })
         expect(await okValue(store.findById(token.id))).toEqual(token)
@@ -253,8 +283,9 @@ function describeMigrations(target: DatabaseTarget, dialect: SqlDialectName, tag
         await okValue(migrate(db, { tablePrefix: older }))
         const root = { id: 1, username: 'root', admin: true, blocked: false }
         await okValue(sqlStore(db, { tablePrefix: older }).putUser(root))
-        // As if the schema were still at 0006: no resource tables, no user fields, no 0007 record.
-        for (const table of ['members', 'groups', 'projects']) {
+        // As if the schema were still at 0006: no resource tables, no user fields, no 0007 record (and
+        // so none of 0008's tables, nor its record).
+        for (const table of ['members', 'groups', 'projects', ...HOOK_TABLES]) {
           await sql`drop table ${sql.table(older + table)}`.execute(db)
         }
         for (const column of [
@@ -267,9 +298,11 @@ function describeMigrations(target: DatabaseTarget, dialect: SqlDialectName, tag
         ]) {
           await sql`alter table ${sql.table(`${older}users`)} drop column ${sql.id(column)}`.execute(db)
         }
-        await sql`delete from ${sql.table(`${older}migrations`)} where name = '0007_resources'`.execute(db)
+        await sql`delete from ${sql.table(`${older}migrations`)} where name in ('0007_resources', '0008_hooks_and_audit')`.execute(
+          db,
+        )
         expect(await okValue(migrate(db, { tablePrefix: older }))).toEqual({
-          applied: ['0007_resources'],
+          applied: ['0007_resources', '0008_hooks_and_audit'],
           version: VERSION,
         })
         const store = sqlStore(db, { tablePrefix: older })
@@ -284,6 +317,64 @@ function describeMigrations(target: DatabaseTarget, dialect: SqlDialectName, tag
       }
     })
 
+    it('0008 adds the hook and audit tables and extended_expiry_webhooks to a store created before it, keeping its resources', async () => {
+      const older = `${prefix}h_`
+      try {
+        await okValue(migrate(db, { tablePrefix: older }))
+        const before = sqlStore(db, { tablePrefix: older }).resources
+        if (before === undefined) throw new Error('no resources')
+        const project = {
+          id: 7,
+          path: 'api',
+          fullPath: 'acme/api',
+          name: 'API',
+          groupId: 1,
+          visibility: 'private' as const,
+          members: [],
+        }
+        const group = {
+          id: 1,
+          path: 'acme',
+          fullPath: 'acme',
+          name: 'Acme',
+          parentId: null,
+          visibility: 'public' as const,
+          members: [],
+        }
+        await okValue(before.putProject(project))
+        await okValue(before.putGroup(group))
+        // As if the schema were still at 0007: no hook or audit tables, no flag columns, no 0008 record.
+        for (const table of HOOK_TABLES) await sql`drop table ${sql.table(older + table)}`.execute(db)
+        for (const table of ['groups', 'projects']) {
+          await sql`alter table ${sql.table(older + table)} drop column extended_expiry_webhooks`.execute(db)
+        }
+        await sql`delete from ${sql.table(`${older}migrations`)} where name = '0008_hooks_and_audit'`.execute(
+          db,
+        )
+        expect(await okValue(migrate(db, { tablePrefix: older }))).toEqual({
+          applied: ['0008_hooks_and_audit'],
+          version: VERSION,
+        })
+        const resources = sqlStore(db, { tablePrefix: older }).resources
+        if (resources === undefined) throw new Error('no resources')
+        expect(await okValue(resources.findProject(7))).toEqual(project)
+        expect(await okValue(resources.findGroup(1))).toEqual(group)
+        expect(await okValue(resources.putProject({ ...project, extendedExpiryWebhooks: true }))).toEqual({
+          ...project,
+          extendedExpiryWebhooks: true,
+        })
+        expect(await okValue(resources.findProject(7))).toEqual({ ...project, extendedExpiryWebhooks: true })
+        expect(await okValue(resources.hooks.claimNotice(1, 7, new Date('2026-01-01T00:00:00.000Z')))).toBe(
+          true,
+        )
+        expect(await okValue(resources.hooks.claimNotice(1, 7, new Date('2026-01-02T00:00:00.000Z')))).toBe(
+          false,
+        )
+      } finally {
+        await dropTables(db, older)
+      }
+    })
+
     it('userIdType string creates text user id columns and records the kind; the other kind is refused later', async () => {
       const strings = `${prefix}u_`
       try {
@@ -291,7 +382,7 @@ function describeMigrations(target: DatabaseTarget, dialect: SqlDialectName, tag
           applied: VERSIONS,
           version: VERSION,
         })
-        const tables = await db.introspection.getTables()
+        const tables = await tablesOf(db)
         const columnType = (table: string, column: string) =>
           tables.find((t) => t.name === strings + table)?.columns.find((c) => c.name === column)?.dataType
         expect(columnType('users', 'id')).toMatch(/char/i)
@@ -314,7 +405,7 @@ function describeMigrations(target: DatabaseTarget, dialect: SqlDialectName, tag
       try {
         await okValue(migrate(db, { tablePrefix: older }))
         // As a database migrated before 0006: its version and its record forgotten.
-        await sql`delete from ${sql.table(`${older}migrations`)} where name in ('0006_user_id_type', '0007_resources')`.execute(
+        await sql`delete from ${sql.table(`${older}migrations`)} where name in ('0006_user_id_type', '0007_resources', '0008_hooks_and_audit')`.execute(
           db,
         )
         await sql`delete from ${sql.table(`${older}settings`)} where name = 'user_id_type'`.execute(db)
@@ -324,7 +415,7 @@ function describeMigrations(target: DatabaseTarget, dialect: SqlDialectName, tag
         )
         // The default kind still migrates it.
         expect(await okValue(migrate(db, { tablePrefix: older }))).toEqual({
-          applied: ['0006_user_id_type', '0007_resources'],
+          applied: ['0006_user_id_type', '0007_resources', '0008_hooks_and_audit'],
           version: VERSION,
         })
       } finally {
@@ -348,7 +439,7 @@ describe('the default prefix', () => {
     const db = sqliteMemory.open()
     try {
       await okValue(migrate(db))
-      const tables = (await db.introspection.getTables()).map((t) => t.name)
+      const tables = (await tablesOf(db)).map((t) => t.name)
       expect(tables).toEqual(expect.arrayContaining(['patkit_tokens', 'patkit_users', 'patkit_migrations']))
     } finally {
       await db.destroy()

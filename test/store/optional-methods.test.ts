@@ -39,4 +39,38 @@ describe('optional store methods', () => {
     const store = wrap()
     expect(CAPABILITIES.filter((capability) => !hasCapability(store, capability))).toEqual([])
   })
+
+  it.each([
+    ['cachedStore', (inner: TokenStore) => cachedStore(inner)],
+    ['swappableStore', (inner: TokenStore) => swappableStore(inner)],
+  ])('%s forwards resources.hooks and resources.audit to the store it wraps', async (_, wrap) => {
+    const inner = memoryStore()
+    const outer = wrap(inner)
+    const hook = await outer.resources?.hooks.insertHook({
+      resource: { type: 'project', id: 7 },
+      url: 'http://127.0.0.1:9000/hook',
+      name: null,
+      description: null,
+      sealedToken: null,
+      events: { resource_access_token_events: true },
+      enableSslVerification: true,
+      createdAt: new Date('2026-01-01T00:00:00.000Z'),
+    })
+    const id = hook?._unsafeUnwrap().id ?? -1
+    expect((await inner.resources?.hooks.findHook(id))?._unsafeUnwrap()?.url).toBe(
+      'http://127.0.0.1:9000/hook',
+    )
+    const event = await outer.resources?.audit.appendAuditEvent({
+      authorId: 1,
+      entityType: 'User',
+      entityId: 1,
+      eventName: 'personal_access_token_revoked',
+      details: {},
+      createdAt: new Date('2026-01-01T00:00:00.000Z'),
+    })
+    const eventId = event?._unsafeUnwrap().id ?? -1
+    expect((await inner.resources?.audit.findAuditEvent(eventId))?._unsafeUnwrap()?.eventName).toBe(
+      'personal_access_token_revoked',
+    )
+  })
 })

@@ -1,4 +1,5 @@
 import { type Result, ResultAsync } from 'neverthrow'
+import type { AuditStore, HookStore } from '../../store/hook-store.js'
 import type { ResourceStore } from '../../store/resource-store.js'
 import type { TokenStore } from '../../store/token-store.js'
 
@@ -61,9 +62,21 @@ export function describedStore<S extends TokenStore>(store: S): S {
     for (const name of RESOURCE_METHODS) {
       methods[name] = describedMethod(`resources.${name}`, resources[name], resources)
     }
+    methods['hooks'] = describedPart('resources.hooks', resources.hooks, HOOK_METHODS)
+    methods['audit'] = describedPart('resources.audit', resources.audit, AUDIT_METHODS)
     described.resources = methods
   }
   return described as unknown as S
+}
+
+/** A nested part of the port (`resources.hooks`) described method by method; absent stays absent. */
+function describedPart(prefix: string, part: object | undefined, names: readonly string[]): unknown {
+  if (part === undefined || part === null) return part
+  const methods: Record<string, unknown> = {}
+  for (const name of names) {
+    methods[name] = describedMethod(`${prefix}.${name}`, Reflect.get(part, name), part)
+  }
+  return methods
 }
 
 /** The port's `resources` methods, every one required of a store that has `resources`. */
@@ -79,9 +92,38 @@ const RESOURCE_METHODS = [
   'createUser',
   'listUsers',
 ] as const satisfies readonly (keyof ResourceStore)[]
-// Stops compiling when the resource port gains a method the list does not name.
-const completeResources: Record<Exclude<keyof ResourceStore, (typeof RESOURCE_METHODS)[number]>, never> = {}
+/** The parts of `resources` that are objects of methods of their own, described by the lists below. */
+const RESOURCE_PARTS = ['hooks', 'audit'] as const satisfies readonly (keyof ResourceStore)[]
+// Stops compiling when the resource port gains a method or part the lists do not name.
+const completeResources: Record<
+  Exclude<keyof ResourceStore, (typeof RESOURCE_METHODS)[number] | (typeof RESOURCE_PARTS)[number]>,
+  never
+> = {}
 void completeResources
+
+/** The methods of `resources.hooks`. */
+const HOOK_METHODS = [
+  'insertHook',
+  'updateHook',
+  'findHook',
+  'listHooks',
+  'deleteHook',
+  'appendHookLog',
+  'listHookLogs',
+  'claimNotice',
+  'noticesOf',
+] as const satisfies readonly (keyof HookStore)[]
+const completeHooks: Record<Exclude<keyof HookStore, (typeof HOOK_METHODS)[number]>, never> = {}
+void completeHooks
+
+/** The methods of `resources.audit`. */
+const AUDIT_METHODS = [
+  'appendAuditEvent',
+  'findAuditEvent',
+  'listAuditEvents',
+] as const satisfies readonly (keyof AuditStore)[]
+const completeAudit: Record<Exclude<keyof AuditStore, (typeof AUDIT_METHODS)[number]>, never> = {}
+void completeAudit
 
 /** One method of a described store: answers as `method` on `target`, its outcome remembering the call. */
 function describedMethod(name: string, method: unknown, target: object): (...args: unknown[]) => unknown {

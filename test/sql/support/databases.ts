@@ -165,6 +165,10 @@ export function storeTables(prefix: string): string[] {
     'groups',
     'projects',
     'members',
+    'hooks',
+    'hook_logs',
+    'token_notices',
+    'audit_events',
     'migrations',
     'migrations_lock',
   ].map((t) => prefix + t)
@@ -184,6 +188,9 @@ export async function emptyTables(db: Kysely<unknown>, prefix: string): Promise<
   await sql`delete from ${sql.table(`${prefix}members`)}`.execute(db)
   await sql`delete from ${sql.table(`${prefix}groups`)}`.execute(db)
   await sql`delete from ${sql.table(`${prefix}projects`)}`.execute(db)
+  for (const table of ['hooks', 'hook_logs', 'token_notices', 'audit_events']) {
+    await sql`delete from ${sql.table(`${prefix}${table}`)}`.execute(db)
+  }
 }
 
 /** Why a database is unreachable, in one line. */
