@@ -12,6 +12,8 @@ import { type AdminTokenMethods, adminTokenMethods } from './admin/admin-tokens.
 import { type AsUserError, asUser, type USER_BLOCKED } from './core/as-user.js'
 import { type AuthenticateError, type AuthenticateOptions, authenticate } from './core/authenticate.js'
 import { type AuthorityConfig, authorityOptionProblem } from './core/config.js'
+import { type AuditMethods, auditMethods } from './hooks/audit-methods.js'
+import { type HookMethods, hookMethods } from './hooks/hook-methods.js'
 import { type CreateError, type CreateRequest, create } from './core/create.js'
 import type { AuthorityDeps } from './core/deps.js'
 import type { AuthorityEvent } from './core/events.js'
@@ -202,6 +204,10 @@ export interface Authority {
   readonly users: UserMethods
   /** Tokens found and revoked by their secret: a leaked-token runbook, GitLab's admin token API. */
   readonly admin: AdminTokenMethods
+  /** Project and group webhooks and their delivery logs. */
+  readonly hooks: HookMethods
+  /** Audit events: the instance's, a project's, a group's. */
+  readonly audit: AuditMethods
 }
 
 /**
@@ -289,6 +295,7 @@ export function resolveAuthorityDeps(config: AuthorityConfig): AuthorityDeps {
       "invalid option userIdType: 'string' needs a user directory with findUserById (the users option, or the store)",
     )
   }
+  const digest = createDigester(config.pepper)
   const deps: AuthorityDeps = Object.freeze({
     store: config.store,
     users,
@@ -299,7 +306,7 @@ export function resolveAuthorityDeps(config: AuthorityConfig): AuthorityDeps {
     random: config.random ?? cryptoRandom,
     prefix: config.tokenPrefix ?? DEFAULT_TOKEN_PREFIX,
     format: config.tokenFormat ?? defaultTokenFormat(config.release ?? LATEST_RELEASE),
-    digest: createDigester(config.pepper),
+    digest,
     release: config.release ?? LATEST_RELEASE,
     expiry: Object.freeze({
       requireExpiry: config.requireExpiry ?? true,
@@ -312,6 +319,7 @@ export function resolveAuthorityDeps(config: AuthorityConfig): AuthorityDeps {
     replay: replay.value,
     grace: grace.value,
     emit: isolate(config.onEvent),
+    sealHookToken: config.sealHookToken ?? ((token: string) => `digest:${digest(token)}`),
   })
   return deps
 }
@@ -418,5 +426,7 @@ export function authorityOver(deps: AuthorityDeps): Authority {
     serviceAccounts: Object.freeze(serviceAccounts),
     users: Object.freeze(users),
     admin: adminTokenMethods(deps),
+    hooks: hookMethods(deps),
+    audit: auditMethods(deps),
   } satisfies Authority)
 }

@@ -63,6 +63,7 @@ const AUTHORITY_MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'service-accounts': ['core'],
   users: ['core'],
   admin: ['core'],
+  hooks: ['core'],
   [AUTHORITY_TOP]: [
     'core',
     'requests',
@@ -72,6 +73,7 @@ const AUTHORITY_MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'service-accounts',
     'users',
     'admin',
+    'hooks',
   ],
 }
 
