@@ -12,8 +12,6 @@ import { type AdminTokenMethods, adminTokenMethods } from './admin/admin-tokens.
 import { type AsUserError, asUser, type USER_BLOCKED } from './core/as-user.js'
 import { type AuthenticateError, type AuthenticateOptions, authenticate } from './core/authenticate.js'
 import { type AuthorityConfig, authorityOptionProblem } from './core/config.js'
-import { type AuditMethods, auditMethods } from './hooks/audit-methods.js'
-import { type HookMethods, hookMethods } from './hooks/hook-methods.js'
 import { type CreateError, type CreateRequest, create } from './core/create.js'
 import type { AuthorityDeps } from './core/deps.js'
 import type { AuthorityEvent } from './core/events.js'
@@ -26,6 +24,8 @@ import { resolveReplay } from './core/replay-window.js'
 import { type RotateError, type RotateOptions, rotate } from './core/rotate.js'
 import { userLookup } from './core/user-lookup.js'
 import { type Verification, type VerifyCode, type VerifyOptions, verify } from './core/verify.js'
+import { type AuditMethods, auditMethods } from './hooks/audit-methods.js'
+import { type HookMethods, hookMethods } from './hooks/hook-methods.js'
 import type { ImpersonationMethods } from './impersonation/impersonation-methods.js'
 import {
   createImpersonationToken,

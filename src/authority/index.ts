@@ -29,6 +29,14 @@ export { DEFAULT_ROTATION_REPLAY_WINDOW_MS } from './core/replay-window.js'
 export type { RotateOptions, RotationIdempotency } from './core/rotate.js'
 export type { VerifyFailureCode, VerifyOptions } from './core/verify.js'
 export { DEFAULT_LAST_USED_THROTTLE_MS } from './create-authority.js'
+export type { AuditError, AuditEventPage, AuditMethods, AuditScope } from './hooks/audit-methods.js'
+export type {
+  HookError,
+  HookLogPage,
+  HookLogStatus,
+  HookMethods,
+  HookRequest,
+} from './hooks/hook-methods.js'
 export type { ImpersonationMethods } from './impersonation/impersonation-methods.js'
 export type {
   ImpersonationCreateRequest,
@@ -46,14 +54,6 @@ export type { ResourceTokenRequest } from './resource/resource-token-create.js'
 export type { ResourceRotation } from './resource/resource-token-rotate.js'
 export type { ResourceTokenMethods, ResourceTokenPage } from './resource/resource-tokens.js'
 export type { ResourceView, ResourceViewError } from './resource/resource-views.js'
-export type { AuditError, AuditEventPage, AuditMethods, AuditScope } from './hooks/audit-methods.js'
-export type {
-  HookError,
-  HookLogPage,
-  HookLogStatus,
-  HookMethods,
-  HookRequest,
-} from './hooks/hook-methods.js'
 export type { ServiceAccountMethods } from './service-accounts/service-accounts.js'
 export type { UsersFilterFlag, UsersQuery } from './users/find-users.js'
 export type { GroupAssociation, ProjectAssociation, TokenAssociations } from './users/token-associations.js'

@@ -1,6 +1,6 @@
 import { err, ok, type Result } from 'neverthrow'
-import type { AuditScope } from '../authority/hooks/audit-methods.js'
 import { READ_SCOPES } from '../authority/core/scope-policy.js'
+import type { AuditScope } from '../authority/hooks/audit-methods.js'
 import { invalidParameter } from '../domain/error-constructors.js'
 import { parseIsoDateTime } from '../query/iso-datetime.js'
 import type { AuditEvent, AuditEventFilter } from '../store/hook-store.js'
@@ -17,8 +17,18 @@ import type { CallerInput, RouteRow } from './route.js'
  * `authority.audit`). An event the caller may not read is ActiveRecord's `404 Not found`.
  */
 export const AUDIT_ROUTES: readonly RouteRow[] = [
-  { method: 'GET', path: '/audit_events', scopes: READ_SCOPES, serve: (i) => list({ type: 'instance' }, i, true) },
-  { method: 'GET', path: '/audit_events/:id', scopes: READ_SCOPES, serve: (i) => get({ type: 'instance' }, i, 'id') },
+  {
+    method: 'GET',
+    path: '/audit_events',
+    scopes: READ_SCOPES,
+    serve: (i) => list({ type: 'instance' }, i, true),
+  },
+  {
+    method: 'GET',
+    path: '/audit_events/:id',
+    scopes: READ_SCOPES,
+    serve: (i) => get({ type: 'instance' }, i, 'id'),
+  },
   ...(['project', 'group'] as const).flatMap((type): RouteRow[] => [
     {
       method: 'GET',
@@ -53,7 +63,10 @@ export function auditEventJson(event: AuditEvent): Record<string, unknown> {
 }
 
 // `created_after`/`created_before` (DateTime); `entity_type`, `entity_id` (requires entity_type) on the instance's.
-function filterOf(params: URLSearchParams, instance: boolean): Result<AuditEventFilter | null, InvalidParameter> {
+function filterOf(
+  params: URLSearchParams,
+  instance: boolean,
+): Result<AuditEventFilter | null, InvalidParameter> {
   const failures: InvalidParameter[] = []
   const date = (name: string): Date | undefined => {
     const value = lastValue(params, name)
@@ -85,7 +98,9 @@ function filterOf(params: URLSearchParams, instance: boolean): Result<AuditEvent
   return ok({
     ...(createdAfter === undefined ? {} : { createdAfter }),
     ...(createdBefore === undefined ? {} : { createdBefore }),
-    ...(entityType === undefined ? {} : { entityType: entityType as AuditEventFilter['entityType'] & string }),
+    ...(entityType === undefined
+      ? {}
+      : { entityType: entityType as AuditEventFilter['entityType'] & string }),
     ...(entityId === undefined ? {} : { entityId }),
   })
 }

@@ -1,6 +1,6 @@
 import { err, ok, type Result } from 'neverthrow'
-import type { HookLogStatus } from '../authority/hooks/hook-methods.js'
 import { READ_SCOPES, WRITE_SCOPES } from '../authority/core/scope-policy.js'
+import type { HookLogStatus } from '../authority/hooks/hook-methods.js'
 import { invalidParameter } from '../domain/error-constructors.js'
 import type { ResourceType } from '../domain/resource.js'
 import { parseGrapeInteger } from '../query/grape-coercions.js'
@@ -25,7 +25,13 @@ function rowsFor(type: ResourceType): RouteRow[] {
     { method: 'POST', path: base, params, scopes: WRITE_SCOPES, serve: (i) => create(type, i) },
     { method: 'GET', path: `${base}/:hook_id`, scopes: READ_SCOPES, serve: (i) => get(type, i) },
     { method: 'PUT', path: `${base}/:hook_id`, params, scopes: WRITE_SCOPES, serve: (i) => update(type, i) },
-    { method: 'DELETE', path: `${base}/:hook_id`, params: [], scopes: WRITE_SCOPES, serve: (i) => remove(type, i) },
+    {
+      method: 'DELETE',
+      path: `${base}/:hook_id`,
+      params: [],
+      scopes: WRITE_SCOPES,
+      serve: (i) => remove(type, i),
+    },
     { method: 'GET', path: `${base}/:hook_id/events`, scopes: READ_SCOPES, serve: (i) => events(type, i) },
   ]
 }
@@ -129,5 +135,9 @@ async function events(type: ResourceType, input: CallerInput): Promise<Reply> {
     ...page.value,
   })
   if (logs.isErr()) return errorReply(logs.error, 'revoke_by_id')
-  return json(200, logs.value.items.map(hookLogJson), paginationHeaders(logs.value.pagination, url, publicUrl))
+  return json(
+    200,
+    logs.value.items.map(hookLogJson),
+    paginationHeaders(logs.value.pagination, url, publicUrl),
+  )
 }

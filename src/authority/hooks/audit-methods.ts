@@ -82,7 +82,11 @@ interface Readable {
 const ALL = { project: 40, group: 50 } as const
 const OWN = { project: 30, group: 10 } as const
 
-function readable(deps: AuthorityDeps, principal: Actor, scope: AuditScope): ResultAsync<Readable, AuditError> {
+function readable(
+  deps: AuthorityDeps,
+  principal: Actor,
+  scope: AuditScope,
+): ResultAsync<Readable, AuditError> {
   const scoped = requireScope(principal, READ_SCOPES)
   if (scoped.isErr()) return errAsync(scoped.error)
   const audit = deps.store.resources?.audit
@@ -141,7 +145,8 @@ export function auditMethods(deps: AuthorityDeps): AuditMethods {
   const methods: AuditMethods = {
     list: (principal, scope, filter, { page, perPage }) =>
       readable(deps, principal, scope).andThen(
-        (found) => new ResultAsync(pageOf({ ...found, filter: { ...filter, ...found.filter } }, page, perPage)),
+        (found) =>
+          new ResultAsync(pageOf({ ...found, filter: { ...filter, ...found.filter } }, page, perPage)),
       ),
     get: (principal, scope, id) =>
       readable(deps, principal, scope).andThen((found) =>

@@ -85,7 +85,12 @@ export interface HookMethods {
   /** The resource's hooks, in id order. */
   list(principal: Actor, type: ResourceType, ref: string): ResultAsync<readonly Hook[], HookError>
   get(principal: Actor, type: ResourceType, ref: string, hookId: string): ResultAsync<Hook, HookError>
-  create(principal: Actor, type: ResourceType, ref: string, request: HookRequest): ResultAsync<Hook, HookError>
+  create(
+    principal: Actor,
+    type: ResourceType,
+    ref: string,
+    request: HookRequest,
+  ): ResultAsync<Hook, HookError>
   /** Changes only what the request gives; its events are merged into the hook's. */
   update(
     principal: Actor,
@@ -238,18 +243,23 @@ async function filteredLogs(
 export function hookMethods(deps: AuthorityDeps): HookMethods {
   const methods: HookMethods = {
     list: (principal, type, ref) =>
-      owner(deps, principal, type, ref, READ_SCOPES).andThen((found) => found.resources.hooks.listHooks(found.ref)),
+      owner(deps, principal, type, ref, READ_SCOPES).andThen((found) =>
+        found.resources.hooks.listHooks(found.ref),
+      ),
     get: (principal, type, ref, hookId) =>
       owner(deps, principal, type, ref, READ_SCOPES).andThen((found) => hookOf(found, hookId)),
     create: writing((principal: Actor, type: ResourceType, ref: string, request: HookRequest) =>
       createHook(deps, principal, type, ref, request),
     ),
-    update: writing((principal: Actor, type: ResourceType, ref: string, hookId: string, request: HookRequest) =>
-      updateHook(deps, principal, type, ref, hookId, request),
+    update: writing(
+      (principal: Actor, type: ResourceType, ref: string, hookId: string, request: HookRequest) =>
+        updateHook(deps, principal, type, ref, hookId, request),
     ),
     delete: writing((principal: Actor, type: ResourceType, ref: string, hookId: string) =>
       owner(deps, principal, type, ref, WRITE_SCOPES).andThen((found) =>
-        hookOf(found, hookId).andThen((hook) => found.resources.hooks.deleteHook(hook.id).map(() => undefined)),
+        hookOf(found, hookId).andThen((hook) =>
+          found.resources.hooks.deleteHook(hook.id).map(() => undefined),
+        ),
       ),
     ),
     logs: (principal, type, ref, hookId, { statuses, page, perPage }) =>

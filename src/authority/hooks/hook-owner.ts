@@ -46,8 +46,9 @@ export function hookOwner(
   if (scoped.isErr()) return errAsync(scoped.error)
   const resources = deps.store.resources
   const viewer = viewerOf(principal)
-  const found: ResultAsync<ResourceInView<Group | Project>, ResourceLookupError> =
-    type === 'project' ? projectInView(deps, viewer, ref) : groupInView(deps, viewer, ref)
+  const found: ResultAsync<ResourceInView<Group | Project>, ResourceLookupError> = type === 'project'
+    ? projectInView(deps, viewer, ref)
+    : groupInView(deps, viewer, ref)
   return found.andThen((view) => {
     if (resources === undefined) return errAsync(forbidden())
     const owner: HookOwner = {
