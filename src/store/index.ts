@@ -61,6 +61,19 @@ export { filterPredicate, matchesFilter } from '../query/predicate.js'
 export { parseSearch, type SearchPlan } from '../query/search.js'
 export { compareTokens } from '../query/sort.js'
 export { SORT_ORDERS, type SortDirection, type SortField, type SortOrder } from '../query/sort-order.js'
+export type {
+  AuditEvent,
+  AuditEventDraft,
+  AuditEventFilter,
+  AuditStore,
+  Hook,
+  HookDraft,
+  HookLog,
+  HookLogDraft,
+  HookStore,
+  NoticeInterval,
+  StorePage,
+} from './hook-store.js'
 export type { ResourceStore, UserDraft, UserFilter } from './resource-store.js'
 export { type RotationReceiptStore, supportsRotationReceipts } from './rotation-receipts.js'
 export { settledResult, settledResultAsync } from './settled.js'

@@ -16,7 +16,15 @@ export interface UnreadableHookSecret {
   readonly type: 'unreadable_hook_secret'
 }
 
-/** The length of a hook secret key: AES-256's. */
+/**
+ * The length of a hook secret key in bytes: AES-256's.
+ *
+ * @example
+ * ```ts
+ * import { HOOK_SECRET_KEY_BYTES } from 'patkit/fake'
+ * HOOK_SECRET_KEY_BYTES // 32
+ * ```
+ */
 export const HOOK_SECRET_KEY_BYTES = 32
 
 const VERSION = 'v1.'
