@@ -1,5 +1,5 @@
 import { err, ok, type Result } from 'neverthrow'
-import { READ_SCOPES, WRITE_SCOPES } from '../authority/core/scope-policy.js'
+import { READ_SCOPES, requireScope, WRITE_SCOPES } from '../authority/core/scope-policy.js'
 import type { HookLogStatus } from '../authority/hooks/hook-methods.js'
 import { invalidParameter } from '../domain/error-constructors.js'
 import type { ResourceType } from '../domain/resource.js'
@@ -60,10 +60,16 @@ async function get(type: ResourceType, input: CallerInput): Promise<Reply> {
   return json(200, hookJson(hook.value, authority.release, false))
 }
 
+// GitLab's `authenticate!` (the token's scopes) runs in a `before` block, ahead of Grape's parameter checks.
+function scopeFirst(principal: CallerInput['principal'], refusal: Reply): Reply {
+  const scoped = requireScope(principal, WRITE_SCOPES)
+  return scoped.isErr() ? errorReply(scoped.error) : refusal
+}
+
 async function create(type: ResourceType, input: CallerInput): Promise<Reply> {
   const { authority, principal, params } = input
   const request = parseHookBody(params, type, authority.release, true)
-  if (request.isErr()) return errorReply(request.error)
+  if (request.isErr()) return scopeFirst(principal, errorReply(request.error))
   const hook = await authority.hooks.create(principal, type, refOf(input), request.value)
   if (hook.isErr()) return errorReply(hook.error, 'create')
   return json(201, hookJson(hook.value, authority.release, false))
@@ -72,10 +78,12 @@ async function create(type: ResourceType, input: CallerInput): Promise<Reply> {
 async function update(type: ResourceType, input: CallerInput): Promise<Reply> {
   const { authority, principal, params, path } = input
   const request = parseHookBody(params, type, authority.release, false)
-  if (request.isErr()) return errorReply(request.error)
+  if (request.isErr()) return scopeFirst(principal, errorReply(request.error))
   // web_hooks_helpers.rb#update_hook: after the hook is found (and authorised).
   const hookId = path['hook_id'] ?? ''
   if (!givesParameters(params, type)) {
+    const scoped = requireScope(principal, WRITE_SCOPES)
+    if (scoped.isErr()) return errorReply(scoped.error)
     const found = await authority.hooks.get(principal, type, refOf(input), hookId)
     if (found.isErr()) return errorReply(found.error, 'revoke_by_id')
     return message(400, 'No parameters provided')

@@ -222,6 +222,15 @@ describe('project hooks', () => {
     expect(write.status).toBe(403)
     expect((await write.json()).error).toBe('insufficient_scope')
     expect((await call(gitlab, 'readOnly', 'GET', '/projects/7/hooks')).status).toBe(200)
+    // The token's scopes come before Grape's parameter checks (`authenticate!` in a `before` block).
+    for (const [method, path] of [
+      ['POST', '/projects/7/hooks'],
+      ['PUT', '/projects/7/hooks/1'],
+    ] as const) {
+      const early = await call(gitlab, 'readOnly', method, path, {})
+      expect(early.status, method).toBe(403)
+      expect((await early.json()).error).toBe('insufficient_scope')
+    }
   })
 
   it('401 without a token', async () => {
