@@ -10,7 +10,7 @@ import { memoryStore } from '../../../src/memory/index.js'
 describe('a hook token without the fake’s key', () => {
   it('is stored as a digest, never in plain text', async () => {
     const store = memoryStore()
-    await store.putUser({ id: 1, username: 'root', admin: true })
+    await store.putUser({ id: 1, username: 'root', admin: true, blocked: false })
     await store.resources?.putProject({
       id: 7,
       path: 'api',
