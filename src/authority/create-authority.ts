@@ -24,6 +24,8 @@ import { resolveReplay } from './core/replay-window.js'
 import { type RotateError, type RotateOptions, rotate } from './core/rotate.js'
 import { userLookup } from './core/user-lookup.js'
 import { type Verification, type VerifyCode, type VerifyOptions, verify } from './core/verify.js'
+import { type AuditMethods, auditMethods } from './hooks/audit-methods.js'
+import { type HookMethods, hookMethods } from './hooks/hook-methods.js'
 import type { ImpersonationMethods } from './impersonation/impersonation-methods.js'
 import {
   createImpersonationToken,
@@ -202,6 +204,10 @@ export interface Authority {
   readonly users: UserMethods
   /** Tokens found and revoked by their secret: a leaked-token runbook, GitLab's admin token API. */
   readonly admin: AdminTokenMethods
+  /** Project and group webhooks and their delivery logs. */
+  readonly hooks: HookMethods
+  /** Audit events: the instance's, a project's, a group's. */
+  readonly audit: AuditMethods
 }
 
 /**
@@ -285,6 +291,7 @@ export function resolveAuthorityDeps(config: AuthorityConfig): AuthorityDeps {
       "invalid option userIdType: 'string' needs a user directory with findUserById (the users option, or the store)",
     )
   }
+  const digest = createDigester(config.pepper)
   const deps: AuthorityDeps = Object.freeze({
     store: config.store,
     users,
@@ -295,7 +302,7 @@ export function resolveAuthorityDeps(config: AuthorityConfig): AuthorityDeps {
     random: config.random ?? cryptoRandom,
     prefix: config.tokenPrefix ?? DEFAULT_TOKEN_PREFIX,
     format: config.tokenFormat ?? defaultTokenFormat(config.release ?? LATEST_RELEASE),
-    digest: createDigester(config.pepper),
+    digest,
     release: config.release ?? LATEST_RELEASE,
     expiry: Object.freeze({
       requireExpiry: config.requireExpiry ?? true,
@@ -308,6 +315,7 @@ export function resolveAuthorityDeps(config: AuthorityConfig): AuthorityDeps {
     replay: resolveReplay(config),
     grace: resolveGrace(config),
     emit: isolate(config.onEvent),
+    sealHookToken: config.sealHookToken ?? ((token: string) => `digest:${digest(token)}`),
   })
   return deps
 }
@@ -414,5 +422,7 @@ export function authorityOver(deps: AuthorityDeps): Authority {
     serviceAccounts: Object.freeze(serviceAccounts),
     users: Object.freeze(users),
     admin: adminTokenMethods(deps),
+    hooks: hookMethods(deps),
+    audit: auditMethods(deps),
   } satisfies Authority)
 }

@@ -37,6 +37,14 @@ export { DEFAULT_ROTATION_REPLAY_WINDOW_MS } from './core/replay-window.js'
 export type { RotateOptions, RotationIdempotency } from './core/rotate.js'
 export type { VerifyFailureCode, VerifyOptions } from './core/verify.js'
 export { DEFAULT_LAST_USED_THROTTLE_MS } from './create-authority.js'
+export type { AuditError, AuditEventPage, AuditMethods, AuditScope } from './hooks/audit-methods.js'
+export type {
+  HookError,
+  HookLogPage,
+  HookLogStatus,
+  HookMethods,
+  HookRequest,
+} from './hooks/hook-methods.js'
 export type { ImpersonationMethods } from './impersonation/impersonation-methods.js'
 export type {
   ImpersonationCreateRequest,

@@ -5,6 +5,7 @@ import { parseRelease, type Release } from '../authority/core/release.js'
 import { hostNameOf, isLoopbackHost } from '../fake/control/control-guard.js'
 import { parseZonedInstant } from '../fake/control/instant.js'
 import { INSECURE_DEVELOPMENT_PEPPER } from '../fake/demo-defaults.js'
+import { parseHookSecretKey } from '../fake/hooks/hook-secret.js'
 import { tablePrefixProblem } from '../sql/table-prefix-rule.js'
 import { type DatabaseUrl, parseDatabaseUrl } from './database-url.js'
 
@@ -45,6 +46,8 @@ export interface ServeOptions {
   readonly controlBodyLimit?: number
   /** Hosts the control API answers for beside the loopback ones and the listen host (`--allow-host`). */
   readonly allowedHosts: readonly string[]
+  /** The key hook tokens are sealed under (`--hook-secret-key`, `PATKIT_HOOK_SECRET_KEY`); absent: random per start. */
+  readonly hookSecretKey?: Uint8Array
   readonly pepper: string
   /** Where the pepper came from; `default` is the public development pepper. */
   readonly pepperSource: 'flag' | 'file' | 'env' | 'default'
@@ -78,6 +81,7 @@ const OPTIONS = {
   'no-control': { type: 'boolean' },
   'control-body-limit': { type: 'string' },
   'allow-host': { type: 'string', multiple: true },
+  'hook-secret-key': { type: 'string' },
 } as const
 
 /**
@@ -199,6 +203,21 @@ function readSecretFile(flag: string, file: string, readFile: ReadTextFile): Res
   }
   const secret = content.replace(/\r?\n$/, '')
   return secret.trim() === '' ? err(`--${flag} ${JSON.stringify(file)} is empty`) : ok(secret)
+}
+
+// --hook-secret-key wins over PATKIT_HOOK_SECRET_KEY; an empty variable is none.
+function chooseHookSecretKey(
+  flag: string | undefined,
+  envKey: string | undefined,
+): Result<Uint8Array | undefined, string> {
+  const [value, source] =
+    flag !== undefined
+      ? [flag, '--hook-secret-key']
+      : [envKey === '' ? undefined : envKey, 'PATKIT_HOOK_SECRET_KEY']
+  if (value === undefined) return ok(undefined)
+  return parseHookSecretKey(value).mapErr(
+    (problem) => `${source} ${problem} (make one with \`openssl rand -hex 32\`)`,
+  )
 }
 
 /** The shortest control token taken: 16 characters (`openssl rand -hex 16` makes 32). */
@@ -344,6 +363,8 @@ export function parseServeArgs(
   if (controlBodyLimit.isErr()) return err(controlBodyLimit.error)
   if (controlBodyLimit.value !== undefined && !control)
     return err('--no-control and --control-body-limit exclude each other')
+  const hookSecretKey = chooseHookSecretKey(values['hook-secret-key'], env['PATKIT_HOOK_SECRET_KEY'])
+  if (hookSecretKey.isErr()) return err(hookSecretKey.error)
   const pepperFlag = required('pepper', values.pepper)
   if (pepperFlag.isErr()) return err(pepperFlag.error)
   let database: DatabaseUrl | undefined
@@ -408,6 +429,7 @@ export function parseServeArgs(
     ...(controlToken.value === undefined ? {} : { controlToken: controlToken.value }),
     ...(controlBodyLimit.value === undefined ? {} : { controlBodyLimit: controlBodyLimit.value }),
     ...pepper.value,
+    ...(hookSecretKey.value === undefined ? {} : { hookSecretKey: hookSecretKey.value }),
     ...(seed.value === undefined ? {} : { seed: seed.value }),
     ...(database === undefined ? {} : { database }),
     ...(release === undefined ? {} : { release }),

@@ -223,6 +223,7 @@ async function start(options: ServeOptions, io: CliOutput, opened: OpenedStore, 
     ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
     ...(options.controlToken === undefined ? {} : { controlToken: options.controlToken }),
     ...(options.controlBodyLimit === undefined ? {} : { controlBodyLimit: options.controlBodyLimit }),
+    ...(options.hookSecretKey === undefined ? {} : { hookSecretKey: options.hookSecretKey }),
     // Clients address the server by its listen address (unless that is every interface's).
     allowedHosts: [...(isWildcardHost(options.host) ? [] : [options.host]), ...options.allowedHosts],
     controlPlane: options.control,

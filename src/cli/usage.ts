@@ -46,6 +46,10 @@ Options:
   --pepper VALUE     Key of the stored secrets' HMAC (default: $PATKIT_PEPPER, else the fixed and
                      INSECURE development pepper; keep it stable for a persistent --database)
   --pepper-file FILE Read the pepper from FILE instead (not visible in the process list)
+  --hook-secret-key KEY
+                     32-byte key (64 hex digits or base64) webhook tokens are sealed under
+                     (default: $PATKIT_HOOK_SECRET_KEY, else random per start: hook tokens a
+                     --database kept then go out without X-Gitlab-Token)
   --shutdown-grace S Seconds a shutdown waits for requests in flight before closing every
                      connection (default 5)
   --daemon           Keep running when the parent process exits or a piped stdin closes

@@ -14,6 +14,8 @@ import { fakeListener, refusalHook } from './fake-listener.js'
 import { fakeNotices } from './fake-notices.js'
 import { type FakeState, fakeState } from './fake-state.js'
 import { createFaults, type Faults } from './faults.js'
+import { type AuditRecorder, auditRecorder } from './hooks/audit-recorder.js'
+import { HOOK_SECRET_KEY_BYTES, sealHookSecret } from './hooks/hook-secret.js'
 import { createJournal, type Journal } from './journal.js'
 import { issuedSecret, secretPrefixes } from './secret-prefixes.js'
 import type { SeedReport } from './seed/load-seed.js'
@@ -73,6 +75,12 @@ export interface FakeAuthorityOptions {
   readonly controlBodyLimit?: number
   /** Whether the listener serves the control API under `/__patkit/`; default true. */
   readonly controlPlane?: boolean
+  /**
+   * The 32-byte AES-256-GCM key hook tokens are sealed under (`Hook.sealedToken`); default a random
+   * key drawn at start, so hook tokens a database kept from an earlier run do not open (their
+   * deliveries go without `X-Gitlab-Token`).
+   */
+  readonly hookSecretKey?: Uint8Array
   /** Also receives every authority event (after the journal). */
   readonly onEvent?: (event: AuthorityEvent) => void
 }
@@ -117,6 +125,8 @@ export interface FakeAuthority {
    * data or the clock in process to see the notices at once.
    */
   checkExpiring(): Promise<void>
+  /** The key hook tokens are sealed under (`openHookSecret` opens them with it). */
+  readonly hookSecretKey: Uint8Array
   /**
    * Ends every open event stream of the control API (`GET /__patkit/journal/stream`), so that closing
    * the server does not wait for them; call it as the server closes.
@@ -157,12 +167,19 @@ export async function fakeAuthority(
   const journal = createJournal()
   const faults = createFaults(random)
   const { clock } = options
+  let recorder: AuditRecorder | undefined
   const onEvent = (event: AuthorityEvent) => {
     journal.recordEvent(event)
+    recorder?.record(event)
     options.onEvent?.(event)
   }
+  // Hook tokens' key and nonces come from a source of their own: drawing them from `random` would
+  // shift the secrets a reset replays.
+  const hookRandom = typeof options.random === 'function' ? options.random() : options.random
+  const hookSecretKey = options.hookSecretKey ?? hookRandom.bytes(HOOK_SECRET_KEY_BYTES)
   const config = {
     pepper: options.pepper,
+    sealHookToken: (token: string) => sealHookSecret(hookSecretKey, token, hookRandom),
     clock,
     random,
     ...(options.release === undefined ? {} : { release: options.release }),
@@ -175,6 +192,12 @@ export async function fakeAuthority(
   // The seed path (recognizing seeded secrets), the control API's minting and the listener's fault
   // matching use the authority's own digester, prefix and format: one derivation from the options.
   const { digest } = deps
+  recorder = auditRecorder({ store, userById: deps.userById })
+  const audited = recorder
+  const beforeRequest = async () => {
+    await audited.settled()
+    await notices.due()
+  }
   // GitLab's daily expiry notifier, run when the data is loaded and on each new clock day (see
   // fake-notices.ts), before any request that could read the journal is answered.
   const notices = fakeNotices({ store, clock, onEvent })
@@ -221,7 +244,7 @@ export async function fakeAuthority(
   })
   // Also after the answer is made: a reset's or restore's notices land after its journal clear.
   const control: Handler = async (request) => {
-    await notices.due()
+    await beforeRequest()
     const response = await controlApi(request)
     await notices.due()
     // A token issued over the control API: its prefix, for the refusals of unknown tokens.
@@ -240,7 +263,7 @@ export async function fakeAuthority(
     clock,
     store,
     digest,
-    beforeRequest: notices.due,
+    beforeRequest,
     prefixes,
     adminMode: options.adminMode === true,
   })
@@ -256,7 +279,8 @@ export async function fakeAuthority(
     listener,
     seeded: seeded.value,
     rememberIssued: (tokenId, secret) => prefixes.remember(tokenId, secret),
-    checkExpiring: notices.due,
+    checkExpiring: beforeRequest,
+    hookSecretKey,
     closeStreams: () => closing.abort(),
   })
 }

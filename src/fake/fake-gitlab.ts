@@ -15,6 +15,7 @@ import { DEMO_USERS, FAKE_GITLAB_START, INSECURE_DEVELOPMENT_PEPPER } from './de
 import { fakeAuthority } from './fake-authority.js'
 import type { StateSnapshot } from './fake-state.js'
 import type { Faults } from './faults.js'
+import { HOOK_SECRET_KEY_BYTES } from './hooks/hook-secret.js'
 import type { Journal } from './journal.js'
 import { listenNode } from './listen.js'
 import { describeIssueFailure } from './seed/load-seed.js'
@@ -79,6 +80,12 @@ export interface FakeGitLabOptions<C extends Clock = ManualClock> {
    * after a reset sees the same secrets.
    */
   readonly random?: RandomSource | (() => RandomSource)
+  /**
+   * The 32-byte AES-256-GCM key the fake seals webhooks' secret tokens under (never stored in plain
+   * text). Default: a random key per start, from `random`; hook tokens a database kept from an earlier
+   * start then do not open, and their deliveries go without `X-Gitlab-Token` (docs/webhooks.md).
+   */
+  readonly hookSecretKey?: Uint8Array
   /** Receives every authority event (also recorded in `journal`), `token_expiring` included. */
   readonly onEvent?: (event: AuthorityEvent) => void
   /**
@@ -207,6 +214,11 @@ export async function createFakeGitLab<C extends Clock = ManualClock>(
       `createFakeGitLab: host ${JSON.stringify(host)} is reachable from other machines: give a controlToken to guard the control API`,
     )
   }
+  if (options.hookSecretKey !== undefined && options.hookSecretKey.length !== HOOK_SECRET_KEY_BYTES) {
+    throw new TypeError(
+      `createFakeGitLab: hookSecretKey must be ${HOOK_SECRET_KEY_BYTES} bytes, got ${options.hookSecretKey.length}`,
+    )
+  }
   const pepper = options.pepper ?? INSECURE_DEVELOPMENT_PEPPER
   const replaceable = options.store === undefined
   const clock = resolveClock(options.clock)
@@ -225,6 +237,7 @@ export async function createFakeGitLab<C extends Clock = ManualClock>(
     ...(options.controlToken === undefined ? {} : { controlToken: options.controlToken }),
     allowedHosts: [...(isWildcardHost(host) ? [] : [host]), ...(options.allowedHosts ?? [])],
     ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+    ...(options.hookSecretKey === undefined ? {} : { hookSecretKey: options.hookSecretKey }),
   })
   if (fake.isErr()) throw new TypeError(`createFakeGitLab: ${problemsText(fake.error)}`)
   const { authority, state, journal, faults, handler, checkExpiring } = fake.value

@@ -178,12 +178,28 @@ export const seedMembers = (members: readonly Member[]) =>
 // Typed by inference, with members' access levels as GitLab's (a valid seed's), not any number.
 function seedGroup(group: Group) {
   const { id, path, name, visibility } = group
-  return { id, path, name, parent_id: group.parentId, visibility, members: seedMembers(group.members) }
+  return {
+    id,
+    path,
+    name,
+    parent_id: group.parentId,
+    visibility,
+    members: seedMembers(group.members),
+    ...(group.extendedExpiryWebhooks === true ? { extended_grat_expiry_webhooks_execute: true } : {}),
+  }
 }
 
 function seedProject(project: Project) {
   const { id, path, name, visibility } = project
-  return { id, path, name, group_id: project.groupId, visibility, members: seedMembers(project.members) }
+  return {
+    id,
+    path,
+    name,
+    group_id: project.groupId,
+    visibility,
+    members: seedMembers(project.members),
+    ...(project.extendedExpiryWebhooks === true ? { extended_prat_expiry_webhooks_execute: true } : {}),
+  }
 }
 
 // A token's predecessor comes before it, as a seed requires (a token imported with a lower id than

@@ -17,6 +17,13 @@ export { type FakeAuthority, type FakeAuthorityOptions, fakeAuthority } from './
 export { createFakeGitLab, type FakeGitLab, type FakeGitLabOptions } from './fake-gitlab.js'
 export type { StateSnapshot } from './fake-state.js'
 export type { FaultAction, FaultRule, FaultRuleInput, Faults } from './faults.js'
+export {
+  HOOK_SECRET_KEY_BYTES,
+  openHookSecret,
+  parseHookSecretKey,
+  sealHookSecret,
+  type UnreadableHookSecret,
+} from './hooks/hook-secret.js'
 export type {
   EventEntry,
   Journal,

@@ -39,7 +39,7 @@ export interface CredentialsInput extends RouteInput {
 /** What every row declares. */
 export interface RowShape {
   /** GET rows serve HEAD too, without the body. */
-  readonly method: 'GET' | 'POST' | 'DELETE'
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE'
   /** Relative to the base path; `:name` is a path parameter (one non-empty segment). */
   readonly path: string
   /** Patterns a path parameter must match as sent (GitLab's `requirements:`), else the path is no route (404). */

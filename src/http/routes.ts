@@ -1,4 +1,6 @@
 import { ADMIN_TOKEN_ROUTES } from './admin-token-routes.js'
+import { AUDIT_ROUTES } from './audit-routes.js'
+import { HOOK_ROUTES } from './hook-routes.js'
 import { IMPERSONATION_ROUTES } from './impersonation-routes.js'
 import { METADATA_ROUTES } from './metadata-routes.js'
 import { RESOURCE_ROUTES } from './resource-routes.js'
@@ -21,4 +23,6 @@ export const ROUTES: readonly RouteRow[] = [
   ...SERVICE_ACCOUNT_ROUTES,
   ...ADMIN_TOKEN_ROUTES,
   ...RESOURCE_ROUTES,
+  ...HOOK_ROUTES,
+  ...AUDIT_ROUTES,
 ]

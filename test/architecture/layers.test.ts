@@ -65,6 +65,7 @@ const AUTHORITY_MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'service-accounts': ['core'],
   users: ['core'],
   admin: ['core'],
+  hooks: ['core'],
   [AUTHORITY_TOP]: [
     'core',
     'requests',
@@ -74,6 +75,7 @@ const AUTHORITY_MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'service-accounts',
     'users',
     'admin',
+    'hooks',
   ],
 }
 

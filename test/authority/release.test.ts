@@ -54,6 +54,7 @@ describe('release emulation', () => {
       group_service_accounts: '16.1',
       group_service_accounts_list: '17.1',
       group_service_account_tokens_list: '17.11',
+      resource_access_token_events: '16.10',
     })
   })
 

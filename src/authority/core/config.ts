@@ -82,6 +82,13 @@ export interface AuthorityConfig {
    * a store with rotation receipts and `findSuccessor` (patkit's stores have them). See docs/rotation.md.
    */
   readonly rotationGraceMs?: number
+  /**
+   * Seals a webhook's secret token before the store keeps it (`Hook.sealedToken`): the fake GitLab
+   * seals with AES-256-GCM under its hook secret key, so that its deliveries can send
+   * `X-Gitlab-Token`. Without it the token is kept as its peppered digest (`digest:` and the
+   * HMAC), which nothing can open: such hooks are delivered without `X-Gitlab-Token`.
+   */
+  readonly sealHookToken?: (token: string) => string
   /** Receives the audit trail. A listener that throws does not affect the operation. */
   readonly onEvent?: (event: AuthorityEvent) => void
   /**

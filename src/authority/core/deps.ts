@@ -56,6 +56,8 @@ export interface AuthorityDeps {
   /** `null` when `rotationGraceMs` is 0 (the default): GitLab's behaviour. */
   readonly grace: GraceDeps | null
   readonly emit: (event: AuthorityEvent) => void
+  /** The `sealHookToken` option, or the peppered digest (never opened) without one. */
+  readonly sealHookToken: (token: string) => string
 }
 
 /**

@@ -136,6 +136,11 @@ export const FEATURES = {
     since: '17.9',
     description: "a revoked resource access token's bot and membership are kept (before: the bot is removed)",
   },
+  // Access token expiry webhooks (doc/user/project/integrations/webhook_events.md history: 16.10, MR 141907).
+  resource_access_token_events: {
+    since: '16.10',
+    description: 'the resource_access_token_events flag of project and group hooks (expiry webhooks)',
+  },
   metadata: { since: '15.2', description: 'GET /metadata' },
   version_mirrors_metadata: {
     since: '15.5',

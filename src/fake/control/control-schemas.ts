@@ -50,12 +50,25 @@ const seedGroup = closed(
   {
     ...resourceFields,
     parent_id: nullable('integer', { minimum: 1, description: 'the group above; null: top level' }),
+    extended_grat_expiry_webhooks_execute: {
+      type: 'boolean',
+      description:
+        "GitLab's namespace setting: the group's hooks also hear the 60- and 30-day token expiry notices; default false",
+    },
   },
   ['id', 'path', 'name'],
 )
 
 const seedProject = closed(
-  { ...resourceFields, group_id: nullable('integer', { minimum: 1, description: "the project's group" }) },
+  {
+    ...resourceFields,
+    group_id: nullable('integer', { minimum: 1, description: "the project's group" }),
+    extended_prat_expiry_webhooks_execute: {
+      type: 'boolean',
+      description:
+        "GitLab's project setting: the project's hooks also hear the 60- and 30-day token expiry notices; default false",
+    },
+  },
   ['id', 'path', 'name'],
 )
 

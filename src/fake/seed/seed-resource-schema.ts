@@ -54,6 +54,8 @@ export const seedGroupSchema = z
   .strictObject({
     ...resourceFields,
     parent_id: z.number().int().positive().nullable().optional(),
+    /** GitLab's namespace setting: the group's hooks also hear the 60- and 30-day expiry notices. */
+    extended_grat_expiry_webhooks_execute: z.boolean().optional(),
   })
   .superRefine((group, ctx) => {
     const top = group.parent_id === undefined || group.parent_id === null
@@ -75,6 +77,8 @@ export const seedProjectSchema = z
   .strictObject({
     ...resourceFields,
     group_id: z.number().int().positive().nullable().optional(),
+    /** GitLab's project setting: the project's hooks also hear the 60- and 30-day expiry notices. */
+    extended_prat_expiry_webhooks_execute: z.boolean().optional(),
   })
   .superRefine((project, ctx) => checkPath('project')(project.path, ctx))
 

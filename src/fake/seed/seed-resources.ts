@@ -28,12 +28,24 @@ interface Node {
   readonly up: number | null
   readonly visibility: Visibility
   readonly members: readonly Member[]
+  /** `extended_*_expiry_webhooks_execute`: `extendedExpiryWebhooks`. */
+  readonly extendedExpiryWebhooks?: boolean
   readonly at: number | undefined
   readonly stored: Group | Project | undefined
 }
 
 const members = (given: readonly SeedMember[] | undefined): Member[] =>
   (given ?? []).map((m) => ({ userId: m.user_id, accessLevel: m.access_level }))
+
+function extendedOf(entry: SeedGroup | SeedProject): { extendedExpiryWebhooks?: boolean } {
+  const given =
+    'extended_grat_expiry_webhooks_execute' in entry
+      ? entry.extended_grat_expiry_webhooks_execute
+      : 'extended_prat_expiry_webhooks_execute' in entry
+        ? entry.extended_prat_expiry_webhooks_execute
+        : undefined
+  return given === true ? { extendedExpiryWebhooks: true } : {}
+}
 
 function fromSeed(entry: SeedGroup | SeedProject, up: number | null | undefined, at: number): Node {
   return {
@@ -44,6 +56,7 @@ function fromSeed(entry: SeedGroup | SeedProject, up: number | null | undefined,
     // GitLab's default for a new group or project.
     visibility: entry.visibility ?? 'private',
     members: members(entry.members),
+    ...extendedOf(entry),
     at,
     stored: undefined,
   }
@@ -299,6 +312,7 @@ export async function checkResources(
     parentId: node.up,
     visibility: node.visibility,
     members: node.members,
+    ...(node.extendedExpiryWebhooks === true ? { extendedExpiryWebhooks: true } : {}),
   })
   const putGroups = [...groups.values()]
     .flatMap((node) => {

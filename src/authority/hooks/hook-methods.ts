@@ -1,0 +1,273 @@
+import { err, errAsync, ok, okAsync, type Result, ResultAsync } from 'neverthrow'
+import { notFound, validationFailed } from '../../domain/error-constructors.js'
+import type { ErrorOf, StoreFailure } from '../../domain/errors.js'
+import type { AccessLevel, ResourceType } from '../../domain/resource.js'
+import { type Pagination, paginate } from '../../query/pagination.js'
+import type { Hook, HookLog } from '../../store/hook-store.js'
+import type { AuthorityDeps } from '../core/deps.js'
+import { writing } from '../core/grace-window.js'
+import type { Actor } from '../core/principal.js'
+import { READ_SCOPES, WRITE_SCOPES } from '../core/scope-policy.js'
+import { type HookOwner, type HookOwnerError, hookOwner } from './hook-owner.js'
+
+/**
+ * What a hook is created or updated with (GitLab's `POST`/`PUT .../hooks` parameters as far as
+ * patkit keeps them): `url` is required on create; `token` is the secret sent as `X-Gitlab-Token`
+ * (`null` or empty: none), sealed before it is stored; `events` every event flag given, by name.
+ *
+ * @example
+ * ```ts
+ * import type { HookRequest } from 'patkit/authority'
+ * const request: HookRequest = { url: 'http://127.0.0.1:9000/hook', events: { resource_access_token_events: true } }
+ * ```
+ */
+export interface HookRequest {
+  readonly url?: string
+  readonly name?: string | null
+  readonly description?: string | null
+  readonly token?: string | null
+  readonly enableSslVerification?: boolean
+  readonly events: Readonly<Record<string, boolean>>
+}
+
+/**
+ * Every way a hook method fails: `not_found` for a resource the caller may not see (`404 Project Not
+ * Found`) or a hook it does not have (`entity: 'token'`, GitLab's `404 Not found`); `forbidden` below
+ * Maintainer (projects) or Owner (groups); `validation_failed` for GitLab's `Invalid url given`.
+ *
+ * @example
+ * ```ts
+ * import type { HookError } from 'patkit/authority'
+ * const e: HookError = { type: 'validation_failed', message: 'Invalid url given' }
+ * ```
+ */
+export type HookError = HookOwnerError | ErrorOf<'validation_failed' | 'token_revoked'>
+
+/**
+ * One page of a hook's delivery attempts and GitLab's pagination numbers.
+ *
+ * @example
+ * ```ts
+ * import type { HookLogPage } from 'patkit/authority'
+ * declare const page: HookLogPage
+ * page.items[0]?.responseStatus // '200'
+ * ```
+ */
+export interface HookLogPage {
+  readonly items: readonly HookLog[]
+  readonly pagination: Pagination
+}
+
+/**
+ * GitLab's `status` filter of a hook's events: HTTP codes, or `successful` (2xx), `client_failure`
+ * (4xx), `server_failure` (5xx and `internal error`).
+ *
+ * @example
+ * ```ts
+ * import type { HookLogStatus } from 'patkit/authority'
+ * const statuses: HookLogStatus[] = ['successful', 404]
+ * ```
+ */
+export type HookLogStatus = 'successful' | 'client_failure' | 'server_failure' | number
+
+/**
+ * The webhooks of projects and groups (GitLab's `/projects/:id/hooks`, `/groups/:id/hooks`),
+ * `authority.hooks`: a Maintainer of the project, an Owner of the group, or an administrator.
+ *
+ * @example
+ * ```ts
+ * import type { HookMethods } from 'patkit/authority'
+ * declare const hooks: HookMethods
+ * await hooks.create(principal, 'project', '7', { url: 'http://127.0.0.1:9000/hook', events: {} })
+ * ```
+ */
+export interface HookMethods {
+  /** The resource's hooks, in id order. */
+  list(principal: Actor, type: ResourceType, ref: string): ResultAsync<readonly Hook[], HookError>
+  get(principal: Actor, type: ResourceType, ref: string, hookId: string): ResultAsync<Hook, HookError>
+  create(
+    principal: Actor,
+    type: ResourceType,
+    ref: string,
+    request: HookRequest,
+  ): ResultAsync<Hook, HookError>
+  /** Changes only what the request gives; its events are merged into the hook's. */
+  update(
+    principal: Actor,
+    type: ResourceType,
+    ref: string,
+    hookId: string,
+    request: HookRequest,
+  ): ResultAsync<Hook, HookError>
+  delete(principal: Actor, type: ResourceType, ref: string, hookId: string): ResultAsync<void, HookError>
+  /** A hook's delivery attempts, newest first; `statuses` empty: all. */
+  logs(
+    principal: Actor,
+    type: ResourceType,
+    ref: string,
+    hookId: string,
+    request: { readonly statuses: readonly HookLogStatus[]; readonly page: number; readonly perPage: number },
+  ): ResultAsync<HookLogPage, HookError>
+}
+
+// GitLab's docs: Maintainer for project hooks; group hooks were `authorize! :admin_group` (Owner).
+const LEVEL: Record<ResourceType, AccessLevel> = { project: 40, group: 50 }
+
+/** A URL a hook may have: absolute http(s) (GitLab's `PublicUrlValidator`, less its network rules). */
+export function checkHookUrl(url: string): Result<string, ErrorOf<'validation_failed'>> {
+  const invalid = err(validationFailed('Invalid url given'))
+  if (!URL.canParse(url)) return invalid
+  const parsed = new URL(url)
+  return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? ok(url) : invalid
+}
+
+function owner(
+  deps: AuthorityDeps,
+  principal: Actor,
+  type: ResourceType,
+  ref: string,
+  scopes: readonly string[],
+): ResultAsync<HookOwner, HookError> {
+  return hookOwner(deps, principal, type, ref, scopes, LEVEL[type])
+}
+
+// `hook_scope.find(hook_id)`: a hook of another resource, or none, is ActiveRecord's 404.
+function hookOf(found: HookOwner, hookId: string): ResultAsync<Hook, HookError> {
+  const id = /^\d{1,15}$/.test(hookId) ? Number(hookId) : 0
+  return found.resources.hooks
+    .findHook(id)
+    .andThen((hook) =>
+      hook !== null && hook.resource.type === found.ref.type && hook.resource.id === found.ref.id
+        ? okAsync(hook)
+        : errAsync(notFound('token')),
+    )
+}
+
+function sealedTokenOf(deps: AuthorityDeps, token: string | null | undefined): string | null {
+  if (token === undefined || token === null || token === '') return null
+  return deps.sealHookToken(token)
+}
+
+function createHook(
+  deps: AuthorityDeps,
+  principal: Actor,
+  type: ResourceType,
+  ref: string,
+  request: HookRequest,
+): ResultAsync<Hook, HookError> {
+  return owner(deps, principal, type, ref, WRITE_SCOPES).andThen((found) => {
+    const url = checkHookUrl(request.url ?? '')
+    if (url.isErr()) return errAsync(url.error)
+    return found.resources.hooks.insertHook({
+      resource: found.ref,
+      url: url.value,
+      name: request.name ?? null,
+      description: request.description ?? null,
+      sealedToken: sealedTokenOf(deps, request.token),
+      // GitLab's column defaults: push_events true, every other event false.
+      events: { push_events: true, ...request.events },
+      enableSslVerification: request.enableSslVerification ?? true,
+      createdAt: deps.clock.now(),
+    })
+  })
+}
+
+function updateHook(
+  deps: AuthorityDeps,
+  principal: Actor,
+  type: ResourceType,
+  ref: string,
+  hookId: string,
+  request: HookRequest,
+): ResultAsync<Hook, HookError> {
+  return owner(deps, principal, type, ref, WRITE_SCOPES).andThen((found) =>
+    hookOf(found, hookId).andThen((hook) => {
+      let url = hook.url
+      if (request.url !== undefined) {
+        const checked = checkHookUrl(request.url)
+        if (checked.isErr()) return errAsync(checked.error)
+        url = checked.value
+      }
+      return found.resources.hooks
+        .updateHook({
+          ...hook,
+          url,
+          name: request.name === undefined ? hook.name : request.name,
+          description: request.description === undefined ? hook.description : request.description,
+          sealedToken: request.token === undefined ? hook.sealedToken : sealedTokenOf(deps, request.token),
+          events: { ...hook.events, ...request.events },
+          enableSslVerification: request.enableSslVerification ?? hook.enableSslVerification,
+        })
+        .andThen((updated) => (updated === null ? errAsync(notFound('token')) : okAsync(updated)))
+    }),
+  )
+}
+
+function statusMatches(status: string, wanted: readonly HookLogStatus[]): boolean {
+  if (wanted.length === 0) return true
+  const code = /^\d{3}$/.test(status) ? Number(status) : null
+  return wanted.some((w) => {
+    if (typeof w === 'number') return code === w
+    if (w === 'successful') return code !== null && code >= 200 && code < 300
+    if (w === 'client_failure') return code !== null && code >= 400 && code < 500
+    return code === null || code >= 500
+  })
+}
+
+const LOG_READ_PAGE = 100
+
+// The store pages a hook's logs without a status filter: a filtered page reads them all and pages here.
+async function filteredLogs(
+  found: HookOwner,
+  hookId: number,
+  statuses: readonly HookLogStatus[],
+  page: number,
+  perPage: number,
+): Promise<Result<HookLogPage, StoreFailure>> {
+  if (statuses.length === 0) {
+    const stored = await found.resources.hooks.listHookLogs(hookId, page, perPage)
+    return stored.map(({ items, total }) => ({ items, pagination: paginate(total, { page, perPage }) }))
+  }
+  const matching: HookLog[] = []
+  for (let at = 1; ; at++) {
+    const stored = await found.resources.hooks.listHookLogs(hookId, at, LOG_READ_PAGE)
+    if (stored.isErr()) return err(stored.error)
+    matching.push(...stored.value.items.filter((log) => statusMatches(log.responseStatus, statuses)))
+    if (at * LOG_READ_PAGE >= stored.value.total) break
+  }
+  const pagination = paginate(matching.length, { page, perPage })
+  return ok({ items: matching.slice(pagination.offset, pagination.offset + perPage), pagination })
+}
+
+/** The hook methods over resolved dependencies; writes refuse a token in its grace period. */
+export function hookMethods(deps: AuthorityDeps): HookMethods {
+  const methods: HookMethods = {
+    list: (principal, type, ref) =>
+      owner(deps, principal, type, ref, READ_SCOPES).andThen((found) =>
+        found.resources.hooks.listHooks(found.ref),
+      ),
+    get: (principal, type, ref, hookId) =>
+      owner(deps, principal, type, ref, READ_SCOPES).andThen((found) => hookOf(found, hookId)),
+    create: writing((principal: Actor, type: ResourceType, ref: string, request: HookRequest) =>
+      createHook(deps, principal, type, ref, request),
+    ),
+    update: writing(
+      (principal: Actor, type: ResourceType, ref: string, hookId: string, request: HookRequest) =>
+        updateHook(deps, principal, type, ref, hookId, request),
+    ),
+    delete: writing((principal: Actor, type: ResourceType, ref: string, hookId: string) =>
+      owner(deps, principal, type, ref, WRITE_SCOPES).andThen((found) =>
+        hookOf(found, hookId).andThen((hook) =>
+          found.resources.hooks.deleteHook(hook.id).map(() => undefined),
+        ),
+      ),
+    ),
+    logs: (principal, type, ref, hookId, { statuses, page, perPage }) =>
+      owner(deps, principal, type, ref, READ_SCOPES).andThen((found) =>
+        hookOf(found, hookId).andThen(
+          (hook) => new ResultAsync(filteredLogs(found, hook.id, statuses, page, perPage)),
+        ),
+      ),
+  }
+  return Object.freeze(methods)
+}

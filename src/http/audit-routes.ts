@@ -1,0 +1,129 @@
+import { err, ok, type Result } from 'neverthrow'
+import { READ_SCOPES } from '../authority/core/scope-policy.js'
+import type { AuditScope } from '../authority/hooks/audit-methods.js'
+import { invalidParameter } from '../domain/error-constructors.js'
+import { parseIsoDateTime } from '../query/iso-datetime.js'
+import type { AuditEvent, AuditEventFilter } from '../store/hook-store.js'
+import { errorReply } from './error-response.js'
+import { listParamsParser, parsePage } from './list-params.js'
+import { paginationHeaders } from './pagination-headers.js'
+import { grapeFailures, type InvalidParameter, lastValue } from './request-params.js'
+import { json, type Reply } from './responses.js'
+import type { CallerInput, RouteRow } from './route.js'
+
+/**
+ * GitLab's audit event API (EE ee/lib/api/audit_events.rb and the group and project ones): the
+ * instance's events for administrators, a group's and a project's for their members (see
+ * `authority.audit`). An event the caller may not read is ActiveRecord's `404 Not found`.
+ */
+export const AUDIT_ROUTES: readonly RouteRow[] = [
+  {
+    method: 'GET',
+    path: '/audit_events',
+    scopes: READ_SCOPES,
+    serve: (i) => list({ type: 'instance' }, i, true),
+  },
+  {
+    method: 'GET',
+    path: '/audit_events/:id',
+    scopes: READ_SCOPES,
+    serve: (i) => get({ type: 'instance' }, i, 'id'),
+  },
+  ...(['project', 'group'] as const).flatMap((type): RouteRow[] => [
+    {
+      method: 'GET',
+      path: `/${type}s/:id/audit_events`,
+      scopes: READ_SCOPES,
+      serve: (i) => list({ type, ref: i.path['id'] ?? '' }, i, false),
+    },
+    {
+      method: 'GET',
+      path: `/${type}s/:id/audit_events/:audit_event_id`,
+      scopes: READ_SCOPES,
+      serve: (i) => get({ type, ref: i.path['id'] ?? '' }, i, 'audit_event_id'),
+    },
+  ]),
+]
+
+/** GitLab's `AuditEventFinder::VALID_ENTITY_TYPES`; patkit records only the first three. */
+const ENTITY_TYPES = ['User', 'Group', 'Project', 'Gitlab::Audit::InstanceScope'] as const
+
+/** EE::API::Entities::AuditEvent. */
+export function auditEventJson(event: AuditEvent): Record<string, unknown> {
+  const eventName = event.details['event_name']
+  return {
+    id: event.id,
+    author_id: event.authorId,
+    entity_id: event.entityId,
+    entity_type: event.entityType,
+    event_name: typeof eventName === 'string' ? eventName : event.eventName,
+    details: event.details,
+    created_at: event.createdAt.toISOString(),
+  }
+}
+
+// `created_after`/`created_before` (DateTime); `entity_type`, `entity_id` (requires entity_type) on the instance's.
+function filterOf(
+  params: URLSearchParams,
+  instance: boolean,
+): Result<AuditEventFilter | null, InvalidParameter> {
+  const failures: InvalidParameter[] = []
+  const date = (name: string): Date | undefined => {
+    const value = lastValue(params, name)
+    if (value === undefined || value === '') return undefined
+    const parsed = parseIsoDateTime(value)
+    if (parsed.isErr()) failures.push(invalidParameter(name, 'invalid'))
+    return parsed.map((p) => p.instant).unwrapOr(undefined)
+  }
+  const createdAfter = date('created_after')
+  const createdBefore = date('created_before')
+  let entityType: string | undefined
+  let entityId: number | undefined
+  if (instance) {
+    entityType = lastValue(params, 'entity_type') || undefined
+    if (entityType !== undefined && !(ENTITY_TYPES as readonly string[]).includes(entityType)) {
+      failures.push(invalidParameter('entity_type', 'not_allowed_value'))
+    }
+    const id = lastValue(params, 'entity_id')
+    if (id !== undefined && id !== '') {
+      if (/^\d{1,15}$/.test(id)) entityId = Number(id)
+      else failures.push(invalidParameter('entity_id', 'invalid'))
+      if (entityType === undefined) failures.push(invalidParameter('entity_type', 'missing'))
+    }
+  }
+  const failed = grapeFailures(failures)
+  if (failed.isErr()) return err(failed.error)
+  // The instance scope's events are none of patkit's: such a filter finds nothing.
+  if (entityType === 'Gitlab::Audit::InstanceScope') return ok(null)
+  return ok({
+    ...(createdAfter === undefined ? {} : { createdAfter }),
+    ...(createdBefore === undefined ? {} : { createdBefore }),
+    ...(entityType === undefined
+      ? {}
+      : { entityType: entityType as AuditEventFilter['entityType'] & string }),
+    ...(entityId === undefined ? {} : { entityId }),
+  })
+}
+
+async function list(scope: AuditScope, input: CallerInput, instance: boolean): Promise<Reply> {
+  const { authority, principal, url, publicUrl } = input
+  const filter = filterOf(url.searchParams, instance)
+  if (filter.isErr()) return errorReply(filter.error)
+  const page = parsePage(url.searchParams, await listParamsParser())
+  if (page.isErr()) return errorReply(page.error)
+  // An InstanceScope filter: no event, after the caller is authorised (the entity id 0 matches none).
+  const found = await authority.audit.list(principal, scope, filter.value ?? { entityId: 0 }, page.value)
+  if (found.isErr()) return errorReply(found.error)
+  return json(
+    200,
+    found.value.items.map(auditEventJson),
+    paginationHeaders(found.value.pagination, url, publicUrl),
+  )
+}
+
+async function get(scope: AuditScope, input: CallerInput, param: string): Promise<Reply> {
+  const { authority, principal, path } = input
+  const found = await authority.audit.get(principal, scope, path[param] ?? '')
+  if (found.isErr()) return errorReply(found.error, 'revoke_by_id')
+  return json(200, auditEventJson(found.value))
+}

@@ -1,0 +1,151 @@
+import { err, ok, type Result } from 'neverthrow'
+import { READ_SCOPES, requireScope, WRITE_SCOPES } from '../authority/core/scope-policy.js'
+import type { HookLogStatus } from '../authority/hooks/hook-methods.js'
+import { invalidParameter } from '../domain/error-constructors.js'
+import type { ResourceType } from '../domain/resource.js'
+import { parseGrapeInteger } from '../query/grape-coercions.js'
+import { errorReply } from './error-response.js'
+import { givesParameters, hookParams, parseHookBody } from './hook-body.js'
+import { hookJson, hookLogJson } from './hook-json.js'
+import { paginationHeaders } from './pagination-headers.js'
+import { type InvalidParameter, lastValue } from './request-params.js'
+import { json, message, noContent, type Reply } from './responses.js'
+import type { CallerInput, RouteRow } from './route.js'
+
+/**
+ * GitLab's project hooks (lib/api/project_hooks.rb) and group hooks (EE ee/lib/api/group_hooks.rb, a
+ * Premium feature served here), with their events log (lib/api/hooks/events.rb). A missing hook is
+ * ActiveRecord's `404 Not found`.
+ */
+function rowsFor(type: ResourceType): RouteRow[] {
+  const base = `/${type}s/:id/hooks`
+  const params = hookParams(type)
+  return [
+    { method: 'GET', path: base, scopes: READ_SCOPES, serve: (i) => list(type, i) },
+    { method: 'POST', path: base, params, scopes: WRITE_SCOPES, serve: (i) => create(type, i) },
+    { method: 'GET', path: `${base}/:hook_id`, scopes: READ_SCOPES, serve: (i) => get(type, i) },
+    { method: 'PUT', path: `${base}/:hook_id`, params, scopes: WRITE_SCOPES, serve: (i) => update(type, i) },
+    {
+      method: 'DELETE',
+      path: `${base}/:hook_id`,
+      params: [],
+      scopes: WRITE_SCOPES,
+      serve: (i) => remove(type, i),
+    },
+    { method: 'GET', path: `${base}/:hook_id/events`, scopes: READ_SCOPES, serve: (i) => events(type, i) },
+  ]
+}
+
+/** The hook rows of both source types. */
+export const HOOK_ROUTES: readonly RouteRow[] = [...rowsFor('project'), ...rowsFor('group')]
+
+function refOf(input: CallerInput): string {
+  return input.path['id'] ?? ''
+}
+
+async function list(type: ResourceType, input: CallerInput): Promise<Reply> {
+  const { authority, principal } = input
+  const hooks = await authority.hooks.list(principal, type, refOf(input))
+  if (hooks.isErr()) return errorReply(hooks.error)
+  return json(
+    200,
+    hooks.value.map((hook) => hookJson(hook, authority.release, true)),
+  )
+}
+
+async function get(type: ResourceType, input: CallerInput): Promise<Reply> {
+  const { authority, principal, path } = input
+  const hook = await authority.hooks.get(principal, type, refOf(input), path['hook_id'] ?? '')
+  if (hook.isErr()) return errorReply(hook.error, 'revoke_by_id')
+  return json(200, hookJson(hook.value, authority.release, false))
+}
+
+// GitLab's `authenticate!` (the token's scopes) runs in a `before` block, ahead of Grape's parameter checks.
+function scopeFirst(principal: CallerInput['principal'], refusal: Reply): Reply {
+  const scoped = requireScope(principal, WRITE_SCOPES)
+  return scoped.isErr() ? errorReply(scoped.error) : refusal
+}
+
+async function create(type: ResourceType, input: CallerInput): Promise<Reply> {
+  const { authority, principal, params } = input
+  const request = parseHookBody(params, type, authority.release, true)
+  if (request.isErr()) return scopeFirst(principal, errorReply(request.error))
+  const hook = await authority.hooks.create(principal, type, refOf(input), request.value)
+  if (hook.isErr()) return errorReply(hook.error, 'create')
+  return json(201, hookJson(hook.value, authority.release, false))
+}
+
+async function update(type: ResourceType, input: CallerInput): Promise<Reply> {
+  const { authority, principal, params, path } = input
+  const request = parseHookBody(params, type, authority.release, false)
+  if (request.isErr()) return scopeFirst(principal, errorReply(request.error))
+  // web_hooks_helpers.rb#update_hook: after the hook is found (and authorised).
+  const hookId = path['hook_id'] ?? ''
+  if (!givesParameters(params, type)) {
+    const scoped = requireScope(principal, WRITE_SCOPES)
+    if (scoped.isErr()) return errorReply(scoped.error)
+    const found = await authority.hooks.get(principal, type, refOf(input), hookId)
+    if (found.isErr()) return errorReply(found.error, 'revoke_by_id')
+    return message(400, 'No parameters provided')
+  }
+  const hook = await authority.hooks.update(principal, type, refOf(input), hookId, request.value)
+  if (hook.isErr()) return errorReply(hook.error, hook.error.type === 'not_found' ? 'revoke_by_id' : 'create')
+  return json(200, hookJson(hook.value, authority.release, false))
+}
+
+async function remove(type: ResourceType, input: CallerInput): Promise<Reply> {
+  const { authority, principal, path } = input
+  const done = await authority.hooks.delete(principal, type, refOf(input), path['hook_id'] ?? '')
+  return done.isOk() ? noContent() : errorReply(done.error, 'revoke_by_id')
+}
+
+const STATUS_WORDS = ['successful', 'client_failure', 'server_failure'] as const
+const EVENTS_PER_PAGE = 20
+
+// `status`: an array or a comma list of HTTP codes or of GitLab's words.
+function statusesOf(params: URLSearchParams): Result<HookLogStatus[], InvalidParameter> {
+  const raw = [...params.getAll('status'), ...params.getAll('status[]')].flatMap((v) => v.split(','))
+  const statuses: HookLogStatus[] = []
+  for (const part of raw.map((p) => p.trim()).filter((p) => p !== '')) {
+    if ((STATUS_WORDS as readonly string[]).includes(part)) statuses.push(part as HookLogStatus)
+    else if (/^\d{3}$/.test(part)) statuses.push(Number(part))
+    else return err(invalidParameter('status', 'not_allowed_value'))
+  }
+  return ok(statuses)
+}
+
+// `per_page`: default 20, values 1..20 (lib/api/hooks/events.rb).
+function pageOf(params: URLSearchParams): Result<{ page: number; perPage: number }, InvalidParameter> {
+  const number = (name: string, fallback: number): Result<number, InvalidParameter> => {
+    const value = lastValue(params, name)
+    if (value === undefined || value === '') return ok(fallback)
+    const parsed = parseGrapeInteger(value)
+    return parsed.isErr() ? err(invalidParameter(name, 'invalid')) : ok(parsed.value)
+  }
+  const page = number('page', 1)
+  if (page.isErr()) return err(page.error)
+  const perPage = number('per_page', EVENTS_PER_PAGE)
+  if (perPage.isErr()) return err(perPage.error)
+  if (perPage.value < 1 || perPage.value > EVENTS_PER_PAGE) {
+    return err(invalidParameter('per_page', 'not_allowed_value'))
+  }
+  return ok({ page: Math.max(1, page.value), perPage: perPage.value })
+}
+
+async function events(type: ResourceType, input: CallerInput): Promise<Reply> {
+  const { authority, principal, path, url, publicUrl } = input
+  const statuses = statusesOf(url.searchParams)
+  if (statuses.isErr()) return errorReply(statuses.error)
+  const page = pageOf(url.searchParams)
+  if (page.isErr()) return errorReply(page.error)
+  const logs = await authority.hooks.logs(principal, type, refOf(input), path['hook_id'] ?? '', {
+    statuses: statuses.value,
+    ...page.value,
+  })
+  if (logs.isErr()) return errorReply(logs.error, 'revoke_by_id')
+  return json(
+    200,
+    logs.value.items.map(hookLogJson),
+    paginationHeaders(logs.value.pagination, url, publicUrl),
+  )
+}
