@@ -4,7 +4,7 @@ import { call, startWorld } from './world.js'
 
 // GitLab's hooks API (lib/api/project_hooks.rb @ 0a3208dc, EE ee/lib/api/group_hooks.rb index id
 // 22739888256, WebHooks::CreateService @ 1b584443, web_hooks_helpers.rb @ 1b9e60e8; facts in
-// /work/shared/reference/gitlab-19-surface.md §4 and the issue 33 research notes).
+// /work/shared/reference/gitlab-19-surface.md §4 and docs/reference/expiry-webhooks-audit.md).
 
 const URL_OK = 'http://127.0.0.1:9/hook'
 const KEY = new Uint8Array(32).fill(3)
