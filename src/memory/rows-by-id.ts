@@ -35,6 +35,8 @@ export class RowsById<V> {
       if (moved !== undefined) this.#sparse.delete(dense.length)
       dense.push(moved)
     }
+    // `id` itself may sit in the map from before: it lives in the array from now on.
+    if (this.#sparse.size !== 0) this.#sparse.delete(id)
     dense.push(value)
   }
 

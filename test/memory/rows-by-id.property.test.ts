@@ -33,6 +33,16 @@ describe('RowsById', () => {
     )
   })
 
+  it('keeps one copy of an id written to the map and then again as the array reaches it', () => {
+    // fast-check's counterexample: 1068 goes to the map, 1000 grows the array, 1068 again lands in it.
+    const rows = new RowsById<string>()
+    rows.set(1068, 'old')
+    rows.set(1000, 'between')
+    rows.set(1068, 'new')
+    expect(rows.get(1068)).toBe('new')
+    expect(rows.values().sort()).toEqual(['between', 'new'])
+  })
+
   it('moves an id kept apart into the array when the array grows over it', () => {
     const rows = new RowsById<string>()
     rows.set(1500, 'far')
