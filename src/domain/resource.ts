@@ -109,6 +109,11 @@ export interface Group {
   readonly parentId: number | null
   readonly visibility: Visibility
   readonly members: readonly Member[]
+  /**
+   * GitLab's `extended_grat_expiry_webhooks_execute` namespace setting (no REST attribute): the group's
+   * hooks also hear the 60- and 30-day expiry notices, not only the 7-day one. Absent means false.
+   */
+  readonly extendedExpiryWebhooks?: boolean
 }
 
 /**
@@ -132,6 +137,11 @@ export interface Project {
   readonly groupId: number | null
   readonly visibility: Visibility
   readonly members: readonly Member[]
+  /**
+   * GitLab's `extended_prat_expiry_webhooks_execute` project setting (no REST attribute): the project's
+   * hooks also hear the 60- and 30-day expiry notices, not only the 7-day one. Absent means false.
+   */
+  readonly extendedExpiryWebhooks?: boolean
 }
 
 /**

@@ -5,6 +5,7 @@ import { type UserId, type UserIdType, userIdProblem } from '../domain/user-id.j
 import { settledResultAsync } from '../store/settled.js'
 import type { TokenStore, TokenWithUser } from '../store/token-store.js'
 import type { User } from '../store/user.js'
+import { hookTable } from './hook-table.js'
 import { receiptTable } from './receipt-table.js'
 import { RecentMap } from './recent-map.js'
 import { resourceTable } from './resource-table.js'
@@ -92,6 +93,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): TokenStore {
   }
   let users = userTable(userIdType)
   let resources = resourceTable(users)
+  let hooks = hookTable()
   // One store holds one kind of id: a token of another kind would belong to no user it can find.
   const checked = <T>(operation: string, userId: UserId, run: () => Result<T, StoreFailure>) => {
     const problem = userIdProblem(userIdType, userId)
@@ -181,6 +183,8 @@ export function memoryStore(options: MemoryStoreOptions = {}): TokenStore {
         tokens = nextTokens
         // Answers by digest name their row: rows of the new tables never match them.
         receipts = receiptTable()
+        // Hooks, their logs, the notices given and audit events belong to the data replaced.
+        hooks = hookTable(hooks.nextIds())
         return ok(undefined)
       }),
     resources: {
@@ -195,6 +199,25 @@ export function memoryStore(options: MemoryStoreOptions = {}): TokenStore {
         attempt('removeMember', () => ok(resources.removeMember(resource, userId))),
       createUser: (draft) => attempt('createUser', () => resources.createUser(draft)),
       listUsers: (filter) => attempt('listUsers', () => ok(resources.listUsers(filter))),
+      hooks: {
+        insertHook: (draft) => attempt('insertHook', () => ok(hooks.insertHook(draft))),
+        updateHook: (hook) => attempt('updateHook', () => ok(hooks.updateHook(hook))),
+        findHook: (id) => attempt('findHook', () => ok(hooks.findHook(id))),
+        listHooks: (resource) => attempt('listHooks', () => ok(hooks.listHooks(resource))),
+        deleteHook: (id) => attempt('deleteHook', () => ok(hooks.deleteHook(id))),
+        appendHookLog: (draft) => attempt('appendHookLog', () => hooks.appendHookLog(draft)),
+        listHookLogs: (hookId, page, perPage) =>
+          attempt('listHookLogs', () => ok(hooks.listHookLogs(hookId, page, perPage))),
+        claimNotice: (tokenId, interval, at) =>
+          attempt('claimNotice', () => ok(hooks.claimNotice(tokenId, interval, at))),
+        noticesOf: (tokenId) => attempt('noticesOf', () => ok(hooks.noticesOf(tokenId))),
+      },
+      audit: {
+        appendAuditEvent: (draft) => attempt('appendAuditEvent', () => ok(hooks.appendAuditEvent(draft))),
+        findAuditEvent: (id) => attempt('findAuditEvent', () => ok(hooks.findAuditEvent(id))),
+        listAuditEvents: (filter, page, perPage) =>
+          attempt('listAuditEvents', () => ok(hooks.listAuditEvents(filter, page, perPage))),
+      },
     },
   }
 }

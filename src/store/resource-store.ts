@@ -1,6 +1,7 @@
 import type { ResultAsync } from 'neverthrow'
 import type { StoreFailure } from '../domain/errors.js'
 import type { Group, Member, Project, ResourceRef } from '../domain/resource.js'
+import type { AuditStore, HookStore } from './hook-store.js'
 import type { User } from './user.js'
 
 /**
@@ -88,4 +89,8 @@ export interface ResourceStore {
   createUser(draft: UserDraft): ResultAsync<User, StoreFailure>
   /** The users that match the filter, in id order. */
   listUsers(filter: UserFilter): ResultAsync<readonly User[], StoreFailure>
+  /** The projects' and groups' webhooks, their delivery logs and the expiry notices given. */
+  readonly hooks: HookStore
+  /** The audit events. */
+  readonly audit: AuditStore
 }
