@@ -243,6 +243,7 @@ async function start(options: ServeOptions, io: CliOutput, opened: OpenedStore, 
     io.err(`patkit serve: cannot listen on ${options.host}:${options.port}: ${reason(cause)}`)
     return null
   }
+  fake.value.webhooks.listeningAt(server.url)
   // A database too large for the start snapshot a reset goes back to: said at once, not at the first reset.
   const refusal = fake.value.state.resetRefusal()
   if (refusal !== null && options.control)

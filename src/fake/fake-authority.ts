@@ -10,6 +10,8 @@ import { type NodeListener, toNodeListener } from '../node/node-listener.js'
 import type { TokenStore } from '../store/token-store.js'
 import { controlHandler } from './control/control-api.js'
 import type { ControllableClock } from './controllable-clock.js'
+import { type ExpiryHooks, expiryHooks } from './hooks/expiry-hooks.js'
+import { type FakeWebhookOptions, fakeWebhooks, type FakeWebhooks } from './hooks/fake-webhooks.js'
 import { fakeListener, refusalHook } from './fake-listener.js'
 import { fakeNotices } from './fake-notices.js'
 import { type FakeState, fakeState } from './fake-state.js'
@@ -75,6 +77,11 @@ export interface FakeAuthorityOptions {
   readonly controlPlane?: boolean
   /** Also receives every authority event (after the journal). */
   readonly onEvent?: (event: AuthorityEvent) => void
+  /**
+   * How the expiry webhooks are delivered: where they may go (loopback only by default), the hook
+   * secret opener, the timeout and the queue's width.
+   */
+  readonly webhooks?: FakeWebhookOptions
 }
 
 /**
@@ -105,6 +112,8 @@ export interface FakeAuthority {
   readonly listener: NodeListener
   /** What loading the start seed did. */
   readonly seeded: SeedReport
+  /** The expiry webhooks' deliveries (`GET /__patkit/deliveries`) and the hook test sender. */
+  readonly webhooks: FakeWebhooks
   /**
    * Remembers the prefix of a secret handed out in process (`issueToken`), so that the journal's
    * refusal of an unknown token can name it as the closest known one (never the secret itself).
@@ -178,6 +187,21 @@ export async function fakeAuthority(
   // GitLab's daily expiry notifier, run when the data is loaded and on each new clock day (see
   // fake-notices.ts), before any request that could read the journal is answered.
   const notices = fakeNotices({ store, clock, onEvent })
+  const webhooks = fakeWebhooks({
+    store,
+    clock,
+    random,
+    release: authority.release,
+    ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
+    journal,
+    ...(options.webhooks ?? {}),
+  })
+  const hooks: ExpiryHooks = expiryHooks({ ...webhooks.senderOptions, store, clock })
+  // Both of GitLab's daily notices, the mails (events) and the webhooks, on the same days.
+  const due = async (): Promise<void> => {
+    await notices.due()
+    await hooks.due()
+  }
   const state = fakeState({
     authority,
     authorityFor: (staging) => authorityOver(resolveAuthorityDeps({ store: staging, ...config })),
@@ -189,6 +213,8 @@ export async function fakeAuthority(
     onReplace: () => {
       random.rewind()
       notices.replaced()
+      hooks.replaced()
+      webhooks.deliveries.clear()
     },
     onReset: () => clock.reset(),
   })
@@ -199,8 +225,11 @@ export async function fakeAuthority(
   // The prefixes of the secrets handed out, for a refusal of an unknown token (its closest known one).
   const prefixes = secretPrefixes()
   for (const { token, secret } of seeded.value.issued) prefixes.remember(token.id, secret)
-  await notices.due()
-  const handlerOptions = options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }
+  await due()
+  const handlerOptions = {
+    ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
+    hookTester: webhooks.testHook,
+  }
   const handler = createHandler(authority, handlerOptions)
   const closing = new AbortController()
   const controlApi = controlHandler({
@@ -217,13 +246,14 @@ export async function fakeAuthority(
       ...(options.allowedHosts ?? []),
       ...(options.publicUrl === undefined ? [] : [new URL(options.publicUrl).host]),
     ],
-    onClockChange: notices.due,
+    onClockChange: due,
+    deliveries: webhooks.deliveries,
   })
   // Also after the answer is made: a reset's or restore's notices land after its journal clear.
   const control: Handler = async (request) => {
-    await notices.due()
+    await due()
     const response = await controlApi(request)
-    await notices.due()
+    await due()
     // A token issued over the control API: its prefix, for the refusals of unknown tokens.
     if (request.method === 'POST' && response.status === 201) {
       const issued = issuedSecret(await response.clone().text())
@@ -240,7 +270,7 @@ export async function fakeAuthority(
     clock,
     store,
     digest,
-    beforeRequest: notices.due,
+    beforeRequest: due,
     prefixes,
     adminMode: options.adminMode === true,
   })
@@ -255,8 +285,9 @@ export async function fakeAuthority(
     control,
     listener,
     seeded: seeded.value,
+    webhooks,
     rememberIssued: (tokenId, secret) => prefixes.remember(tokenId, secret),
-    checkExpiring: notices.due,
+    checkExpiring: due,
     closeStreams: () => closing.abort(),
   })
 }

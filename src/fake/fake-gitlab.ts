@@ -229,6 +229,7 @@ export async function createFakeGitLab<C extends Clock = ManualClock>(
   if (fake.isErr()) throw new TypeError(`createFakeGitLab: ${problemsText(fake.error)}`)
   const { authority, state, journal, faults, handler, checkExpiring } = fake.value
   const server = await listenNode(fake.value.listener, { host, port: 0 })
+  fake.value.webhooks.listeningAt(server.url)
   const settle = async (outcome: Promise<Result<unknown, readonly SeedProblem[]>>, what: string) => {
     const result = await outcome
     if (result.isErr()) throw new TypeError(`createFakeGitLab: ${what}: ${problemsText(result.error)}`)

@@ -1,4 +1,5 @@
 import { ADMIN_TOKEN_ROUTES } from './admin-token-routes.js'
+import { HOOK_TEST_ROUTES } from './hook-test-routes.js'
 import { IMPERSONATION_ROUTES } from './impersonation-routes.js'
 import { METADATA_ROUTES } from './metadata-routes.js'
 import { RESOURCE_ROUTES } from './resource-routes.js'
@@ -21,4 +22,5 @@ export const ROUTES: readonly RouteRow[] = [
   ...SERVICE_ACCOUNT_ROUTES,
   ...ADMIN_TOKEN_ROUTES,
   ...RESOURCE_ROUTES,
+  ...HOOK_TEST_ROUTES,
 ]

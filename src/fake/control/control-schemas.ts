@@ -1,3 +1,4 @@
+import { DELIVERY_SCHEMA } from './delivery-routes.js'
 import { SCOPES } from '../../domain/scopes.js'
 import { closed, integer, nullable, ref } from './openapi-schema.js'
 
@@ -111,6 +112,7 @@ export const CONTROL_SCHEMAS = {
     'now',
     'frozen',
   ]),
+  Delivery: DELIVERY_SCHEMA,
   Counts: { ...counts, description: 'how many users, tokens, groups and projects were loaded' },
   SeedUser: seedUser,
   SeedMember: { ...seedMember, description: 'a direct member and their role (access_level)' },
