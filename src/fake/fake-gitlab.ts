@@ -12,6 +12,7 @@ import type { TokenStore } from '../store/token-store.js'
 import { isLoopbackHost, isWildcardHost } from './control/control-guard.js'
 import { type ControllableClock, controllableClock } from './controllable-clock.js'
 import { DEMO_USERS, FAKE_GITLAB_START, INSECURE_DEVELOPMENT_PEPPER } from './demo-defaults.js'
+import type { FakeWebhookOptions } from './hooks/fake-webhooks.js'
 import { fakeAuthority } from './fake-authority.js'
 import type { StateSnapshot } from './fake-state.js'
 import type { Faults } from './faults.js'
@@ -92,6 +93,11 @@ export interface FakeGitLabOptions<C extends Clock = ManualClock> {
    * a DNS-rebinding web page would send it.
    */
   readonly allowedHosts?: readonly string[]
+  /**
+   * How the access-token expiry webhooks are delivered (loopback receivers only by default; the hook
+   * secret opener; the timeout, default 10 s).
+   */
+  readonly webhooks?: FakeWebhookOptions
 }
 
 /**
@@ -225,6 +231,7 @@ export async function createFakeGitLab<C extends Clock = ManualClock>(
     ...(options.controlToken === undefined ? {} : { controlToken: options.controlToken }),
     allowedHosts: [...(isWildcardHost(host) ? [] : [host]), ...(options.allowedHosts ?? [])],
     ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+    ...(options.webhooks === undefined ? {} : { webhooks: options.webhooks }),
   })
   if (fake.isErr()) throw new TypeError(`createFakeGitLab: ${problemsText(fake.error)}`)
   const { authority, state, journal, faults, handler, checkExpiring } = fake.value
