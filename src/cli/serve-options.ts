@@ -45,6 +45,10 @@ export interface ServeOptions {
   readonly controlBodyLimit?: number
   /** Hosts the control API answers for beside the loopback ones and the listen host (`--allow-host`). */
   readonly allowedHosts: readonly string[]
+  /** Webhooks may go to any address, not only loopback (`--allow-webhook-network`). */
+  readonly webhookNetwork: boolean
+  /** Hosts webhooks may go to beside loopback (`--allow-webhook-host`). */
+  readonly webhookHosts: readonly string[]
   readonly pepper: string
   /** Where the pepper came from; `default` is the public development pepper. */
   readonly pepperSource: 'flag' | 'file' | 'env' | 'default'
@@ -78,6 +82,8 @@ const OPTIONS = {
   'no-control': { type: 'boolean' },
   'control-body-limit': { type: 'string' },
   'allow-host': { type: 'string', multiple: true },
+  'allow-webhook-network': { type: 'boolean' },
+  'allow-webhook-host': { type: 'string', multiple: true },
 } as const
 
 /**
@@ -315,6 +321,8 @@ export function parseServeArgs(
       pepperSource: 'default',
       control: true,
       allowedHosts: [],
+      webhookNetwork: false,
+      webhookHosts: [],
     })
   }
   const host = parseHost(values.host)
@@ -340,6 +348,10 @@ export function parseServeArgs(
   if (controlToken.isErr()) return err(controlToken.error)
   const allowedHosts = parseAllowedHosts(values['allow-host'])
   if (allowedHosts.isErr()) return err(allowedHosts.error)
+  const webhookHosts = values['allow-webhook-host'] ?? []
+  const badHook = webhookHosts.find((h) => !/^[A-Za-z0-9.:[\]-]+$/.test(h))
+  if (badHook !== undefined)
+    return err(`--allow-webhook-host must be a host name or IP address without a port, got ${JSON.stringify(badHook)}`)
   const controlBodyLimit = parseControlBodyLimit(values['control-body-limit'])
   if (controlBodyLimit.isErr()) return err(controlBodyLimit.error)
   if (controlBodyLimit.value !== undefined && !control)
@@ -405,6 +417,8 @@ export function parseServeArgs(
     ...(randomSeed.value === undefined ? {} : { randomSeed: randomSeed.value }),
     control,
     allowedHosts: allowedHosts.value,
+    webhookNetwork: values['allow-webhook-network'] === true,
+    webhookHosts: webhookHosts.map((h) => h.replace(/^\[|\]$/g, '')),
     ...(controlToken.value === undefined ? {} : { controlToken: controlToken.value }),
     ...(controlBodyLimit.value === undefined ? {} : { controlBodyLimit: controlBodyLimit.value }),
     ...pepper.value,

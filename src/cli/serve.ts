@@ -226,6 +226,7 @@ async function start(options: ServeOptions, io: CliOutput, opened: OpenedStore, 
     // Clients address the server by its listen address (unless that is every interface's).
     allowedHosts: [...(isWildcardHost(options.host) ? [] : [options.host]), ...options.allowedHosts],
     controlPlane: options.control,
+    webhooks: { allowNetwork: options.webhookNetwork, allowHosts: options.webhookHosts },
   })
   if (fake.isErr()) {
     const where = file === undefined ? 'cannot create the demo data' : `seed file ${options.seed}`
