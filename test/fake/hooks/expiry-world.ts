@@ -115,9 +115,14 @@ export async function world(options: WorldOptions = {}): Promise<FakeGitLab> {
     ],
     ...(options.webhooks === undefined ? {} : { webhooks: options.webhooks }),
   })
+  await extend(gitlab, options.extended ?? {})
+  return gitlab
+}
+
+/** Sets the extended expiry webhook settings (GitLab's, no REST attribute: straight in the store). */
+export async function extend(gitlab: FakeGitLab, ext: NonNullable<WorldOptions['extended']>): Promise<void> {
   const resources = gitlab.store.resources
   if (resources === undefined) throw new Error('the memory store has resources')
-  const ext = options.extended ?? {}
   for (const [id, flag] of [
     [1, ext.group1],
     [2, ext.group2],
@@ -129,7 +134,6 @@ export async function world(options: WorldOptions = {}): Promise<FakeGitLab> {
   const project = (await resources.findProject(7))._unsafeUnwrap()
   if (project === null) throw new Error('project 7')
   await resources.putProject({ ...project, extendedExpiryWebhooks: ext.project === true })
-  return gitlab
 }
 
 /** Adds a hook; `name` ends its URL path so a receiver tells the hooks apart. */
