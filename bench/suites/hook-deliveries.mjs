@@ -50,7 +50,9 @@ for (let i = 0; i < HOOKS; i++) {
 async function control(method, path, body) {
   const response = await fetch(`${gitlab.url}/__patkit${path}`, {
     method,
-    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    ...(body === undefined
+      ? {}
+      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
   })
   await response.arrayBuffer()
   if (response.status !== 200) throw new Error(`${method} ${path}: ${response.status}`)
@@ -61,14 +63,23 @@ const day = (/** @type {Date} */ at, /** @type {number} */ n) =>
 
 /** One advance that makes 1,000 deliveries: a new bot token 8 days from expiry, one day on. */
 async function fake() {
-  await gitlab.issueToken({ userId: 10, name: 'deploy', scopes: ['api'], expiresAt: day(gitlab.clock.now(), 8) })
+  await gitlab.issueToken({
+    userId: 10,
+    name: 'deploy',
+    scopes: ['api'],
+    expiresAt: day(gitlab.clock.now(), 8),
+  })
   const started = performance.now()
   await control('POST', '/clock/advance', { days: 1 })
   await control('POST', '/deliveries/wait')
   return performance.now() - started
 }
 
-const body = JSON.stringify({ object_kind: 'access_token', event_name: 'expiring_access_token', padding: 'x'.repeat(600) })
+const body = JSON.stringify({
+  object_kind: 'access_token',
+  event_name: 'expiring_access_token',
+  padding: 'x'.repeat(600),
+})
 /** The same 1,000 POSTs straight, WIDTH at a time. */
 async function direct() {
   const started = performance.now()
@@ -76,7 +87,11 @@ async function direct() {
   const worker = async () => {
     while (next < HOOKS) {
       next++
-      const response = await fetch(receiver, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+      const response = await fetch(receiver, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      })
       await response.arrayBuffer()
     }
   }
@@ -101,7 +116,9 @@ for (let round = 0; round < config.rounds; round++) {
   fakeRates.push((HOOKS * 1000) / f)
   directRates.push((HOOKS * 1000) / d)
   ratios.push(d / f)
-  progress(`hook-deliveries: round ${round + 1}: fake ${Math.round((HOOKS * 1000) / f)}/s, direct ${Math.round((HOOKS * 1000) / d)}/s`)
+  progress(
+    `hook-deliveries: round ${round + 1}: fake ${Math.round((HOOKS * 1000) / f)}/s, direct ${Math.round((HOOKS * 1000) / d)}/s`,
+  )
 }
 await gitlab.close()
 await new Promise((resolve) => server.close(() => resolve(undefined)))

@@ -351,7 +351,9 @@ export function parseServeArgs(
   const webhookHosts = values['allow-webhook-host'] ?? []
   const badHook = webhookHosts.find((h) => !/^[A-Za-z0-9.:[\]-]+$/.test(h))
   if (badHook !== undefined)
-    return err(`--allow-webhook-host must be a host name or IP address without a port, got ${JSON.stringify(badHook)}`)
+    return err(
+      `--allow-webhook-host must be a host name or IP address without a port, got ${JSON.stringify(badHook)}`,
+    )
   const controlBodyLimit = parseControlBodyLimit(values['control-body-limit'])
   if (controlBodyLimit.isErr()) return err(controlBodyLimit.error)
   if (controlBodyLimit.value !== undefined && !control)

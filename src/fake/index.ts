@@ -14,11 +14,11 @@ export { CONTROL_PREFIX, type ControlParts, controlHandler } from './control/con
 export { type ClockStart, type ControllableClock, controllableClock } from './controllable-clock.js'
 export { DEMO_USERS, FAKE_GITLAB_START, INSECURE_DEVELOPMENT_PEPPER } from './demo-defaults.js'
 export { type FakeAuthority, type FakeAuthorityOptions, fakeAuthority } from './fake-authority.js'
-export { type FakeWebhookOptions, type FakeWebhooks } from './hooks/fake-webhooks.js'
-export type { HookDeliveries, HookDelivery } from './hooks/hook-deliveries.js'
 export { createFakeGitLab, type FakeGitLab, type FakeGitLabOptions } from './fake-gitlab.js'
 export type { StateSnapshot } from './fake-state.js'
 export type { FaultAction, FaultRule, FaultRuleInput, Faults } from './faults.js'
+export type { FakeWebhookOptions, FakeWebhooks } from './hooks/fake-webhooks.js'
+export type { HookDeliveries, HookDelivery } from './hooks/hook-deliveries.js'
 export type {
   EventEntry,
   Journal,

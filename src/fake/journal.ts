@@ -229,7 +229,13 @@ export function createJournal(limit: number = DEFAULT_JOURNAL_LIMIT): Journal {
       push({ kind: 'event', seq: ++seq, at: String(data['at']), type: event.type, event: data })
     },
     recordNote: (type, at, data) =>
-      push({ kind: 'event', seq: ++seq, at: at.toISOString(), type, event: { type, at: at.toISOString(), ...data } }),
+      push({
+        kind: 'event',
+        seq: ++seq,
+        at: at.toISOString(),
+        type,
+        event: { type, at: at.toISOString(), ...data },
+      }),
     query: (q = {}) => {
       const found = entries.filter((entry) => journalMatches(entry, q))
       const limited = q.limit === undefined ? found : found.slice(Math.max(0, found.length - q.limit))

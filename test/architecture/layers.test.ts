@@ -42,7 +42,19 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   // The store conformance suite and fixtures only (design.md, Stage 3).
   testing: ['domain', 'query', 'store'],
   // Everything but testing: the CLI imports the fake, never the conformance suite (design.md, Stage 3).
-  cli: ['domain', 'query', 'store', 'authority', 'memory', 'sql', 'cache', 'http', 'node', 'fake', 'webhooks'],
+  cli: [
+    'domain',
+    'query',
+    'store',
+    'authority',
+    'memory',
+    'sql',
+    'cache',
+    'http',
+    'node',
+    'fake',
+    'webhooks',
+  ],
   // GitLab's webhook delivery and the embedders' signed sender (issue 33): domain and Node only.
   webhooks: ['domain'],
 }

@@ -10,7 +10,13 @@ describe('webhook destinations', () => {
 
   it('takes --allow-webhook-network and repeated --allow-webhook-host', () => {
     const options = parseServeArgs(
-      ['--allow-webhook-network', '--allow-webhook-host', 'hooks.internal', '--allow-webhook-host', '[fd00::1]'],
+      [
+        '--allow-webhook-network',
+        '--allow-webhook-host',
+        'hooks.internal',
+        '--allow-webhook-host',
+        '[fd00::1]',
+      ],
       {},
     )._unsafeUnwrap()
     expect(options.webhookNetwork).toBe(true)

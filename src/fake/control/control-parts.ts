@@ -1,8 +1,8 @@
-import type { HookDeliveries } from '../hooks/hook-deliveries.js'
 import type { TokenStore } from '../../store/token-store.js'
 import type { ControllableClock } from '../controllable-clock.js'
 import type { FakeState } from '../fake-state.js'
 import type { Faults } from '../faults.js'
+import type { HookDeliveries } from '../hooks/hook-deliveries.js'
 import type { Journal } from '../journal.js'
 
 /**

@@ -1,5 +1,5 @@
-import { DELIVERY_SCHEMA } from './delivery-routes.js'
 import { SCOPES } from '../../domain/scopes.js'
+import { DELIVERY_SCHEMA } from './delivery-routes.js'
 import { closed, integer, nullable, ref } from './openapi-schema.js'
 
 // The schemas every group of routes shares: refusals, the clock, and the seed format of the data.

@@ -22,10 +22,10 @@ export const DELIVERY_SCHEMA = closed(
     error: {
       oneOf: [
         { type: 'null' },
-        closed({ kind: { enum: ['timeout', 'refused', 'blocked', 'network'] }, message: { type: 'string' } }, [
-          'kind',
-          'message',
-        ]),
+        closed(
+          { kind: { enum: ['timeout', 'refused', 'blocked', 'network'] }, message: { type: 'string' } },
+          ['kind', 'message'],
+        ),
       ],
     },
   },
@@ -58,7 +58,8 @@ async function listing(parts: ControlParts, url: URL, wait: boolean): Promise<Re
   const deliveries = parts.deliveries
   if (deliveries === undefined) return reply(200, { deliveries: [], pending: 0 })
   const given = url.searchParams.get('wait')
-  if (given !== null && given !== 'true' && given !== 'false') return problem(400, 'wait must be true or false')
+  if (given !== null && given !== 'true' && given !== 'false')
+    return problem(400, 'wait must be true or false')
   // The notices due now were claimed and queued before this route ran (the control API runs the
   // daily worker first): waiting for the queue waits for every delivery due at the fake's instant.
   if (wait || given === 'true') await deliveries.idle()

@@ -76,7 +76,7 @@ export function expiryHooks(options: ExpiryHooksOptions): ExpiryHooks {
       if (due.length === 0) continue
       // GitLab's `expire_notification_delivered`: after the 7-day notice, none of the wider ones.
       const given = due.some((d) => EXTENDED.includes(d.interval)) ? await hooks.noticesOf(token.id) : null
-      const last = given !== null && given.isOk() && given.value.has(7)
+      const last = given?.unwrapOr(null)?.has(7) === true
       for (const { interval, on } of due) {
         if (last && interval !== 7) continue
         const claim = await hooks.claimNotice(token.id, interval, now)

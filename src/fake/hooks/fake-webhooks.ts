@@ -3,14 +3,14 @@ import { instanceMetadata } from '../../authority/users/instance-metadata.js'
 import { addCalendarDays, utcDay } from '../../domain/calendar.js'
 import type { Clock } from '../../domain/clock.js'
 import type { RandomSource } from '../../domain/random.js'
-import type { TokenStore } from '../../store/token-store.js'
 import type { HookTester } from '../../http/hook-test-routes.js'
+import type { TokenStore } from '../../store/token-store.js'
 import { accessTokenPayload } from '../../webhooks/access-token-payload.js'
 import type { HostResolver } from '../../webhooks/destination-policy.js'
 import { hookHeaders, uuidFrom } from '../../webhooks/hook-headers.js'
 import type { Journal } from '../journal.js'
-import { type HookDeliveries, type HookDelivery, hookDeliveries } from './hook-deliveries.js'
 import type { ExpiryHooksOptions } from './expiry-hooks.js'
+import { type HookDeliveries, type HookDelivery, hookDeliveries } from './hook-deliveries.js'
 import { noticeTargets } from './hook-targets.js'
 
 /**
@@ -81,7 +81,9 @@ export function fakeWebhooks(
     resolve: options.resolve,
     timeoutMs: options.timeoutMs,
     concurrency: options.concurrency,
-    ...(journal === undefined ? {} : { onDelivery: (d: HookDelivery) => journal.recordNote('webhook_delivery', d.at, deliveryJson(d)) }),
+    ...(journal === undefined
+      ? {}
+      : { onDelivery: (d: HookDelivery) => journal.recordNote('webhook_delivery', d.at, deliveryJson(d)) }),
   })
   const senderOptions = {
     random: options.random,
@@ -106,7 +108,14 @@ export function fakeWebhooks(
       accessTokenPayload({
         baseUrl: instanceUrl(),
         resource: targets.resource,
-        token: { id: 1, name: 'Sample token', userId: 1, createdAt: now, expiresAt: addCalendarDays(utcDay(now), 7), lastUsedAt: null },
+        token: {
+          id: 1,
+          name: 'Sample token',
+          userId: 1,
+          createdAt: now,
+          expiresAt: addCalendarDays(utcDay(now), 7),
+          lastUsedAt: null,
+        },
         interval: 'seven_days',
       }),
     )

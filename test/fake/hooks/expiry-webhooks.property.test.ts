@@ -1,6 +1,11 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { addCalendarDays, calendarDaysBetween, utcDay } from '../../../src/domain/calendar.js'
+import {
+  addCalendarDays,
+  type CalendarDate,
+  calendarDaysBetween,
+  utcDay,
+} from '../../../src/domain/calendar.js'
 import { addHook, control, EXPIRES, extend, type Receiver, receiver, world } from './expiry-world.js'
 
 // Any sequence of clock moves (back too), resets and rotations: the project hook receives exactly the
@@ -14,12 +19,12 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 2, arbitrary: fc.integer({ min: 1, max: 70 }).map((days): Op => ({ kind: 'rotate', days })) },
 )
 
-const START = '2026-01-01'
+const START: CalendarDate = '2026-01-01'
 
 interface ModelToken {
   readonly id: number
-  readonly created: string
-  readonly expires: string
+  readonly created: CalendarDate
+  readonly expires: CalendarDate
   revoked: boolean
 }
 
@@ -34,7 +39,7 @@ function intervalOf(left: number): 60 | 30 | 7 | null {
 class Model {
   tokens: ModelToken[] = []
   claims = new Set<string>()
-  last: string | null = null
+  last: CalendarDate | null = null
   sent: string[] = []
   constructor() {
     this.start()
@@ -45,9 +50,10 @@ class Model {
     this.last = null
     this.run(START)
   }
-  run(today: string): void {
+  run(today: CalendarDate): void {
     if (today === this.last) return
-    const first = this.last !== null && calendarDaysBetween(this.last, today) > 0 ? addCalendarDays(this.last, 1) : today
+    const first =
+      this.last !== null && calendarDaysBetween(this.last, today) > 0 ? addCalendarDays(this.last, 1) : today
     this.last = today
     for (let day = first; calendarDaysBetween(day, today) >= 0; day = addCalendarDays(day, 1))
       for (const token of this.tokens) {
@@ -81,7 +87,9 @@ describe('expiry webhooks, property', () => {
         try {
           await addHook(gitlab, r.url, { type: 'project', id: 7 }, 'P')
           const model = new Model()
-          let admin = (await gitlab.issueToken({ userId: 1, name: 'a', scopes: ['api'], expiresAt: '2031-01-01' })).secret
+          let admin = (
+            await gitlab.issueToken({ userId: 1, name: 'a', scopes: ['api'], expiresAt: '2031-01-01' })
+          ).secret
           const today = () => utcDay(gitlab.clock.now())
           for (const step of ops) {
             if (step.kind === 'move') {
@@ -90,7 +98,9 @@ describe('expiry webhooks, property', () => {
               await control(gitlab, 'POST', '/reset')
               await extend(gitlab, { project: true })
               await addHook(gitlab, r.url, { type: 'project', id: 7 }, 'P')
-              admin = (await gitlab.issueToken({ userId: 1, name: 'a', scopes: ['api'], expiresAt: '2031-01-01' })).secret
+              admin = (
+                await gitlab.issueToken({ userId: 1, name: 'a', scopes: ['api'], expiresAt: '2031-01-01' })
+              ).secret
               model.start()
             } else {
               const current = model.current()
@@ -111,7 +121,10 @@ describe('expiry webhooks, property', () => {
             model.run(today())
             await control(gitlab, 'POST', '/deliveries/wait')
           }
-          const got = r.received.map((x) => `${(x.body['object_attributes'] as { id: number }).id}:${{ sixty_days: 60, thirty_days: 30, seven_days: 7 }[x.body['interval'] as string]}`)
+          const got = r.received.map(
+            (x) =>
+              `${(x.body['object_attributes'] as { id: number }).id}:${{ sixty_days: 60, thirty_days: 30, seven_days: 7 }[x.body['interval'] as string]}`,
+          )
           expect(got.sort()).toEqual([...model.sent].sort())
         } finally {
           await gitlab.close()

@@ -53,19 +53,26 @@ describe('expiry webhooks on the fake clock', () => {
     expect(await walk(gitlab, r)).toEqual([
       [],
       [],
-      [`G1:${G}:seven_days`, `G1:${P}:seven_days`, `G2:${G}:seven_days`, `G2:${P}:seven_days`, `P:${P}:seven_days`].sort(),
+      [
+        `G1:${G}:seven_days`,
+        `G1:${P}:seven_days`,
+        `G2:${G}:seven_days`,
+        `G2:${P}:seven_days`,
+        `P:${P}:seven_days`,
+      ].sort(),
     ])
   })
 
   it('with every extended setting: 60, 30 and 7 days; a project hook never hears the group token', async () => {
     const { gitlab, r } = await setUp({ extended: { project: true, group1: true, group2: true } })
-    const all = (interval: string) => [
-      `G1:${G}:${interval}`,
-      `G1:${P}:${interval}`,
-      `G2:${G}:${interval}`,
-      `G2:${P}:${interval}`,
-      `P:${P}:${interval}`,
-    ].sort()
+    const all = (interval: string) =>
+      [
+        `G1:${G}:${interval}`,
+        `G1:${P}:${interval}`,
+        `G2:${G}:${interval}`,
+        `G2:${P}:${interval}`,
+        `P:${P}:${interval}`,
+      ].sort()
     expect(await walk(gitlab, r)).toEqual([all('sixty_days'), all('thirty_days'), all('seven_days')])
   })
 
@@ -100,7 +107,12 @@ describe('expiry webhooks on the fake clock', () => {
     const got = r.received.find((x) => x.path === '/P')
     expect(got?.body).toEqual({
       object_kind: 'access_token',
-      project: expect.objectContaining({ id: 7, name: 'API', path_with_namespace: 'acme/platform/api', namespace: 'Platform' }),
+      project: expect.objectContaining({
+        id: 7,
+        name: 'API',
+        path_with_namespace: 'acme/platform/api',
+        namespace: 'Platform',
+      }),
       object_attributes: {
         user_id: IDS.projectBot,
         created_at: '2026-01-01 00:00:00 UTC',
@@ -112,8 +124,15 @@ describe('expiry webhooks on the fake clock', () => {
       event_name: 'expiring_access_token',
       interval: 'seven_days',
     })
-    const group = r.received.find((x) => x.path === '/G2' && (x.body['object_attributes'] as { id: number }).id === G)
-    expect(group?.body['group']).toEqual({ group_name: 'Platform', group_path: 'platform', group_id: 2, full_path: 'acme/platform' })
+    const group = r.received.find(
+      (x) => x.path === '/G2' && (x.body['object_attributes'] as { id: number }).id === G,
+    )
+    expect(group?.body['group']).toEqual({
+      group_name: 'Platform',
+      group_path: 'platform',
+      group_id: 2,
+      full_path: 'acme/platform',
+    })
     expect(got?.headers['x-gitlab-event']).toBe('Resource Access Token Hook')
     expect(got?.headers['x-gitlab-instance']).toBe(gitlab.url)
     expect(got?.headers['user-agent']).toMatch(/^GitLab\/\d+\.\d+\.0$/)
@@ -125,7 +144,9 @@ describe('expiry webhooks on the fake clock', () => {
 
   it('sends the opened hook secret and lists it redacted', async () => {
     const r = await receiver()
-    const gitlab = await world({ webhooks: { openToken: (sealed) => (sealed === 'sealed:s3cret' ? 's3cret' : null) } })
+    const gitlab = await world({
+      webhooks: { openToken: (sealed) => (sealed === 'sealed:s3cret' ? 's3cret' : null) },
+    })
     open.push({ gitlab, receiver: r })
     await addHook(gitlab, r.url, { type: 'project', id: 7 }, 'P', true, 'sealed:s3cret')
     await advanceDays(gitlab, 56)
@@ -145,7 +166,11 @@ describe('expiry webhooks on the fake clock', () => {
     const hooks = gitlab.store.resources?.hooks
     const logs = (await hooks?.listHookLogs(1, 1, 20))?._unsafeUnwrap()
     expect(logs?.total).toBe(1)
-    expect(logs?.items[0]).toMatchObject({ trigger: 'resource_access_token_hooks', responseStatus: '200', responseBody: 'thanks' })
+    expect(logs?.items[0]).toMatchObject({
+      trigger: 'resource_access_token_hooks',
+      responseStatus: '200',
+      responseBody: 'thanks',
+    })
     expect(logs?.items[0]?.executionDuration).toBeGreaterThanOrEqual(0)
     const journal = gitlab.journal.query({ kind: 'event', type: 'webhook_delivery' as never })
     expect(journal.count).toBe(r.received.length)
@@ -153,17 +178,20 @@ describe('expiry webhooks on the fake clock', () => {
 })
 
 describe('failed deliveries', () => {
-  it.each([500, 'hang'] as const)('a receiver answering %s gets one attempt and a log, no retry', async (answer) => {
-    const { gitlab, r } = await setUp({ webhooks: { timeoutMs: 300 } })
-    r.answer = answer
-    await advanceDays(gitlab, 56)
-    await advanceDays(gitlab, 1)
-    expect(r.received.filter((x) => x.path === '/P')).toHaveLength(1)
-    const log = (await gitlab.store.resources?.hooks.listHookLogs(1, 1, 20))?._unsafeUnwrap()
-    expect(log?.total).toBe(1)
-    expect(log?.items[0]?.responseStatus).toBe(answer === 500 ? '500' : 'internal error')
-    if (answer === 'hang') expect(log?.items[0]?.internalErrorMessage).toContain('no answer within 300 ms')
-  })
+  it.each([500, 'hang'] as const)(
+    'a receiver answering %s gets one attempt and a log, no retry',
+    async (answer) => {
+      const { gitlab, r } = await setUp({ webhooks: { timeoutMs: 300 } })
+      r.answer = answer
+      await advanceDays(gitlab, 56)
+      await advanceDays(gitlab, 1)
+      expect(r.received.filter((x) => x.path === '/P')).toHaveLength(1)
+      const log = (await gitlab.store.resources?.hooks.listHookLogs(1, 1, 20))?._unsafeUnwrap()
+      expect(log?.total).toBe(1)
+      expect(log?.items[0]?.responseStatus).toBe(answer === 500 ? '500' : 'internal error')
+      if (answer === 'hang') expect(log?.items[0]?.internalErrorMessage).toContain('no answer within 300 ms')
+    },
+  )
 
   it('a refused connection gets one attempt and an internal error', async () => {
     const r = await receiver()

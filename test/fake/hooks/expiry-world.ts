@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { CalendarDate } from '../../../src/domain/calendar.js'
 import { seededRandom } from '../../../src/domain/random.js'
 import { createFakeGitLab, type FakeGitLab, type FakeWebhookOptions } from '../../../src/fake/index.js'
 import type { HookDraft } from '../../../src/store/hook-store.js'
@@ -70,7 +71,7 @@ export interface WorldOptions {
 }
 
 // 2026-01-01 + 63 days: the token has 63 days left at the start.
-export const EXPIRES = '2026-03-05'
+export const EXPIRES: CalendarDate = '2026-03-05'
 
 export const IDS = {
   projectBot: 10,
@@ -94,12 +95,34 @@ export async function world(options: WorldOptions = {}): Promise<FakeGitLab> {
     ],
     groups: [
       { id: 1, path: 'acme', name: 'Acme', members: [{ user_id: 1, access_level: 50 }] },
-      { id: 2, path: 'platform', name: 'Platform', parent_id: 1, members: [{ user_id: 11, access_level: 40 }] },
+      {
+        id: 2,
+        path: 'platform',
+        name: 'Platform',
+        parent_id: 1,
+        members: [{ user_id: 11, access_level: 40 }],
+      },
     ],
-    projects: [{ id: 7, path: 'api', name: 'API', group_id: 2, members: [{ user_id: 10, access_level: 40 }] }],
+    projects: [
+      { id: 7, path: 'api', name: 'API', group_id: 2, members: [{ user_id: 10, access_level: 40 }] },
+    ],
     tokens: [
-      { id: 100, user_id: 10, name: 'deploy', scopes: ['api'], token: 'glpat-project-bot-1', expires_at: EXPIRES },
-      { id: 101, user_id: 11, name: 'sync', scopes: ['api'], token: 'glpat-group-bot-1', expires_at: EXPIRES },
+      {
+        id: 100,
+        user_id: 10,
+        name: 'deploy',
+        scopes: ['api'],
+        token: 'glpat-project-bot-1',
+        expires_at: EXPIRES,
+      },
+      {
+        id: 101,
+        user_id: 11,
+        name: 'sync',
+        scopes: ['api'],
+        token: 'glpat-group-bot-1',
+        expires_at: EXPIRES,
+      },
       { id: 102, user_id: 2, name: 'mine', scopes: ['api'], token: 'glpat-human-0001', expires_at: EXPIRES },
       {
         id: 103,
@@ -161,10 +184,17 @@ export async function addHook(
 }
 
 /** Calls the control API. */
-export async function control(gitlab: FakeGitLab, method: string, path: string, body?: unknown): Promise<Response> {
+export async function control(
+  gitlab: FakeGitLab,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Response> {
   return fetch(`${gitlab.url}/__patkit${path}`, {
     method,
-    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    ...(body === undefined
+      ? {}
+      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
   })
 }
 

@@ -51,13 +51,19 @@ describe('POST /{projects,groups}/:id/hooks/:hook_id/test/resource_access_token_
   it('refuses a caller without Maintainer (project) or Owner (group) access, an unknown hook and trigger', async () => {
     const { gitlab, project, group, root, alice, post } = await setUp()
     expect((await post(alice, `/groups/2/hooks/${group}/test/resource_access_token_events`)).status).toBe(404)
-    expect((await post(root, `/projects/7/hooks/${group}/test/resource_access_token_events`)).status).toBe(404)
+    expect((await post(root, `/projects/7/hooks/${group}/test/resource_access_token_events`)).status).toBe(
+      404,
+    )
     expect((await post(root, `/projects/7/hooks/999/test/resource_access_token_events`)).status).toBe(404)
     const resources = gitlab.store.resources
     await resources?.setMember({ type: 'project', id: 7 }, { userId: 2, accessLevel: 30 })
-    expect((await post(alice, `/projects/7/hooks/${project}/test/resource_access_token_events`)).status).toBe(403)
+    expect((await post(alice, `/projects/7/hooks/${project}/test/resource_access_token_events`)).status).toBe(
+      403,
+    )
     await resources?.setMember({ type: 'project', id: 7 }, { userId: 2, accessLevel: 40 })
-    expect((await post(alice, `/projects/7/hooks/${project}/test/resource_access_token_events`)).status).toBe(201)
+    expect((await post(alice, `/projects/7/hooks/${project}/test/resource_access_token_events`)).status).toBe(
+      201,
+    )
     await resources?.setMember({ type: 'group', id: 2 }, { userId: 2, accessLevel: 40 })
     expect((await post(alice, `/groups/2/hooks/${group}/test/resource_access_token_events`)).status).toBe(403)
     const bad = await post(root, `/projects/7/hooks/${project}/test/nonsense_events`)
