@@ -43,10 +43,10 @@ export interface FakeWebhookOptions {
  *
  * @example
  * ```ts
- * import { createFakeGitLab } from 'patkit/fake'
- * declare const fake: { readonly webhooks: import('patkit/fake').FakeWebhooks }
- * await fake.webhooks.deliveries.idle()
- * fake.webhooks.deliveries.list()[0]?.record.status // e.g. 200
+ * import type { FakeWebhooks } from 'patkit/fake'
+ * declare const webhooks: FakeWebhooks
+ * await webhooks.deliveries.idle()
+ * webhooks.deliveries.list()[0]?.record.status // e.g. 200
  * ```
  */
 export interface FakeWebhooks {

@@ -13,6 +13,13 @@ export const KEPT_DELIVERIES = 1000
 /**
  * One webhook delivery the fake made, as `GET /__patkit/deliveries` lists it: what was sent (the
  * secret header redacted), what came back, and which notice it was.
+ *
+ * @example
+ * ```ts
+ * import type { HookDelivery } from 'patkit/fake'
+ * declare const delivery: HookDelivery
+ * const answered = delivery.record.status !== null
+ * ```
  */
 export interface HookDelivery {
   readonly id: number
@@ -49,7 +56,17 @@ export interface HookDeliveryOptions {
   readonly onDelivery?: ((delivery: HookDelivery) => void) | undefined
 }
 
-/** The fake's deliveries: a bounded queue, their log in the store, and the last ones in memory. */
+/**
+ * The fake's deliveries: a bounded queue, their log in the store, and the last ones in memory.
+ *
+ * @example
+ * ```ts
+ * import type { HookDeliveries } from 'patkit/fake'
+ * declare const deliveries: HookDeliveries
+ * await deliveries.idle()
+ * const newest = deliveries.list()[0]
+ * ```
+ */
 export interface HookDeliveries {
   /** Queues one attempt (no retry); resolves once it is made and logged. */
   enqueue(order: DeliveryOrder): Promise<HookDelivery | null>
