@@ -46,6 +46,7 @@ const SUITES = [
   { name: 'reset-postgres', file: 'reset-postgres.mjs' },
   { name: 'cold', file: 'cold-start.mjs' },
   { name: 'serve-cold', file: 'serve-cold-start.mjs' },
+  { name: 'hook-deliveries', file: 'hook-deliveries.mjs' },
 ]
 
 /**

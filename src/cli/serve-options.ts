@@ -48,6 +48,10 @@ export interface ServeOptions {
   readonly allowedHosts: readonly string[]
   /** The key hook tokens are sealed under (`--hook-secret-key`, `PATKIT_HOOK_SECRET_KEY`); absent: random per start. */
   readonly hookSecretKey?: Uint8Array
+  /** Webhooks may go to any address, not only loopback (`--allow-webhook-network`). */
+  readonly webhookNetwork: boolean
+  /** Hosts webhooks may go to beside loopback (`--allow-webhook-host`). */
+  readonly webhookHosts: readonly string[]
   readonly pepper: string
   /** Where the pepper came from; `default` is the public development pepper. */
   readonly pepperSource: 'flag' | 'file' | 'env' | 'default'
@@ -82,6 +86,8 @@ const OPTIONS = {
   'control-body-limit': { type: 'string' },
   'allow-host': { type: 'string', multiple: true },
   'hook-secret-key': { type: 'string' },
+  'allow-webhook-network': { type: 'boolean' },
+  'allow-webhook-host': { type: 'string', multiple: true },
 } as const
 
 /**
@@ -334,6 +340,8 @@ export function parseServeArgs(
       pepperSource: 'default',
       control: true,
       allowedHosts: [],
+      webhookNetwork: false,
+      webhookHosts: [],
     })
   }
   const host = parseHost(values.host)
@@ -359,6 +367,12 @@ export function parseServeArgs(
   if (controlToken.isErr()) return err(controlToken.error)
   const allowedHosts = parseAllowedHosts(values['allow-host'])
   if (allowedHosts.isErr()) return err(allowedHosts.error)
+  const webhookHosts = values['allow-webhook-host'] ?? []
+  const badHook = webhookHosts.find((h) => !/^[A-Za-z0-9.:[\]-]+$/.test(h))
+  if (badHook !== undefined)
+    return err(
+      `--allow-webhook-host must be a host name or IP address without a port, got ${JSON.stringify(badHook)}`,
+    )
   const controlBodyLimit = parseControlBodyLimit(values['control-body-limit'])
   if (controlBodyLimit.isErr()) return err(controlBodyLimit.error)
   if (controlBodyLimit.value !== undefined && !control)
@@ -426,6 +440,8 @@ export function parseServeArgs(
     ...(randomSeed.value === undefined ? {} : { randomSeed: randomSeed.value }),
     control,
     allowedHosts: allowedHosts.value,
+    webhookNetwork: values['allow-webhook-network'] === true,
+    webhookHosts: webhookHosts.map((h) => h.replace(/^\[|\]$/g, '')),
     ...(controlToken.value === undefined ? {} : { controlToken: controlToken.value }),
     ...(controlBodyLimit.value === undefined ? {} : { controlBodyLimit: controlBodyLimit.value }),
     ...pepper.value,

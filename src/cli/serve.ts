@@ -227,6 +227,7 @@ async function start(options: ServeOptions, io: CliOutput, opened: OpenedStore, 
     // Clients address the server by its listen address (unless that is every interface's).
     allowedHosts: [...(isWildcardHost(options.host) ? [] : [options.host]), ...options.allowedHosts],
     controlPlane: options.control,
+    webhooks: { allowNetwork: options.webhookNetwork, allowHosts: options.webhookHosts },
   })
   if (fake.isErr()) {
     const where = file === undefined ? 'cannot create the demo data' : `seed file ${options.seed}`
@@ -244,6 +245,7 @@ async function start(options: ServeOptions, io: CliOutput, opened: OpenedStore, 
     io.err(`patkit serve: cannot listen on ${options.host}:${options.port}: ${reason(cause)}`)
     return null
   }
+  fake.value.webhooks.listeningAt(server.url)
   // A database too large for the start snapshot a reset goes back to: said at once, not at the first reset.
   const refusal = fake.value.state.resetRefusal()
   if (refusal !== null && options.control)

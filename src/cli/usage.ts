@@ -67,6 +67,11 @@ Options:
   --allow-host HOST  The control API also answers for this Host name (any port; repeatable; * for
                      any, with a control token only). It always does for localhost, 127.0.0.1,
                      [::1], --host and --public-url's host
+  --allow-webhook-network
+                     Deliver webhooks (token expiry notices, hook tests) to any address; by default
+                     only to loopback receivers (127.0.0.0/8, ::1, localhost)
+  --allow-webhook-host HOST
+                     Deliver webhooks to this host too (name or address; repeatable)
   -h, --help         Show this help
 
 Exit codes: 0 after a clean shutdown, 1 when it cannot start (bad seed, database, port in use),

@@ -15,7 +15,9 @@ import { fakeNotices } from './fake-notices.js'
 import { type FakeState, fakeState } from './fake-state.js'
 import { createFaults, type Faults } from './faults.js'
 import { type AuditRecorder, auditRecorder } from './hooks/audit-recorder.js'
-import { HOOK_SECRET_KEY_BYTES, sealHookSecret } from './hooks/hook-secret.js'
+import { type ExpiryHooks, expiryHooks } from './hooks/expiry-hooks.js'
+import { type FakeWebhookOptions, type FakeWebhooks, fakeWebhooks } from './hooks/fake-webhooks.js'
+import { HOOK_SECRET_KEY_BYTES, openHookSecret, sealHookSecret } from './hooks/hook-secret.js'
 import { createJournal, type Journal } from './journal.js'
 import { issuedSecret, secretPrefixes } from './secret-prefixes.js'
 import type { SeedReport } from './seed/load-seed.js'
@@ -83,6 +85,11 @@ export interface FakeAuthorityOptions {
   readonly hookSecretKey?: Uint8Array
   /** Also receives every authority event (after the journal). */
   readonly onEvent?: (event: AuthorityEvent) => void
+  /**
+   * How the expiry webhooks are delivered: where they may go (loopback only by default), the hook
+   * secret opener, the timeout and the queue's width.
+   */
+  readonly webhooks?: FakeWebhookOptions
 }
 
 /**
@@ -113,6 +120,8 @@ export interface FakeAuthority {
   readonly listener: NodeListener
   /** What loading the start seed did. */
   readonly seeded: SeedReport
+  /** The expiry webhooks' deliveries (`GET /__patkit/deliveries`) and the hook test sender. */
+  readonly webhooks: FakeWebhooks
   /**
    * Remembers the prefix of a secret handed out in process (`issueToken`), so that the journal's
    * refusal of an unknown token can name it as the closest known one (never the secret itself).
@@ -194,13 +203,30 @@ export async function fakeAuthority(
   const { digest } = deps
   recorder = auditRecorder({ store, userById: deps.userById })
   const audited = recorder
-  const beforeRequest = async () => {
-    await audited.settled()
-    await notices.due()
-  }
   // GitLab's daily expiry notifier, run when the data is loaded and on each new clock day (see
   // fake-notices.ts), before any request that could read the journal is answered.
   const notices = fakeNotices({ store, clock, onEvent })
+  const webhooks = fakeWebhooks({
+    store,
+    clock,
+    random,
+    release: authority.release,
+    ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
+    journal,
+    openToken: (sealed) => openHookSecret(hookSecretKey, sealed).unwrapOr(null),
+    ...(options.webhooks ?? {}),
+  })
+  const hooks: ExpiryHooks = expiryHooks({ ...webhooks.senderOptions, store, clock })
+  // Both of GitLab's daily notices, the mails (events) and the webhooks, on the same days.
+  const due = async (): Promise<void> => {
+    await notices.due()
+    await hooks.due()
+  }
+  // Before a request is answered: the audit events of earlier requests written, and the notices due.
+  const beforeRequest = async () => {
+    await audited.settled()
+    await due()
+  }
   const state = fakeState({
     authority,
     authorityFor: (staging) => authorityOver(resolveAuthorityDeps({ store: staging, ...config })),
@@ -212,6 +238,8 @@ export async function fakeAuthority(
     onReplace: () => {
       random.rewind()
       notices.replaced()
+      hooks.replaced()
+      webhooks.deliveries.clear()
     },
     onReset: () => clock.reset(),
   })
@@ -222,8 +250,11 @@ export async function fakeAuthority(
   // The prefixes of the secrets handed out, for a refusal of an unknown token (its closest known one).
   const prefixes = secretPrefixes()
   for (const { token, secret } of seeded.value.issued) prefixes.remember(token.id, secret)
-  await notices.due()
-  const handlerOptions = options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }
+  await due()
+  const handlerOptions = {
+    ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
+    hookTester: webhooks.testHook,
+  }
   const handler = createHandler(authority, handlerOptions)
   const closing = new AbortController()
   const controlApi = controlHandler({
@@ -240,13 +271,14 @@ export async function fakeAuthority(
       ...(options.allowedHosts ?? []),
       ...(options.publicUrl === undefined ? [] : [new URL(options.publicUrl).host]),
     ],
-    onClockChange: notices.due,
+    onClockChange: due,
+    deliveries: webhooks.deliveries,
   })
   // Also after the answer is made: a reset's or restore's notices land after its journal clear.
   const control: Handler = async (request) => {
     await beforeRequest()
     const response = await controlApi(request)
-    await notices.due()
+    await due()
     // A token issued over the control API: its prefix, for the refusals of unknown tokens.
     if (request.method === 'POST' && response.status === 201) {
       const issued = issuedSecret(await response.clone().text())
@@ -278,6 +310,7 @@ export async function fakeAuthority(
     control,
     listener,
     seeded: seeded.value,
+    webhooks,
     rememberIssued: (tokenId, secret) => prefixes.remember(tokenId, secret),
     checkExpiring: beforeRequest,
     hookSecretKey,

@@ -15,6 +15,7 @@ import { DEMO_USERS, FAKE_GITLAB_START, INSECURE_DEVELOPMENT_PEPPER } from './de
 import { fakeAuthority } from './fake-authority.js'
 import type { StateSnapshot } from './fake-state.js'
 import type { Faults } from './faults.js'
+import type { FakeWebhookOptions } from './hooks/fake-webhooks.js'
 import { HOOK_SECRET_KEY_BYTES } from './hooks/hook-secret.js'
 import type { Journal } from './journal.js'
 import { listenNode } from './listen.js'
@@ -99,6 +100,11 @@ export interface FakeGitLabOptions<C extends Clock = ManualClock> {
    * a DNS-rebinding web page would send it.
    */
   readonly allowedHosts?: readonly string[]
+  /**
+   * How the access-token expiry webhooks are delivered (loopback receivers only by default; the hook
+   * secret opener; the timeout, default 10 s).
+   */
+  readonly webhooks?: FakeWebhookOptions
 }
 
 /**
@@ -238,10 +244,12 @@ export async function createFakeGitLab<C extends Clock = ManualClock>(
     allowedHosts: [...(isWildcardHost(host) ? [] : [host]), ...(options.allowedHosts ?? [])],
     ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
     ...(options.hookSecretKey === undefined ? {} : { hookSecretKey: options.hookSecretKey }),
+    ...(options.webhooks === undefined ? {} : { webhooks: options.webhooks }),
   })
   if (fake.isErr()) throw new TypeError(`createFakeGitLab: ${problemsText(fake.error)}`)
   const { authority, state, journal, faults, handler, checkExpiring } = fake.value
   const server = await listenNode(fake.value.listener, { host, port: 0 })
+  fake.value.webhooks.listeningAt(server.url)
   const settle = async (outcome: Promise<Result<unknown, readonly SeedProblem[]>>, what: string) => {
     const result = await outcome
     if (result.isErr()) throw new TypeError(`createFakeGitLab: ${what}: ${problemsText(result.error)}`)

@@ -17,6 +17,8 @@ export { type FakeAuthority, type FakeAuthorityOptions, fakeAuthority } from './
 export { createFakeGitLab, type FakeGitLab, type FakeGitLabOptions } from './fake-gitlab.js'
 export type { StateSnapshot } from './fake-state.js'
 export type { FaultAction, FaultRule, FaultRuleInput, Faults } from './faults.js'
+export type { FakeWebhookOptions, FakeWebhooks } from './hooks/fake-webhooks.js'
+export type { HookDeliveries, HookDelivery } from './hooks/hook-deliveries.js'
 export {
   HOOK_SECRET_KEY_BYTES,
   openHookSecret,

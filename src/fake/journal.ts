@@ -133,6 +133,11 @@ export interface JournalQuery {
 export interface Journal {
   recordRequest(entry: RecordedRequest): void
   recordEvent(event: AuthorityEvent): void
+  /**
+   * Records something the fake did that is no authority event, as an event entry of `type` (a webhook
+   * delivery: `webhook_delivery`); `data` holds plain JSON values and never a secret.
+   */
+  recordNote(type: string, at: Date, data: Readonly<Record<string, unknown>>): void
   /** The matching entries (oldest first) and how many matched in all (before `limit`). */
   query(query?: JournalQuery): { readonly entries: readonly JournalEntry[]; readonly count: number }
   /** Forgets every entry; sequence numbers go on. */
@@ -223,6 +228,14 @@ export function createJournal(limit: number = DEFAULT_JOURNAL_LIMIT): Journal {
       const data = plain(event) as Record<string, unknown>
       push({ kind: 'event', seq: ++seq, at: String(data['at']), type: event.type, event: data })
     },
+    recordNote: (type, at, data) =>
+      push({
+        kind: 'event',
+        seq: ++seq,
+        at: at.toISOString(),
+        type,
+        event: { type, at: at.toISOString(), ...data },
+      }),
     query: (q = {}) => {
       const found = entries.filter((entry) => journalMatches(entry, q))
       const limited = q.limit === undefined ? found : found.slice(Math.max(0, found.length - q.limit))

@@ -2,6 +2,7 @@ import type { Authority } from '../authority/create-authority.js'
 import type { PatkitError } from '../domain/errors.js'
 import { type ClientIpResolver, resolveClientIp } from './client-ip.js'
 import { handlerCore } from './handler-core.js'
+import type { HookTester } from './hook-test-routes.js'
 import type { IncomingRequest } from './incoming.js'
 import { toResponse } from './responses.js'
 
@@ -34,6 +35,11 @@ export interface HandlerOptions {
    * records it as the refusal's reason. Never given a secret.
    */
   readonly onRefusal?: (refusal: PatkitError) => void
+  /**
+   * Sends a hook's test payload for `POST /{projects,groups}/:id/hooks/:hook_id/test/:trigger` (the
+   * fake's webhook sender); without it that route answers `404 Not found`.
+   */
+  readonly hookTester?: HookTester
 }
 
 /**

@@ -83,6 +83,7 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
   const basePath = (options.basePath ?? '/api/v4').replace(/\/+$/, '')
   const publicUrl = options.publicUrl === undefined ? undefined : new URL(options.publicUrl)
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT
+  const { hookTester } = options
   const table = routeTable(ROUTES)
 
   // The pipeline waits only where it must (a body to read, an authentication or a use case that goes
@@ -123,14 +124,14 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
       const parsed = parsePathParams(row.pathParams, path)
       const pathValues = parsed.isOk() ? parsed.value : NO_PATH_VALUES
       if (row.caller === 'optional') {
-        const input = { authority, url, path, params, publicUrl, principal, pathValues }
+        const input = { authority, url, path, params, publicUrl, principal, pathValues, hookTester }
         if (parsed.isErr()) return row.refusePath?.(input, parsed.error) ?? errorReply(parsed.error)
         return row.serve(input)
       }
       // GitLab's `authenticate!`.
       if (principal === null) return errorReply(unauthenticated('missing'))
       if (unknown !== undefined) return unknownReply(unknown)
-      const input = { authority, url, path, params, publicUrl, principal, pathValues }
+      const input = { authority, url, path, params, publicUrl, principal, pathValues, hookTester }
       if (parsed.isErr()) return row.refusePath?.(input, parsed.error) ?? errorReply(parsed.error)
       return row.serve(input)
     }

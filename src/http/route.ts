@@ -2,6 +2,7 @@ import type { Principal } from '../authority/core/principal.js'
 import type { Feature } from '../authority/core/release.js'
 import type { Authority } from '../authority/create-authority.js'
 import type { RequestCredentials } from '../authority/requests/request-principal.js'
+import type { HookTester } from './hook-test-routes.js'
 import type { PathParams, PathRefusal } from './path-params.js'
 import type { BodyParams } from './request-body.js'
 import type { Reply } from './responses.js'
@@ -19,6 +20,8 @@ export interface RouteInput {
   readonly params: BodyParams
   /** `HandlerOptions.publicUrl`, for absolute `Link` URLs. */
   readonly publicUrl: URL | undefined
+  /** `HandlerOptions.hookTester`: what the hook test route sends with. */
+  readonly hookTester?: HookTester | undefined
 }
 
 /** A route's input once the pipeline has the caller: GitLab's `current_user`, after `sudo`. */

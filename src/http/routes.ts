@@ -1,6 +1,7 @@
 import { ADMIN_TOKEN_ROUTES } from './admin-token-routes.js'
 import { AUDIT_ROUTES } from './audit-routes.js'
 import { HOOK_ROUTES } from './hook-routes.js'
+import { HOOK_TEST_ROUTES } from './hook-test-routes.js'
 import { IMPERSONATION_ROUTES } from './impersonation-routes.js'
 import { METADATA_ROUTES } from './metadata-routes.js'
 import { RESOURCE_ROUTES } from './resource-routes.js'
@@ -25,4 +26,5 @@ export const ROUTES: readonly RouteRow[] = [
   ...RESOURCE_ROUTES,
   ...HOOK_ROUTES,
   ...AUDIT_ROUTES,
+  ...HOOK_TEST_ROUTES,
 ]

@@ -37,11 +37,24 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   next: ['domain', 'query', 'store', 'authority', 'http'],
   // The fake GitLab (createFakeGitLab, its control plane, the seed format and loader): serves the API on
   // Node over any store, the memory store by default (design.md, Stage 3, "The fake's home").
-  fake: ['domain', 'query', 'store', 'authority', 'memory', 'http', 'node'],
+  // It delivers GitLab's access-token expiry webhooks through patkit/webhooks (issue 33).
+  fake: ['domain', 'query', 'store', 'authority', 'memory', 'http', 'node', 'webhooks'],
   // The store conformance suite and fixtures only (design.md, Stage 3).
   testing: ['domain', 'query', 'store'],
   // Everything but testing: the CLI imports the fake, never the conformance suite (design.md, Stage 3).
-  cli: ['domain', 'query', 'store', 'authority', 'memory', 'sql', 'cache', 'http', 'node', 'fake'],
+  cli: [
+    'domain',
+    'query',
+    'store',
+    'authority',
+    'memory',
+    'sql',
+    'cache',
+    'http',
+    'node',
+    'fake',
+    'webhooks',
+  ],
   // GitLab's webhook delivery and the embedders' signed sender (issue 33): domain and Node only.
   webhooks: ['domain'],
 }

@@ -71,6 +71,8 @@ describe('the control API document', () => {
         '/__patkit/clock/freeze',
         '/__patkit/clock/resume',
         '/__patkit/clock/set',
+        '/__patkit/deliveries',
+        '/__patkit/deliveries/wait',
         '/__patkit/faults',
         '/__patkit/faults/{id}',
         '/__patkit/groups',

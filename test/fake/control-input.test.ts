@@ -175,7 +175,7 @@ describe('GET /journal', () => {
     ['limit=1.5', 'limit must be an integer from 1 to 10000'],
     [
       'type=nonsense',
-      'type must be one of created, rotated, revoked, reuse_detected, used, rotation_replayed, token_expiring, last_used_write_failed',
+      'type must be one of created, rotated, revoked, reuse_detected, used, rotation_replayed, token_expiring, last_used_write_failed, webhook_delivery',
     ],
     ['kind=other', 'kind must be request or event'],
     ['status=50', 'status must be an integer: 0 (a dropped connection) or 100 to 599'],

@@ -2,6 +2,7 @@ import type { TokenStore } from '../../store/token-store.js'
 import type { ControllableClock } from '../controllable-clock.js'
 import type { FakeState } from '../fake-state.js'
 import type { Faults } from '../faults.js'
+import type { HookDeliveries } from '../hooks/hook-deliveries.js'
 import type { Journal } from '../journal.js'
 
 /**
@@ -60,6 +61,8 @@ export interface ControlParts {
   readonly controlBodyLimit?: number | undefined
   /** Aborted when the fake closes: every open `GET /__patkit/journal/stream` ends then. */
   readonly closing?: AbortSignal | undefined
+  /** The webhook deliveries (`GET /__patkit/deliveries`); none listed without it. */
+  readonly deliveries?: HookDeliveries | undefined
   /** Called after the clock moved (expiry notices are emitted then). */
   readonly onClockChange?: (() => Promise<void>) | undefined
 }

@@ -2,6 +2,7 @@ import { CLOCK_ROUTES } from './clock-routes.js'
 import { reply } from './control-reply.js'
 import { type ControlRow, controlRoute } from './control-row.js'
 import { DASHBOARD_ROUTES } from './dashboard-routes.js'
+import { DELIVERY_ROUTES } from './delivery-routes.js'
 import { FAULT_ROUTES } from './fault-routes.js'
 import { JOURNAL_ROUTES } from './journal-routes.js'
 import { controlOpenApi } from './openapi.js'
@@ -37,6 +38,7 @@ export const CONTROL_ROUTES: readonly ControlRow[] = [
   ...JOURNAL_ROUTES,
   ...FAULT_ROUTES,
   ...DASHBOARD_ROUTES,
+  ...DELIVERY_ROUTES,
 ]
 
 /** The OpenAPI 3.1 document of the control API, built from its rows: `GET /__patkit/openapi.json`. */

@@ -1,4 +1,5 @@
 import { SCOPES } from '../../domain/scopes.js'
+import { DELIVERY_SCHEMA } from './delivery-routes.js'
 import { closed, integer, nullable, ref } from './openapi-schema.js'
 
 // The schemas every group of routes shares: refusals, the clock, and the seed format of the data.
@@ -124,6 +125,7 @@ export const CONTROL_SCHEMAS = {
     'now',
     'frozen',
   ]),
+  Delivery: DELIVERY_SCHEMA,
   Counts: { ...counts, description: 'how many users, tokens, groups and projects were loaded' },
   SeedUser: seedUser,
   SeedMember: { ...seedMember, description: 'a direct member and their role (access_level)' },

@@ -14,10 +14,11 @@ const EVENT_TYPE_SET: Readonly<Record<AuthorityEvent['type'], true>> = {
   last_used_write_failed: true,
 }
 
-/** The `type` values `GET /__patkit/journal` takes: the authority's event types. */
-export const JOURNAL_EVENT_TYPES: readonly AuthorityEvent['type'][] = Object.keys(
-  EVENT_TYPE_SET,
-) as AuthorityEvent['type'][]
+/** The `type` values `GET /__patkit/journal` takes: the authority's event types, and the fake's webhook deliveries. */
+export const JOURNAL_EVENT_TYPES: readonly (AuthorityEvent['type'] | 'webhook_delivery')[] = [
+  ...(Object.keys(EVENT_TYPE_SET) as AuthorityEvent['type'][]),
+  'webhook_delivery',
+]
 
 const SAFE = Number.MAX_SAFE_INTEGER
 

@@ -23,8 +23,11 @@ const EVENT_TYPE_SET: Readonly<Record<AuthorityEvent['type'], true>> = {
   last_used_write_failed: true,
 }
 
-/** The `type` values the journal's filter offers: every event type the journal records. */
-export const EVENT_TYPES = Object.keys(EVENT_TYPE_SET) as readonly AuthorityEvent['type'][]
+/** The `type` values the journal's filter offers: every event type the journal records, webhook deliveries too. */
+export const EVENT_TYPES: readonly (AuthorityEvent['type'] | 'webhook_delivery')[] = [
+  ...(Object.keys(EVENT_TYPE_SET) as AuthorityEvent['type'][]),
+  'webhook_delivery',
+]
 
 type Filters = Readonly<Record<string, string>>
 

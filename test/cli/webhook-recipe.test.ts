@@ -1,0 +1,71 @@
+import { spawn, spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, expect, it } from 'vitest'
+import { ROUTES } from '../../src/http/routes.js'
+import { cli, root } from './support/cli-process.js'
+
+// docs/testing.md, "Testing a renewal bot: expiry webhooks": the shell recipe runs as printed, with
+// this checkout's dist/cli.js as $PATKIT, and its receiver prints the 7-day notice. Skipped without
+// curl or python3 (a failure then with PATKIT_REQUIRE_E2E=1), and until the hooks API
+// (POST /projects/:id/hooks) is served: the recipe creates its hook with it.
+
+const docs = readFileSync(join(root, 'docs', 'testing.md'), 'utf8')
+const HEADING = '\n## Testing a renewal bot: expiry webhooks\n'
+const dir = mkdtempSync(join(tmpdir(), 'patkit-webhook-recipe-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+function recipe(): string {
+  const at = docs.indexOf(HEADING)
+  expect(at).toBeGreaterThan(0)
+  const section = docs.slice(at, docs.indexOf('\n## ', at + 1))
+  const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)]
+  expect(blocks).toHaveLength(1)
+  return blocks[0]?.[1] ?? ''
+}
+
+const hooksApi = ROUTES.some((row) => row.method === 'POST' && row.path === '/projects/:id/hooks')
+
+it('the expiry webhook recipe receives the 7-day notice', { timeout: 30_000 }, async (ctx) => {
+  const missing = ['curl', 'python3'].filter((tool) => spawnSync(tool, ['--version']).status !== 0)
+  if (missing.length > 0) {
+    if (process.env['PATKIT_REQUIRE_E2E'] === '1')
+      throw new Error(`${missing.join(', ')} missing (PATKIT_REQUIRE_E2E=1)`)
+    return ctx.skip(`no ${missing.join(', ')}`)
+  }
+  if (!hooksApi) return ctx.skip('the hooks API (POST /projects/:id/hooks) is not served yet')
+  writeFileSync(join(dir, 'recipe.sh'), recipe())
+  const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
+    const child = spawn('bash', ['recipe.sh'], {
+      cwd: dir,
+      env: { ...process.env, PATKIT: cli },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let text = ''
+    child.stdout.on('data', (chunk: Buffer) => {
+      text += chunk.toString()
+    })
+    child.stderr.on('data', (chunk: Buffer) => {
+      text += chunk.toString()
+    })
+    child.once('exit', (exit) => resolve({ code: exit, output: text }))
+  })
+  const lines = output.split('\n')
+  const notice = lines.find((l) => l.startsWith('Resource Access Token Hook '))
+  const body = JSON.parse(notice?.slice('Resource Access Token Hook '.length) ?? 'null') as {
+    event_name?: string
+    interval?: string
+    object_attributes?: { id?: number }
+  } | null
+  expect(
+    {
+      code,
+      status: lines.includes('200 seven_days'),
+      event: body?.event_name,
+      interval: body?.interval,
+      token: body?.object_attributes?.id,
+    },
+    output,
+  ).toEqual({ code: 0, status: true, event: 'expiring_access_token', interval: 'seven_days', token: 2 })
+})
