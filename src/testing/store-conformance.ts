@@ -4,6 +4,7 @@ import { describeConflicts } from './conformance/conflicts.js'
 import { CAPABILITY_METHODS, type ConformanceContext, hasCapability } from './conformance/context.js'
 import { describedStore } from './conformance/described-store.js'
 import { describeFreshLookup } from './conformance/fresh-lookup.js'
+import { describeGranularScopes } from './conformance/granular-scopes.js'
 import { describeIsolation } from './conformance/isolation.js'
 import { describeJoinedLookup } from './conformance/joined-lookup.js'
 import { describeListFilters } from './conformance/list-filters.js'
@@ -104,6 +105,7 @@ export function describeConformanceTests(ctx: ConformanceContext, stringIds: Con
   describeReplaceAll(ctx)
   describeRevocation(ctx)
   describeTouch(ctx)
+  describeGranularScopes(ctx)
   describeConflicts(ctx)
   describeIsolation(ctx)
   describeUserIdLookup(ctx)

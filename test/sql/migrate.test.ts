@@ -38,8 +38,9 @@ const VERSIONS = [
   '0005_last_used_ips',
   '0006_user_id_type',
   '0007_resources',
+  '0009_granular_scopes',
 ]
-const VERSION = '0007_resources'
+const VERSION = '0009_granular_scopes'
 
 /** A Kysely instance that compiles with `compiler` and never connects. */
 function offline(compiler: () => QueryCompiler, adapter = new SqliteAdapter()): Kysely<unknown> {
@@ -279,6 +280,48 @@ function describeMigrations(target: DatabaseTarget, dialect: SqlDialectName, tag
             Promise.reject(new Error('no resources')),
         )
         expect(created).toEqual({ id: 2, username: 'bot', admin: false, blocked: false, bot: true })
+      } finally {
+        await dropTables(db, older)
+      }
+    })
+
+    it('0009 adds granular_scopes to a store created before it; its tokens read back as legacy', async () => {
+      const older = `${prefix}g_`
+      try {
+        await okValue(migrate(db, { tablePrefix: older }))
+        const store = sqlStore(db, { tablePrefix: older })
+        await okValue(store.putUser({ id: 1, username: 'root', admin: true, blocked: false }))
+        // As if the schema were still at 0007: no column, no 0009 record.
+        await sql`alter table ${sql.table(`${older}tokens`)} drop column granular_scopes`.execute(db)
+        await sql`delete from ${sql.table(`${older}migrations`)} where name = '0009_granular_scopes'`.execute(
+          db,
+        )
+        expect(await okValue(migrate(db, { tablePrefix: older }))).toEqual({
+          applied: ['0009_granular_scopes'],
+          version: VERSION,
+        })
+        const fresh = sqlStore(db, { tablePrefix: older })
+        const draft = {
+          userId: 1,
+          name: 'fine',
+          description: null,
+          scopes: [],
+          createdAt: new Date('2026-06-15T12:00:00.000Z'),
+          lastUsedAt: null,
+          expiresAt: null,
+          revoked: false,
+          impersonation: false,
+          previousId: null,
+          familyId: null,
+          digest: 'digest-after-0009',
+        }
+        const legacy = await okValue(fresh.insert({ ...draft, name: 'legacy', digest: 'legacy-0009' }))
+        expect(await okValue(fresh.findById(legacy.id))).not.toHaveProperty('granularScopes')
+        const scopes = [
+          { access: 'user' as const, permissions: ['read_user'], projectId: null, groupId: null },
+        ]
+        const fine = await okValue(fresh.insert({ ...draft, granularScopes: scopes }))
+        expect((await okValue(fresh.findById(fine.id)))?.granularScopes).toEqual(scopes)
       } finally {
         await dropTables(db, older)
       }
