@@ -97,9 +97,18 @@ export function parseCreateBody(
  */
 export function parseImpersonationBody(
   body: BodyParams,
+  granular = false,
 ): Result<ImpersonationCreateRequest, InvalidParameter> {
   const failure = nameFailure(body) ?? descriptionFailure(body)
   if (failure !== undefined) return err(failure)
+  const rawGranular = granular ? body['granular_scopes'] : undefined
+  // `scopes` is optional here (a missing one is the model's "Scopes can't be blank"): how MR !243990
+  // declares the pair was not found, so patkit refuses only both together (mutually exclusive).
+  if (rawGranular !== undefined && body['scopes'] !== undefined) {
+    return err(invalidParameter('scopes, granular_scopes', 'mutually_exclusive'))
+  }
+  const granularScopes = rawGranular === undefined ? undefined : parseGranularScopes(rawGranular)
+  if (granularScopes?.isErr()) return err(granularScopes.error)
   const expiresAt = optionalString(body, 'expires_at')
   if (expiresAt.isErr()) return err(expiresAt.error)
   const scopes = body['scopes']
@@ -107,5 +116,6 @@ export function parseImpersonationBody(
     ...nameAndDescription(body),
     ...(scopes === undefined ? {} : { scopes: commaSeparatedToArray(scopes) }),
     ...(expiresAt.value === undefined ? {} : { expiresAt: expiresAt.value }),
+    ...(granularScopes?.isOk() ? { granularScopes: granularScopes.value } : {}),
   })
 }

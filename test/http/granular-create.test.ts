@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Release } from '../../src/authority/core/release.js'
-import { ALICE } from '../support/authority-fixtures.js'
+import { ADMIN, ALICE } from '../support/authority-fixtures.js'
 import { httpWorld } from '../support/http-fixtures.js'
 
 // Fine-grained tokens on POST /user/personal_access_tokens (facts: /tmp fine-grained-pats §1, §5, §10,
@@ -165,5 +165,31 @@ describe('POST /user/personal_access_tokens with granular_scopes', () => {
     expect(created.status).toBe(201)
     expect(created.json).toMatchObject({ granular: true })
     expect(created.json).not.toHaveProperty('granular_scopes')
+  })
+
+  it('POST /users/:user_id/impersonation_tokens takes granular_scopes too and shows them (19.6)', async () => {
+    const { call, issue } = await world()
+    const admin = await issue(ADMIN.id, { expiresAt: null, scopes: ['api'] })
+    const r = await call('POST', `/users/${ALICE.id}/impersonation_tokens`, {
+      token: admin.secret,
+      body: {
+        name: 'i',
+        expires_at: '2026-04-01',
+        granular_scopes: [{ access: 'instance', permissions: ['read_metadata'] }],
+      },
+    })
+    expect(r.status).toBe(201)
+    expect(r.json).toMatchObject({
+      impersonation: true,
+      granular: true,
+      granular_scopes: [
+        { access: 'instance', permissions: ['read_metadata'], project_id: null, group_id: null },
+      ],
+    })
+    const both = await call('POST', `/users/${ALICE.id}/impersonation_tokens`, {
+      token: admin.secret,
+      body: { name: 'i', scopes: ['api'], granular_scopes: [USER_SCOPE] },
+    })
+    expect(both.json).toEqual({ error: 'scopes, granular_scopes are mutually exclusive' })
   })
 })
