@@ -4,6 +4,7 @@ import type { MintContext } from './context.js'
 import { invalidParameter, validationFailed } from './error-constructors.js'
 import type { ErrorOf } from './errors.js'
 import { resolveExpiry } from './expiry.js'
+import type { GranularScope } from './granular-scope.js'
 import { keepNewestIps } from './last-used.js'
 import { checkRouteScopes, type MintPolicy, PERSONAL_MINT } from './mint-policy.js'
 import { mintSecret } from './mint-secret.js'
@@ -51,6 +52,8 @@ interface CreateTokenInput {
   readonly expiresAt?: string | null
   /** Read only when the policy's `state` is `given`. */
   readonly given?: GivenState
+  /** A fine-grained token's scopes (checked by the caller, `checkGranularScopes`); `scopes` may then be empty. */
+  readonly granularScopes?: readonly GranularScope[]
 }
 
 /** A token that passed every check of its policy, before its secret is minted. */
@@ -80,7 +83,12 @@ export function checkToken(
   if (routed.isErr()) return err(routed.error)
   const requested = parseExpiresAt(input.expiresAt)
   if (requested.isErr()) return err(requested.error)
-  const fields = validateTokenFields(input, ctx.scopes, policy.scopes.unknown)
+  const granular = input.granularScopes
+  const fields = validateTokenFields(
+    { ...input, granular: granular !== undefined },
+    ctx.scopes,
+    policy.scopes.unknown,
+  )
   if (fields.isErr()) return err(fields.error)
   const given = policy.state === 'given' ? (input.given ?? {}) : {}
   if (given.secret !== undefined && given.secret.length < MIN_GIVEN_SECRET_LENGTH) {
@@ -104,6 +112,7 @@ export function checkToken(
       impersonation: given.impersonation ?? policy.impersonation,
       previousId: given.previousId ?? null,
       familyId: null,
+      ...(granular === undefined ? {} : { granularScopes: granular }),
     },
     secret: given.secret,
   })

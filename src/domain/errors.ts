@@ -79,6 +79,24 @@ export type NotFoundEntity =
   | 'personal_access_token'
 
 /**
+ * Why Grape refuses a parameter (see the `invalid_parameter` error).
+ *
+ * @example
+ * ```ts
+ * import type { InvalidParameterReason } from 'patkit'
+ * const reason: InvalidParameterReason = 'mutually_exclusive'
+ * ```
+ */
+export type InvalidParameterReason =
+  | 'missing'
+  | 'invalid'
+  | 'not_allowed_value'
+  | 'excluded_value'
+  | 'all_or_none'
+  | 'mutually_exclusive'
+  | 'exactly_one'
+
+/**
  * Every expected failure, as data. Discriminate on `type`.
  *
  * @example
@@ -101,16 +119,17 @@ export type PatkitError =
       /**
        * `missing`: absent; `invalid`: wrong type or format; `not_allowed_value`: not in the allowed
        * set; `excluded_value`: a value explicitly refused (GitLab's `per_page=0`); `all_or_none`: some
-       * of parameters that go together are missing (`parameter` names them all, `a, b`).
+       * of parameters that go together are missing (`parameter` names them all, `a, b`);
+       * `mutually_exclusive`, `exactly_one`: Grape's `exactly_one_of` (both given, neither given).
        */
-      readonly reason: 'missing' | 'invalid' | 'not_allowed_value' | 'excluded_value' | 'all_or_none'
+      readonly reason: InvalidParameterReason
       /**
        * Further failures of the same request, in Grape's order, when there are several: Grape reports
        * them together (`name is missing, scopes is missing`).
        */
       readonly further?: readonly {
         readonly parameter: string
-        readonly reason: 'missing' | 'invalid' | 'not_allowed_value' | 'excluded_value' | 'all_or_none'
+        readonly reason: InvalidParameterReason
       }[]
     }
   | { readonly type: 'validation_failed'; readonly message: string }

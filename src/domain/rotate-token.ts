@@ -17,7 +17,7 @@ interface Rotation {
 }
 
 /**
- * Rotates a token: the successor inherits user, name, description, scopes and impersonation, links
+ * Rotates a token: the successor inherits user, name, description, scopes, granular scopes and impersonation, links
  * `previousId` and `familyId`, and expires on the requested day or by default one week from today (the
  * policy's `rotationDefaultDays`)
  * (never, when expiry is not required). A revoked token cannot be rotated.
@@ -41,6 +41,8 @@ export function rotateToken(
       impersonation: token.impersonation,
       previousId: token.id,
       familyId: token.familyId,
+      // GitLab's RotateService copies the granular scopes to the new token (rotate_service.rb).
+      ...(token.granularScopes === undefined ? {} : { granularScopes: token.granularScopes }),
     }
     const { draft: successor, secret } = mintToken({ draft, secret: undefined }, ctx)
     return { revoked: { ...token, revoked: true }, successor, secret }

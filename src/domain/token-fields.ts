@@ -14,6 +14,8 @@ interface TokenFieldsInput {
   readonly name: string
   readonly scopes: readonly string[]
   readonly description?: string | null
+  /** A fine-grained token: its rights are its granular scopes, and `scopes` may be empty. */
+  readonly granular?: boolean
 }
 
 /** The fields once checked: the name trimmed, the description `null` when absent, each scope once. */
@@ -43,7 +45,8 @@ export function validateTokenFields(
   if (description !== null && description.length > MAX_TEXT_LENGTH) {
     return err(validationFailed(`Description is too long (maximum is ${MAX_TEXT_LENGTH} characters)`))
   }
-  if (input.scopes.length === 0) return err(validationFailed("Scopes can't be blank"))
+  if (input.scopes.length === 0 && input.granular !== true)
+    return err(validationFailed("Scopes can't be blank"))
   if (!input.scopes.every((s) => vocabulary.includes(s))) {
     return err(
       unknown === 'invalid_parameter'

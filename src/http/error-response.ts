@@ -61,6 +61,9 @@ const PARAMETER_REASONS = {
   not_allowed_value: 'does not have a valid value',
   excluded_value: 'has a value not allowed',
   all_or_none: 'provide all or none of parameters',
+  // Grape's exactly_one_of (`scopes, granular_scopes are mutually exclusive`).
+  mutually_exclusive: 'are mutually exclusive',
+  exactly_one: 'are missing, exactly one parameter must be provided',
 } as const
 
 /**

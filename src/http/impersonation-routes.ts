@@ -1,3 +1,4 @@
+import { hasFeature } from '../authority/core/release.js'
 import { USER_READ_SCOPES, WRITE_SCOPES } from '../authority/core/scope-policy.js'
 import type { ImpersonationState } from '../authority/impersonation/impersonation-tokens.js'
 import type { PatkitError } from '../domain/errors.js'
@@ -10,6 +11,7 @@ import { error, json, message, noContent, type Reply } from './responses.js'
 import type { CallerInput, RouteRow } from './route.js'
 import { parseImpersonationBody } from './token-body.js'
 import { impersonationTokenJson } from './token-json.js'
+import { unknownGranularScopes } from './token-routes.js'
 
 const USER_PATH = { user_id: 'id' } as const
 const TOKEN_PATH = { user_id: 'id', id: { id: 'impersonation_token_id' } } as const
@@ -32,7 +34,7 @@ export const IMPERSONATION_ROUTES: readonly RouteRow[] = [
   pathRoute({
     method: 'POST',
     path: '/users/:user_id/impersonation_tokens',
-    params: ['name', 'scopes', 'description', 'expires_at', 'impersonation'],
+    params: ['name', 'scopes', 'description', 'expires_at', 'impersonation', 'granular_scopes'],
     scopes: WRITE_SCOPES,
     pathParams: USER_PATH,
     refusePath: refuseParameter,
@@ -125,7 +127,9 @@ async function list(input: PathInput<typeof USER_PATH>): Promise<Reply> {
 async function create(input: PathInput<typeof USER_PATH>): Promise<Reply> {
   const { authority, principal, params } = input
   const userId = input.pathValues.user_id
-  const request = parseImpersonationBody(params)
+  const granular = hasFeature('granular_tokens', authority.release)
+  if (!granular && params['granular_scopes'] !== undefined) return unknownGranularScopes()
+  const request = parseImpersonationBody(params, granular)
   if (request.isErr()) return refuseParameter(input, request.error)
   const created = await authority.impersonation.create(principal, userId, request.value)
   if (created.isErr()) return fail(created.error)

@@ -10,5 +10,11 @@ export { type ErrorContext, errorResponse } from './error-response.js'
 export type { HookTester, HookTestResult } from './hook-test-routes.js'
 export { DEFAULT_BODY_LIMIT } from './request-body.js'
 export type { ResourceOption, ResourceRequirement } from './resource-guard.js'
-export { type TokenJson, type TokenWithIpsJson, tokenJson, tokenWithIpsJson } from './token-json.js'
+export {
+  type GranularScopeJson,
+  type TokenJson,
+  type TokenWithIpsJson,
+  tokenJson,
+  tokenWithIpsJson,
+} from './token-json.js'
 export { type UserEntity, type UserJsonOptions, userJson, userWebBase } from './user-json.js'

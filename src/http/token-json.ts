@@ -1,5 +1,6 @@
 import type { IssuedToken } from '../authority/core/issued-token.js'
 import { hasFeature, LATEST_RELEASE, type Release } from '../authority/core/release.js'
+import type { GranularScope } from '../domain/granular-scope.js'
 import { isActive, isExpired, type Token } from '../domain/token.js'
 import type { UserId } from '../domain/user-id.js'
 
@@ -41,8 +42,13 @@ export interface TokenJson {
   readonly revoked: boolean
   /** From 18.10: GitLab's `expired?`, the expiry day has begun. */
   readonly expired?: boolean
-  /** From 18.10: whether the token is fine-grained; patkit's tokens never are (`false`). */
+  /** From 18.10: whether the token is fine-grained (has granular scopes). */
   readonly granular?: boolean
+  /**
+   * From 19.6, on a fine-grained token only and not on every route (GitLab's `with_granular_scopes`):
+   * its scopes as GitLab's `PersonalAccessTokenGranularScope` entity.
+   */
+  readonly granular_scopes?: readonly GranularScopeJson[]
   readonly created_at: string
   readonly description: string | null
   readonly scopes: readonly string[]
@@ -76,7 +82,7 @@ export function tokenJson(
       active: !token.revoked && !expired,
       revoked: token.revoked,
       expired,
-      granular: false,
+      granular: token.granularScopes !== undefined,
       created_at: isoString(token.createdAt),
       description: token.description,
       scopes: token.scopes,
@@ -132,6 +138,9 @@ export function tokenWithIpsJson(
   // costs about twice as much (docs/benchmarks.md, target 3). It comes last, as in GitLab's entity.
   const json: TokenJson & { last_used_ips?: readonly string[] } = tokenJson(token, now, release)
   json.last_used_ips = token.lastUsedIps ?? NO_IPS
+  const scopes = shownGranularScopes(token, release)
+  if (scopes !== undefined)
+    (json as { granular_scopes?: readonly GranularScopeJson[] }).granular_scopes = scopes
   return json as TokenWithIpsJson
 }
 
@@ -145,7 +154,12 @@ export function issuedTokenJson(
   now: Date,
   release: Release,
 ): TokenJson & { token: string } {
-  return { ...tokenJson(issued.token, now, release), token: issued.secret }
+  const scopes = shownGranularScopes(issued.token, release)
+  return {
+    ...tokenJson(issued.token, now, release),
+    token: issued.secret,
+    ...(scopes === undefined ? {} : { granular_scopes: scopes }),
+  }
 }
 
 /**
@@ -159,6 +173,7 @@ export function tokenJsonText(
   now: Date,
   release: Release,
   feature: 'last_used_ips' | 'last_used_ips_self' | 'last_used_ips_list',
+  withGranularScopes = true,
 ): string {
   const lastUsedAt = token.lastUsedAt === null ? 'null' : `"${isoString(token.lastUsedAt)}"`
   const rest =
@@ -169,15 +184,17 @@ export function tokenJsonText(
     const expired = isExpired(token, now)
     head =
       `{"id":${text(token.id)},"name":${text(token.name)},"active":${!token.revoked && !expired},` +
-      `"revoked":${token.revoked},"expired":${expired},"granular":false,${rest}"expires_at":${text(token.expiresAt)}`
+      `"revoked":${token.revoked},"expired":${expired},"granular":${token.granularScopes !== undefined},${rest}"expires_at":${text(token.expiresAt)}`
   } else {
     head =
       `{"id":${text(token.id)},"name":${text(token.name)},"revoked":${token.revoked},${rest}` +
       `"active":${isActive(token, now)},"expires_at":${text(token.expiresAt)}`
   }
+  const scopes = withGranularScopes ? shownGranularScopes(token, release) : undefined
+  const tail = scopes === undefined ? '}' : `,"granular_scopes":${text(scopes)}}`
   return hasFeature(feature, release)
-    ? `${head},"last_used_ips":${text(token.lastUsedIps ?? NO_IPS)}}`
-    : `${head}}`
+    ? `${head},"last_used_ips":${text(token.lastUsedIps ?? NO_IPS)}${tail}`
+    : `${head}${tail}`
 }
 
 /**
@@ -192,11 +209,51 @@ export function impersonationTokenJson(
   secret?: string,
 ): TokenJson & { readonly impersonation: boolean; readonly token?: string } {
   const base = tokenJson(token, now, release)
+  const scopes = shownGranularScopes(token, release)
+  // Last, as the entity adds it (19.6, doc/api/user_tokens.md); only a granular token has it.
+  const granular = scopes === undefined ? {} : { granular_scopes: scopes }
   if (hasFeature('last_used_ips_list', release)) {
     const withIps = { ...base, last_used_ips: token.lastUsedIps ?? [], impersonation: token.impersonation }
-    return secret === undefined ? withIps : { ...withIps, token: secret }
+    return secret === undefined ? { ...withIps, ...granular } : { ...withIps, token: secret, ...granular }
   }
   return secret === undefined
     ? { ...base, impersonation: token.impersonation }
     : { ...base, token: secret, impersonation: token.impersonation }
+}
+
+/**
+ * GitLab's `PersonalAccessTokenGranularScope` entity: `project_id` or `group_id` is set for a
+ * `selected_memberships` scope on a project or group, both `null` otherwise (the keys are present).
+ *
+ * @example
+ * ```ts
+ * import type { GranularScopeJson } from 'patkit/http'
+ * const scope: GranularScopeJson = { access: 'user', permissions: ['read_user'], project_id: null, group_id: null }
+ * ```
+ */
+export interface GranularScopeJson {
+  readonly access: string
+  readonly permissions: readonly string[]
+  readonly project_id: number | null
+  readonly group_id: number | null
+}
+
+function granularScopeJson(scope: GranularScope): GranularScopeJson {
+  return {
+    access: scope.access,
+    permissions: scope.permissions,
+    project_id: scope.projectId,
+    group_id: scope.groupId,
+  }
+}
+
+// GitLab exposes `granular_scopes` only on a granular token (`if: token.granular?`) on the routes that
+// pass `with_granular_scopes`; GET /personal_access_tokens/self does not in the versions read (facts
+// §11.2), so its caller leaves it out.
+function shownGranularScopes(
+  token: Pick<Token, 'granularScopes'>,
+  release: Release,
+): readonly GranularScopeJson[] | undefined {
+  if (token.granularScopes === undefined || !hasFeature('granular_scopes_json', release)) return undefined
+  return token.granularScopes.map(granularScopeJson)
 }

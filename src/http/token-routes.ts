@@ -1,4 +1,5 @@
 import { err, type Result } from 'neverthrow'
+import { hasFeature } from '../authority/core/release.js'
 import { READ_SCOPES, WRITE_SCOPES } from '../authority/core/scope-policy.js'
 import type { GetError } from '../authority/personal/get-token.js'
 import { SCOPES, USER_CREATABLE_SCOPES } from '../domain/scopes.js'
@@ -11,14 +12,16 @@ import { jsonTextPage, paginationHeaders } from './pagination-headers.js'
 import { type PathInput, pathRoute } from './path-params.js'
 import { grapeDate, parseTokenRef } from './request-params.js'
 import { groupAssociationJson, projectAssociationJson } from './resource-json.js'
-import { json, jsonText, noContent, type Reply } from './responses.js'
+import { error, json, jsonText, noContent, type Reply } from './responses.js'
 import { rotationReply } from './rotation-reply.js'
 import type { CallerInput, CredentialsInput, RouteRow } from './route.js'
 import { parseCreateBody } from './token-body.js'
 import { issuedTokenJson, tokenJsonText } from './token-json.js'
 import { userWebBase } from './user-json.js'
 
-const CREATE_PARAMS = ['name', 'scopes', 'description', 'expires_at']
+// `granular_scopes` is known from its release on (`granular_tokens`, `granular_tokens_admin_create`);
+// before it the create handler answers it as the pipeline answers any unknown parameter.
+const CREATE_PARAMS = ['name', 'scopes', 'description', 'expires_at', 'granular_scopes']
 const USER_PATH = { user_id: 'id' } as const
 
 /**
@@ -103,7 +106,11 @@ function get({ authority, principal, path }: CallerInput): Reply | Promise<Reply
   const answer = (result: Result<Token, GetError>): Reply =>
     result.isErr()
       ? errorReply(result.error)
-      : jsonText(200, tokenJsonText(result.value, authority.now(), authority.release, ips))
+      : // GET self does not show granular_scopes in the GitLab versions read (self_information.rb).
+        jsonText(
+          200,
+          tokenJsonText(result.value, authority.now(), authority.release, ips, ref.value !== 'self'),
+        )
   const found = authority.get(principal, ref.value)
   const known = settledResult(found)
   return known === undefined ? Promise.resolve(found.then<Reply, never>(answer)) : answer(known)
@@ -145,21 +152,29 @@ async function rotate({
 }
 
 function createForUser(input: PathInput<typeof USER_PATH>): Promise<Reply> {
-  return create(input, input.pathValues.user_id, SCOPES)
+  return create(input, input.pathValues.user_id, SCOPES, 'granular_tokens_admin_create')
 }
 
 function createSelf(input: CallerInput): Promise<Reply> {
-  return create(input, 'self', USER_CREATABLE_SCOPES)
+  return create(input, 'self', USER_CREATABLE_SCOPES, 'granular_tokens')
 }
 
 async function create(
   { authority, principal, params }: CallerInput,
   target: number | 'self',
   allowedScopes: readonly string[],
+  granularFeature: 'granular_tokens' | 'granular_tokens_admin_create',
 ): Promise<Reply> {
-  const request = parseCreateBody(params, allowedScopes)
+  const granular = hasFeature(granularFeature, authority.release)
+  if (!granular && params['granular_scopes'] !== undefined) return unknownGranularScopes()
+  const request = parseCreateBody(params, allowedScopes, granular)
   if (request.isErr()) return errorReply(request.error)
   const result = await authority.create(principal, target, request.value)
   if (result.isErr()) return errorReply(result.error, 'create')
   return json(201, issuedTokenJson(result.value, authority.now(), authority.release))
+}
+
+/** Before its release `granular_scopes` is a parameter the route does not know (handler-core's answer). */
+export function unknownGranularScopes(): Reply {
+  return error(400, 'granular_scopes is not a known parameter')
 }

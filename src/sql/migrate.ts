@@ -11,6 +11,7 @@ import { lastUsedIps } from './migrations/0005-last-used-ips.js'
 import { USER_ID_TYPE_SETTING, userIdTypeMigration } from './migrations/0006-user-id-type.js'
 import { resources } from './migrations/0007-resources.js'
 import { hooksAndAudit } from './migrations/0008-hooks-and-audit.js'
+import { granularScopes } from './migrations/0009-granular-scopes.js'
 import { resolveOptions, type SqlContext, type SqlStoreOptions } from './options.js'
 import { retrying, toStoreFailure } from './store-failure.js'
 
@@ -20,8 +21,8 @@ import { retrying, toStoreFailure } from './store-failure.js'
  * @example
  * ```ts
  * import type { MigrationReport } from 'patkit/sql'
- * const first: MigrationReport = { applied: ['0001_tokens_and_users', '0002_settings', '0003_rotation_receipts', '0004_cache_changes', '0005_last_used_ips', '0006_user_id_type', '0007_resources', '0008_hooks_and_audit'], version: '0008_hooks_and_audit' }
- * const again: MigrationReport = { applied: [], version: '0008_hooks_and_audit' }
+ * const first: MigrationReport = { applied: ['0001_tokens_and_users', '0002_settings', '0003_rotation_receipts', '0004_cache_changes', '0005_last_used_ips', '0006_user_id_type', '0007_resources', '0008_hooks_and_audit', '0009_granular_scopes'], version: '0009_granular_scopes' }
+ * const again: MigrationReport = { applied: [], version: '0009_granular_scopes' }
  * ```
  */
 export interface MigrationReport {
@@ -48,6 +49,7 @@ function schemaMigrations(
     '0006_user_id_type': userIdTypeMigration(prefix, userIdType),
     '0007_resources': resources(dialect, prefix, userIdType),
     '0008_hooks_and_audit': hooksAndAudit(dialect, prefix),
+    '0009_granular_scopes': granularScopes(dialect, prefix),
   }
 }
 

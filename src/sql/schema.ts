@@ -28,6 +28,8 @@ export interface TokensTable {
   previous_id: Column<Id | null>
   family_id: Column<Id>
   digest: Column<string>
+  /** A fine-grained token's scopes as JSON; `null` for a legacy token (schema version 0009). */
+  granular_scopes: Column<string | null>
 }
 
 /**

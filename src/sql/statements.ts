@@ -72,6 +72,7 @@ export const insertColumns = [
   'previous_id',
   'family_id',
   'digest',
+  'granular_scopes',
 ] as const satisfies readonly (keyof TokensTable)[]
 
 /**

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely'
+import type { GranularScope } from '../domain/granular-scope.js'
 import type { Token, TokenDraft } from '../domain/token.js'
 import type { SqlDialect } from './dialect/sql-dialect.js'
 import type { SqlContext } from './options.js'
@@ -25,7 +26,12 @@ export function storedToken(token: TokenDraft | Token, id: number, familyId: num
     previousId: token.previousId,
     familyId,
     digest: token.digest,
+    ...(token.granularScopes === undefined ? {} : { granularScopes: copyScopes(token.granularScopes) }),
   }
+}
+
+function copyScopes(scopes: readonly GranularScope[]): readonly GranularScope[] {
+  return scopes.map((scope) => ({ ...scope, permissions: [...scope.permissions] }))
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely'
 import type { CalendarDate } from '../domain/calendar.js'
+import { GRANULAR_ACCESS, type GranularAccess, type GranularScope } from '../domain/granular-scope.js'
 import type { Token, TokenDraft } from '../domain/token.js'
 import type { UserId, UserIdType } from '../domain/user-id.js'
 import type { SqlDialect } from './dialect/sql-dialect.js'
@@ -25,6 +26,7 @@ export function tokenColumns(dialect: SqlDialect) {
     'tokens.previous_id',
     'tokens.family_id',
     'tokens.digest',
+    'tokens.granular_scopes',
   ] as const
 }
 
@@ -46,6 +48,7 @@ export interface TokenRow {
   readonly previous_id: unknown
   readonly family_id: unknown
   readonly digest: unknown
+  readonly granular_scopes: unknown
 }
 
 /** A stored value the store did not write: the row is corrupt, and the operation fails with it. */
@@ -150,6 +153,7 @@ export function decodeToken(row: TokenRow, userIdType: UserIdType): Token {
     previousId: row.previous_id === null ? null : decodeInteger(row.previous_id, 'previous_id'),
     familyId: decodeInteger(row.family_id, 'family_id'),
     digest: decodeText(row.digest, 'digest'),
+    ...decodeGranularScopes(row.granular_scopes),
   }
 }
 
@@ -176,6 +180,7 @@ export function encodeToken(
     previous_id: token.previousId,
     family_id: familyId,
     digest: token.digest,
+    granular_scopes: token.granularScopes === undefined ? null : encodeGranularScopes(token.granularScopes),
   }
 }
 
@@ -192,4 +197,45 @@ function decodeIps(value: unknown): { readonly lastUsedIps?: readonly string[] }
   if (value === null || value === undefined || value === '') return {}
   if (typeof value !== 'string') throw corrupt('last_used_ips', value)
   return { lastUsedIps: value.split(' ') }
+}
+
+/** The stored form of granular scopes: a JSON array of `{access, permissions, project_id, group_id}`. */
+export function encodeGranularScopes(scopes: readonly GranularScope[]): string {
+  return JSON.stringify(
+    scopes.map((s) => ({
+      access: s.access,
+      permissions: s.permissions,
+      project_id: s.projectId,
+      group_id: s.groupId,
+    })),
+  )
+}
+
+const ACCESS: ReadonlySet<string> = new Set(GRANULAR_ACCESS)
+
+function isId(value: unknown): value is number | null {
+  return value === null || (typeof value === 'number' && Number.isSafeInteger(value))
+}
+
+// Absent on a legacy token (null), as the Token type says.
+function decodeGranularScopes(value: unknown): { readonly granularScopes?: readonly GranularScope[] } {
+  if (value === null || value === undefined) return {}
+  const parsed: unknown = JSON.parse(decodeText(value, 'granular_scopes'))
+  if (!Array.isArray(parsed)) throw corrupt('granular_scopes', value)
+  const scopes = parsed.map((entry: unknown): GranularScope => {
+    if (typeof entry !== 'object' || entry === null) throw corrupt('granular_scopes', value)
+    const { access, permissions, project_id, group_id } = entry as Record<string, unknown>
+    if (
+      typeof access !== 'string' ||
+      !ACCESS.has(access) ||
+      !Array.isArray(permissions) ||
+      !permissions.every((p): p is string => typeof p === 'string') ||
+      !isId(project_id) ||
+      !isId(group_id)
+    ) {
+      throw corrupt('granular_scopes', value)
+    }
+    return { access: access as GranularAccess, permissions, projectId: project_id, groupId: group_id }
+  })
+  return { granularScopes: scopes }
 }

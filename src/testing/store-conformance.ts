@@ -5,6 +5,7 @@ import { describeConflicts } from './conformance/conflicts.js'
 import { CAPABILITY_METHODS, type ConformanceContext, hasCapability } from './conformance/context.js'
 import { describedStore } from './conformance/described-store.js'
 import { describeFreshLookup } from './conformance/fresh-lookup.js'
+import { describeGranularScopes } from './conformance/granular-scopes.js'
 import { describeHooks } from './conformance/hooks.js'
 import { describeIsolation } from './conformance/isolation.js'
 import { describeJoinedLookup } from './conformance/joined-lookup.js'
@@ -106,6 +107,7 @@ export function describeConformanceTests(ctx: ConformanceContext, stringIds: Con
   describeReplaceAll(ctx)
   describeRevocation(ctx)
   describeTouch(ctx)
+  describeGranularScopes(ctx)
   describeConflicts(ctx)
   describeIsolation(ctx)
   describeUserIdLookup(ctx)

@@ -26,6 +26,35 @@ describe('rotate', () => {
     })
   })
 
+  it("the successor keeps a fine-grained token's granular scopes, as GitLab's RotateService copies them", () => {
+    const granularScopes = [
+      {
+        access: 'user' as const,
+        permissions: ['read_personal_access_token'],
+        projectId: null,
+        groupId: null,
+      },
+      {
+        access: 'selected_memberships' as const,
+        permissions: ['read_project'],
+        projectId: 42,
+        groupId: null,
+      },
+    ]
+    const old = token({ id: 4, scopes: [], granularScopes })
+    const { successor } = rotateToken(old, {}, mintContext('2026-03-10T08:00:00.000Z'))._unsafeUnwrap()
+    expect(successor.granularScopes).toEqual(granularScopes)
+  })
+
+  it('the successor of a legacy token has no granular scopes', () => {
+    const { successor } = rotateToken(
+      token({ id: 4 }),
+      {},
+      mintContext('2026-03-10T08:00:00.000Z'),
+    )._unsafeUnwrap()
+    expect(successor).not.toHaveProperty('granularScopes')
+  })
+
   it('links previous_id to the rotated token and keeps the family id', () => {
     const old = token({ id: 4, familyId: 2, previousId: 2 })
     const { successor, revoked } = rotateToken(

@@ -12,8 +12,16 @@ import { httpWorld } from '../support/http-fixtures.js'
 // nothing more, and an empty one reaches the model (`Scopes can't be blank`, 422 on these routes).
 
 const MISSING_NAME = [400, '{"error":"name is missing"}']
-const MISSING_SCOPES = [400, '{"error":"scopes is missing"}']
-const MISSING_BOTH = [400, '{"error":"name is missing, scopes is missing"}']
+// From 19.2 (19.6 on the admin's route) `scopes` is optional beside `granular_scopes`, under Grape's
+// exactly_one_of (facts on fine-grained tokens §10): an absent `scopes` is that rule's failure.
+const MISSING_SCOPES = [
+  400,
+  '{"error":"scopes, granular_scopes are missing, exactly one parameter must be provided"}',
+]
+const MISSING_BOTH = [
+  400,
+  '{"error":"name is missing, scopes, granular_scopes are missing, exactly one parameter must be provided"}',
+]
 const INVALID_SCOPES = [400, '{"error":"scopes does not have a valid value"}']
 const MISSING_NAME_INVALID_SCOPES = [400, '{"error":"name is missing, scopes does not have a valid value"}']
 const BLANK_SCOPES = [422, `{"message":"Scopes can't be blank"}`]

@@ -41,8 +41,9 @@ const VERSIONS = [
   '0006_user_id_type',
   '0007_resources',
   '0008_hooks_and_audit',
+  '0009_granular_scopes',
 ]
-const VERSION = '0008_hooks_and_audit'
+const VERSION = '0009_granular_scopes'
 const HOOK_TABLES = ['hooks', 'hook_logs', 'token_notices', 'audit_events']
 
 /**
@@ -260,11 +261,17 @@ function describeMigrations(target: DatabaseTarget, dialect: SqlDialectName, tag
         )
         // As if the schema were still at 0004: no column, no 0005 record, and so no 0006 record (later).
         await sql`alter table ${sql.table(`${older}tokens`)} drop column last_used_ips`.execute(db)
-        await sql`delete from ${sql.table(`${older}migrations`)} where name in ('0005_last_used_ips', '0006_user_id_type', '0007_resources', '0008_hooks_and_audit')`.execute(
+        await sql`delete from ${sql.table(`${older}migrations`)} where name in ('0005_last_used_ips', '0006_user_id_type', '0007_resources', '0008_hooks_and_audit', '0009_granular_scopes')`.execute(
           db,
         )
         expect(await okValue(migrate(db, { tablePrefix: older }))).toEqual({
-          applied: ['0005_last_used_ips', '0006_user_id_type', '0007_resources', '0008_hooks_and_audit'],
+          applied: [
+            '0005_last_used_ips',
+            '0006_user_id_type',
+            '0007_resources',
+            '0008_hooks_and_audit',
+            '0009_granular_scopes',
+          ],
           version: VERSION,
         })
         expect(await okValue(store.findById(token.id))).toEqual(token)
@@ -298,11 +305,11 @@ function describeMigrations(target: DatabaseTarget, dialect: SqlDialectName, tag
         ]) {
           await sql`alter table ${sql.table(`${older}users`)} drop column ${sql.id(column)}`.execute(db)
         }
-        await sql`delete from ${sql.table(`${older}migrations`)} where name in ('0007_resources', '0008_hooks_and_audit')`.execute(
+        await sql`delete from ${sql.table(`${older}migrations`)} where name in ('0007_resources', '0008_hooks_and_audit', '0009_granular_scopes')`.execute(
           db,
         )
         expect(await okValue(migrate(db, { tablePrefix: older }))).toEqual({
-          applied: ['0007_resources', '0008_hooks_and_audit'],
+          applied: ['0007_resources', '0008_hooks_and_audit', '0009_granular_scopes'],
           version: VERSION,
         })
         const store = sqlStore(db, { tablePrefix: older })
@@ -348,11 +355,11 @@ function describeMigrations(target: DatabaseTarget, dialect: SqlDialectName, tag
         for (const table of ['groups', 'projects']) {
           await sql`alter table ${sql.table(older + table)} drop column extended_expiry_webhooks`.execute(db)
         }
-        await sql`delete from ${sql.table(`${older}migrations`)} where name = '0008_hooks_and_audit'`.execute(
+        await sql`delete from ${sql.table(`${older}migrations`)} where name in ('0008_hooks_and_audit', '0009_granular_scopes')`.execute(
           db,
         )
         expect(await okValue(migrate(db, { tablePrefix: older }))).toEqual({
-          applied: ['0008_hooks_and_audit'],
+          applied: ['0008_hooks_and_audit', '0009_granular_scopes'],
           version: VERSION,
         })
         const resources = sqlStore(db, { tablePrefix: older }).resources
@@ -370,6 +377,48 @@ function describeMigrations(target: DatabaseTarget, dialect: SqlDialectName, tag
         expect(await okValue(resources.hooks.claimNotice(1, 7, new Date('2026-01-02T00:00:00.000Z')))).toBe(
           false,
         )
+      } finally {
+        await dropTables(db, older)
+      }
+    })
+
+    it('0009 adds granular_scopes to a store created before it; its tokens read back as legacy', async () => {
+      const older = `${prefix}g_`
+      try {
+        await okValue(migrate(db, { tablePrefix: older }))
+        const store = sqlStore(db, { tablePrefix: older })
+        await okValue(store.putUser({ id: 1, username: 'root', admin: true, blocked: false }))
+        // As if the schema were still at 0008: no column, no 0009 record.
+        await sql`alter table ${sql.table(`${older}tokens`)} drop column granular_scopes`.execute(db)
+        await sql`delete from ${sql.table(`${older}migrations`)} where name = '0009_granular_scopes'`.execute(
+          db,
+        )
+        expect(await okValue(migrate(db, { tablePrefix: older }))).toEqual({
+          applied: ['0009_granular_scopes'],
+          version: VERSION,
+        })
+        const fresh = sqlStore(db, { tablePrefix: older })
+        const draft = {
+          userId: 1,
+          name: 'fine',
+          description: null,
+          scopes: [],
+          createdAt: new Date('2026-06-15T12:00:00.000Z'),
+          lastUsedAt: null,
+          expiresAt: null,
+          revoked: false,
+          impersonation: false,
+          previousId: null,
+          familyId: null,
+          digest: 'digest-after-0009',
+        }
+        const legacy = await okValue(fresh.insert({ ...draft, name: 'legacy', digest: 'legacy-0009' }))
+        expect(await okValue(fresh.findById(legacy.id))).not.toHaveProperty('granularScopes')
+        const scopes = [
+          { access: 'user' as const, permissions: ['read_user'], projectId: null, groupId: null },
+        ]
+        const fine = await okValue(fresh.insert({ ...draft, granularScopes: scopes }))
+        expect((await okValue(fresh.findById(fine.id)))?.granularScopes).toEqual(scopes)
       } finally {
         await dropTables(db, older)
       }
@@ -405,7 +454,7 @@ function describeMigrations(target: DatabaseTarget, dialect: SqlDialectName, tag
       try {
         await okValue(migrate(db, { tablePrefix: older }))
         // As a database migrated before 0006: its version and its record forgotten.
-        await sql`delete from ${sql.table(`${older}migrations`)} where name in ('0006_user_id_type', '0007_resources', '0008_hooks_and_audit')`.execute(
+        await sql`delete from ${sql.table(`${older}migrations`)} where name in ('0006_user_id_type', '0007_resources', '0008_hooks_and_audit', '0009_granular_scopes')`.execute(
           db,
         )
         await sql`delete from ${sql.table(`${older}settings`)} where name = 'user_id_type'`.execute(db)
@@ -415,7 +464,7 @@ function describeMigrations(target: DatabaseTarget, dialect: SqlDialectName, tag
         )
         // The default kind still migrates it.
         expect(await okValue(migrate(db, { tablePrefix: older }))).toEqual({
-          applied: ['0006_user_id_type', '0007_resources', '0008_hooks_and_audit'],
+          applied: ['0006_user_id_type', '0007_resources', '0008_hooks_and_audit', '0009_granular_scopes'],
           version: VERSION,
         })
       } finally {

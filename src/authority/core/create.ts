@@ -1,7 +1,9 @@
-import { ResultAsync } from 'neverthrow'
+import { okAsync, ResultAsync } from 'neverthrow'
 import type { ErrorOf } from '../../domain/errors.js'
+import type { GranularScope } from '../../domain/granular-scope.js'
 import type { UserId } from '../../domain/user-id.js'
 import type { AuthorityDeps } from './deps.js'
+import { admitGranularScopes, type GranularAdmissionError } from './granular-admission.js'
 import type { IssuedToken } from './issued-token.js'
 import { mint } from './mint.js'
 import type { Actor } from './principal.js'
@@ -22,6 +24,8 @@ export interface CreateRequest {
   readonly scopes: readonly string[]
   readonly description?: string | null
   readonly expiresAt?: string
+  /** A fine-grained token's scopes (GitLab's `granular_scopes`, expanded: one per project or group); `scopes` is then `[]`. */
+  readonly granularScopes?: readonly GranularScope[]
 }
 
 /**
@@ -52,9 +56,16 @@ export function create(
   target: UserId | 'self',
   request: CreateRequest,
 ): ResultAsync<IssuedToken, CreateError> {
-  return new ResultAsync(
-    target === 'self'
-      ? mint(deps, SELF_SERVICE_TOKEN, principal, null, request)
-      : mint(deps, PERSONAL_TOKEN, principal, target, request),
+  const granular: ResultAsync<unknown, GranularAdmissionError> =
+    request.granularScopes === undefined
+      ? okAsync(undefined)
+      : admitGranularScopes(deps, principal, request.granularScopes)
+  return granular.andThen(
+    () =>
+      new ResultAsync(
+        target === 'self'
+          ? mint(deps, SELF_SERVICE_TOKEN, principal, null, request)
+          : mint(deps, PERSONAL_TOKEN, principal, target, request),
+      ),
   )
 }

@@ -1,6 +1,7 @@
 import { err, ok, type Result } from 'neverthrow'
 import { checkToken, type GivenState, mintToken } from '../../domain/create-token.js'
 import type { ErrorOf } from '../../domain/errors.js'
+import type { GranularScope } from '../../domain/granular-scope.js'
 import type { MintPolicy } from '../../domain/mint-policy.js'
 import type { UserId } from '../../domain/user-id.js'
 import type { User } from '../../store/user.js'
@@ -37,6 +38,8 @@ export interface MintRequest {
   readonly expiresAt?: string | null
   /** Read only for a kind whose `state` is `given`; `id` stores the token under that id. */
   readonly given?: GivenState & { readonly id?: number }
+  /** A fine-grained token's scopes, already checked (`admitGranularScopes`). */
+  readonly granularScopes?: readonly GranularScope[]
 }
 
 /**

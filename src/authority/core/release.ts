@@ -97,6 +97,26 @@ export const FEATURES = {
     since: '18.10',
     description: 'the expired and granular fields of every token entity, active before revoked',
   },
+  // Fine-grained tokens (/tmp facts §1, §5, §11.2; client-go MR 3178 for the creation releases):
+  // `granular_scopes` is accepted on POST /user/personal_access_tokens and on impersonation tokens
+  // from 19.2 (GA), on the admin's POST /users/:user_id/personal_access_tokens from 19.6 (MR !260958),
+  // and shown on list, get, rotate, self-rotate, create and impersonation answers from 19.6
+  // (doc/api/user_tokens.md). Rotate's own release (19.2 in patkit's surface notes) was not verified:
+  // patkit shows the field on every route from 19.6.
+  granular_tokens: {
+    since: '19.2',
+    description:
+      'granular_scopes on POST /user/personal_access_tokens and POST /users/:user_id/impersonation_tokens',
+  },
+  granular_tokens_admin_create: {
+    since: '19.6',
+    description: 'granular_scopes on POST /users/:user_id/personal_access_tokens',
+  },
+  granular_scopes_json: {
+    since: '19.6',
+    description:
+      'the granular_scopes field of a fine-grained token (list, get by id, rotate, create, impersonation)',
+  },
   routable_tokens: {
     since: '18.3',
     description: "new secrets in GitLab's routable format (routable_pat's flag was removed in 18.3)",
