@@ -39,6 +39,7 @@ import { replayRotation } from './requests/replay-rotation.js'
 import type { RequestMethods } from './requests/request-methods.js'
 import { requestPrincipal } from './requests/request-principal.js'
 import { rotateRequest } from './requests/rotate-request.js'
+import { authorizeGranular } from './core/granular-access.js'
 import { sudo } from './requests/sudo.js'
 import { issueResourceToken } from './resource/issue-resource-token.js'
 import { createResourceToken } from './resource/resource-token-create.js'
@@ -334,6 +335,7 @@ export function authorityOver(deps: AuthorityDeps): Authority {
     rotateRequest: (request) => rotateRequest(deps, request),
     replayRotation: (secret, ref, idempotencyKey) => replayRotation(deps, secret, ref, idempotencyKey),
     sudo: (principal, identifier) => sudo(deps, principal, identifier),
+    authorizeGranular: (principal, requirement) => authorizeGranular(deps, principal, requirement),
   }
   const impersonation: ImpersonationMethods = {
     list: (principal, userId, request = {}) => listImpersonationTokens(deps, principal, userId, request),

@@ -36,6 +36,7 @@ export type {
   ImpersonationState,
 } from './impersonation/impersonation-tokens.js'
 export type { IssueTokenInput } from './personal/issue-token.js'
+export type { GranularAccessError, GranularRequirement } from './core/granular-access.js'
 export type { RequestMethods } from './requests/request-methods.js'
 export type { RequestCredentials } from './requests/request-principal.js'
 export type { RequestRotation, RotateRequest } from './requests/rotate-request.js'

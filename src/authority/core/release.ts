@@ -97,6 +97,13 @@ export const FEATURES = {
     since: '18.10',
     description: 'the expired and granular fields of every token entity, active before revoked',
   },
+  // Fine-grained tokens: GitLab's AuthorizeGranularScopesService checks a granular token's permissions
+  // on every route from the beta (18.10; GA 19.2, doc/auth/tokens/fine_grained_access_tokens_rest.md).
+  // The 403 text is the newest (fine-grained-pats.md §0): the beta's older wording is not emulated.
+  granular_tokens: {
+    since: '18.10',
+    description: "a fine-grained token's permissions checked on every route (403 insufficient_granular_scope)",
+  },
   routable_tokens: {
     since: '18.3',
     description: "new secrets in GitLab's routable format (routable_pat's flag was removed in 18.3)",
