@@ -235,7 +235,7 @@ function typedReason(facts: RefusalFacts, error: PatkitError): RefusalReason {
       const tokenId = facts.token?.id ?? null
       const message =
         error.boundary === null
-          ? "the route takes no fine-grained token (GitLab declares no permission for it)"
+          ? 'the route takes no fine-grained token (GitLab declares no permission for it)'
           : `the fine-grained token lacks ${error.missing.join(', ')} at the ${error.boundary} boundary`
       return {
         code: 'insufficient_granular_scope',

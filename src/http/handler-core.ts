@@ -9,12 +9,12 @@ import type { HandlerOptions } from './create-handler.js'
 import { presentedSecret, sudoIdentifier } from './credentials.js'
 import { errorReply } from './error-response.js'
 import { parseForm } from './form-params.js'
+import { granularRefusal, granularRequirement } from './granular-check.js'
 import type { IncomingRequest } from './incoming.js'
 import { isMalformedAuthorization, isMalformedUrl, MALFORMED } from './malformed-strings.js'
 import { parsePathParams } from './path-params.js'
 import { type BodyParams, DEFAULT_BODY_LIMIT, readBodyParams } from './request-body.js'
 import { unknownParameter } from './request-params.js'
-import { granularRefusal, granularRequirement } from './granular-check.js'
 import { error, message, type Reply } from './responses.js'
 import type { RouteRow } from './route.js'
 import { type RouteTable, routeTable } from './route-table.js'
@@ -125,7 +125,8 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
       // GitLab's granular authorization, once the caller is known: a legacy token passes at once.
       if (principal?.token.granularScopes === undefined) return route(principal)
       const allowed = authority.requests.authorizeGranular(principal, granularRequirement(row, path))
-      if (!(allowed instanceof Promise)) return allowed.isOk() ? route(principal) : granularRefusal(allowed.error)
+      if (!(allowed instanceof Promise))
+        return allowed.isOk() ? route(principal) : granularRefusal(allowed.error)
       return allowed.then((a) => (a.isOk() ? route(principal) : granularRefusal(a.error)))
     }
     const route = (principal: Principal | null): Reply | Promise<Reply> => {

@@ -1,5 +1,5 @@
-import type { Principal } from '../authority/core/principal.js'
 import type { GranularRequirement } from '../authority/core/granular-access.js'
+import type { Principal } from '../authority/core/principal.js'
 import type { Feature } from '../authority/core/release.js'
 import type { Authority } from '../authority/create-authority.js'
 import type { RequestCredentials } from '../authority/requests/request-principal.js'

@@ -1,10 +1,10 @@
 import type { Release } from '../../src/authority/core/release.js'
 import { manualClock } from '../../src/domain/clock.js'
+import type { PatkitError } from '../../src/domain/errors.js'
 import type { GranularScope } from '../../src/domain/granular-scope.js'
 import { seededRandom } from '../../src/domain/random.js'
 import type { Member, Visibility } from '../../src/domain/resource.js'
 import { createDigester } from '../../src/domain/secret.js'
-import type { PatkitError } from '../../src/domain/errors.js'
 import { createHandler } from '../../src/http/index.js'
 import { createAuthority } from '../../src/index.js'
 import { memoryStore } from '../../src/memory/index.js'
@@ -30,7 +30,13 @@ export async function granularWorld(options: { readonly release?: Release } = {}
     ...(options.release === undefined ? {} : { release: options.release }),
   })
   const member: readonly Member[] = [{ userId: ALICE.id, accessLevel: 50 }]
-  const group = (id: number, fullPath: string, parentId: number | null, visibility: Visibility, members = member) =>
+  const group = (
+    id: number,
+    fullPath: string,
+    parentId: number | null,
+    visibility: Visibility,
+    members = member,
+  ) =>
     resources.putGroup({
       id,
       path: fullPath.split('/').pop() ?? fullPath,
@@ -40,7 +46,13 @@ export async function granularWorld(options: { readonly release?: Release } = {}
       visibility,
       members,
     })
-  const project = (id: number, fullPath: string, groupId: number | null, visibility: Visibility, members = member) =>
+  const project = (
+    id: number,
+    fullPath: string,
+    groupId: number | null,
+    visibility: Visibility,
+    members = member,
+  ) =>
     resources.putProject({
       id,
       path: fullPath.split('/').pop() ?? fullPath,

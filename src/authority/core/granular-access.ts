@@ -43,10 +43,7 @@ export type GranularRequirement =
  * const e: GranularAccessError = { type: 'insufficient_granular_scope', boundary: 'user', missing: ['read_user'] }
  * ```
  */
-export type GranularAccessError =
-  | ErrorOf<'insufficient_granular_scope'>
-  | ErrorOf<'not_found'>
-  | StoreFailure
+export type GranularAccessError = ErrorOf<'insufficient_granular_scope'> | ErrorOf<'not_found'> | StoreFailure
 
 type Verdict = Result<void, GranularAccessError>
 

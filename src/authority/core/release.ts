@@ -102,7 +102,8 @@ export const FEATURES = {
   // The 403 text is the newest (fine-grained-pats.md §0): the beta's older wording is not emulated.
   granular_tokens: {
     since: '18.10',
-    description: "a fine-grained token's permissions checked on every route (403 insufficient_granular_scope)",
+    description:
+      "a fine-grained token's permissions checked on every route (403 insufficient_granular_scope)",
   },
   routable_tokens: {
     since: '18.3',

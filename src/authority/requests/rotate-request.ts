@@ -4,8 +4,12 @@ import type { Token } from '../../domain/token.js'
 import type { AuthenticateError } from '../core/authenticate.js'
 import { findPresented, principalFrom, refuseSecret } from '../core/authenticate.js'
 import type { AuthorityDeps } from '../core/deps.js'
-import { type GranularAccessError, type GranularRequirement, authorizeGranular } from '../core/granular-access.js'
 import { refuseGracedWrite } from '../core/grace-window.js'
+import {
+  authorizeGranular,
+  type GranularAccessError,
+  type GranularRequirement,
+} from '../core/granular-access.js'
 import type { IssuedToken } from '../core/issued-token.js'
 import type { Principal, TokenRef } from '../core/principal.js'
 import { type RotateError, type RotateOptions, rotateFor } from '../core/rotate.js'
