@@ -34,6 +34,7 @@ const SUITES = [
   { name: 'peer-postgres', file: 'peer-postgres.mjs' },
   { name: 'http', file: 'http.mjs' },
   { name: 'guard', file: 'guard.mjs' },
+  { name: 'granular', file: 'granular.mjs' },
   { name: 'list', file: 'list.mjs' },
   { name: 'postgres', file: 'postgres.mjs' },
   { name: 'resources', file: 'resources.mjs' },

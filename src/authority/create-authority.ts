@@ -16,6 +16,7 @@ import { type CreateError, type CreateRequest, create } from './core/create.js'
 import type { AuthorityDeps } from './core/deps.js'
 import type { AuthorityEvent } from './core/events.js'
 import { resolveGrace, rotating, writing } from './core/grace-window.js'
+import { authorizeGranular } from './core/granular-access.js'
 import type { IssuedToken } from './core/issued-token.js'
 import { type ListError, type ListRequest, listTokens, type TokenPage } from './core/list-tokens.js'
 import type { Actor, Principal, SessionPrincipal, TokenRef } from './core/principal.js'
@@ -342,6 +343,7 @@ export function authorityOver(deps: AuthorityDeps): Authority {
     rotateRequest: (request) => rotateRequest(deps, request),
     replayRotation: (secret, ref, idempotencyKey) => replayRotation(deps, secret, ref, idempotencyKey),
     sudo: (principal, identifier) => sudo(deps, principal, identifier),
+    authorizeGranular: (principal, requirement) => authorizeGranular(deps, principal, requirement),
   }
   const impersonation: ImpersonationMethods = {
     list: (principal, userId, request = {}) => listImpersonationTokens(deps, principal, userId, request),

@@ -62,6 +62,17 @@ export function insufficientScope(required: readonly string[]): ErrorOf<'insuffi
   return { type: 'insufficient_scope', required }
 }
 
+/**
+ * `insufficient_granular_scope`: a fine-grained token lacks `missing` at `boundary`; `null` and none
+ * for an operation that takes no fine-grained token.
+ */
+export function insufficientGranularScope(
+  boundary: ErrorOf<'insufficient_granular_scope'>['boundary'],
+  missing: readonly string[],
+): ErrorOf<'insufficient_granular_scope'> {
+  return { type: 'insufficient_granular_scope', boundary, missing }
+}
+
 /** `feature_unavailable`: the feature does not exist in the emulated release. */
 export function featureUnavailable(feature: string, release: string): ErrorOf<'feature_unavailable'> {
   return { type: 'feature_unavailable', feature, release }

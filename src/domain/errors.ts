@@ -27,6 +27,11 @@ export const ErrorType = {
   TokenRevoked: 'token_revoked',
   /** The presented token lacks the scope the operation needs. */
   InsufficientScope: 'insufficient_scope',
+  /**
+   * A fine-grained token lacks the permissions the operation needs at its boundary, or the operation
+   * takes no fine-grained token at all (GitLab answers 403 `insufficient_granular_scope`).
+   */
+  InsufficientGranularScope: 'insufficient_granular_scope',
   /** The caller may not see or act on the target (GitLab answers 401). */
   Unauthorized: 'unauthorized',
   /** The caller is authenticated but the operation is reserved to others (GitLab answers 403). */
@@ -145,6 +150,15 @@ export type PatkitError =
   | { readonly type: 'token_expired'; readonly tokenId: number }
   | { readonly type: 'token_revoked'; readonly tokenId: number }
   | { readonly type: 'insufficient_scope'; readonly required: readonly string[] }
+  /**
+   * `boundary` `null` and `missing` empty: the operation takes no fine-grained token; else the
+   * permissions (assignable names) the token lacks at that boundary, sorted.
+   */
+  | {
+      readonly type: 'insufficient_granular_scope'
+      readonly boundary: 'user' | 'instance' | 'project' | 'group' | null
+      readonly missing: readonly string[]
+    }
   | { readonly type: 'unauthorized' }
   /** `reason` is GitLab's text after `403 Forbidden - `, when it gives one. */
   | { readonly type: 'forbidden'; readonly reason?: string }

@@ -32,6 +32,14 @@ const REASON_FIELDS: Readonly<Record<(typeof REFUSAL_CODES)[number], Readonly<Re
     familyId: nullableInt,
   },
   insufficient_scope: { tokenId: nullableInt, required: texts, scopes: texts },
+  insufficient_granular_scope: {
+    tokenId: nullableInt,
+    boundary: {
+      enum: ['user', 'instance', 'project', 'group', null],
+      description: 'Where the permissions were missing; null when the route takes no fine-grained token.',
+    },
+    missing: { ...texts, description: 'The assignable permissions the token lacks there, sorted.' },
+  },
   blocked_owner: { userId: nullableInt },
   admin_mode: { tokenId: { type: 'integer' }, userId: { type: 'integer' } },
   not_in_release: { since: text, release: text },

@@ -16,6 +16,8 @@ import type { PatkitError } from '../domain/errors.js'
  * - `token_revoked`: `revokedBy` says how (`revoke`, `rotation`, `reuse_detection` of `familyId`, or
  *   `unknown` when the journal no longer holds the event);
  * - `insufficient_scope`: `required` are the scopes the route accepts, `scopes` the token's;
+ * - `insufficient_granular_scope`: a fine-grained token lacks `missing` (assignable permissions) at
+ *   `boundary`; `boundary` `null` and `missing` empty when the route takes no fine-grained token;
  * - `blocked_owner`: the token's owner is blocked;
  * - `admin_mode`: Admin Mode is on and the administrator's token has no `admin_mode` scope, so it acts as a regular user;
  * - `not_in_release`: the route exists from GitLab `since` on, and the fake emulates `release`;
@@ -66,6 +68,13 @@ export type RefusalReason =
       readonly required: readonly string[]
       readonly scopes: readonly string[]
     }
+  | {
+      readonly code: 'insufficient_granular_scope'
+      readonly message: string
+      readonly tokenId: number | null
+      readonly boundary: 'user' | 'instance' | 'project' | 'group' | null
+      readonly missing: readonly string[]
+    }
   | { readonly code: 'blocked_owner'; readonly message: string; readonly userId: number | null }
   | {
       readonly code: 'admin_mode'
@@ -113,6 +122,7 @@ export const REFUSAL_CODES = [
   'token_expired',
   'token_revoked',
   'insufficient_scope',
+  'insufficient_granular_scope',
   'blocked_owner',
   'admin_mode',
   'not_in_release',
@@ -219,6 +229,20 @@ function typedReason(facts: RefusalFacts, error: PatkitError): RefusalReason {
         tokenId: facts.token?.id ?? null,
         required: error.required,
         scopes,
+      }
+    }
+    case 'insufficient_granular_scope': {
+      const tokenId = facts.token?.id ?? null
+      const message =
+        error.boundary === null
+          ? 'the route takes no fine-grained token (GitLab declares no permission for it)'
+          : `the fine-grained token lacks ${error.missing.join(', ')} at the ${error.boundary} boundary`
+      return {
+        code: 'insufficient_granular_scope',
+        message,
+        tokenId,
+        boundary: error.boundary,
+        missing: error.missing,
       }
     }
     case 'feature_unavailable': {

@@ -19,12 +19,20 @@ import { tokenJson } from './token-json.js'
  * service account tokens), answered with the plain `PersonalAccessToken` entity.
  */
 export const ADMIN_TOKEN_ROUTES: readonly RouteRow[] = [
-  { method: 'POST', path: '/admin/token', since: 'admin_token_info', scopes: WRITE_SCOPES, serve: info },
+  {
+    method: 'POST',
+    path: '/admin/token',
+    since: 'admin_token_info',
+    scopes: WRITE_SCOPES,
+    permission: { name: 'read_any_token', boundary: 'instance' },
+    serve: info,
+  },
   {
     method: 'DELETE',
     path: '/admin/token',
     since: 'admin_token_revoke',
     scopes: WRITE_SCOPES,
+    permission: { name: 'revoke_any_token', boundary: 'instance' },
     serve: revoke,
   },
 ]

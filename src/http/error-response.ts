@@ -1,4 +1,5 @@
-import type { PatkitError } from '../domain/errors.js'
+import type { ErrorOf, PatkitError } from '../domain/errors.js'
+import { permissionLabels } from '../domain/gitlab-permission-labels.js'
 import { error, json, message, type Reply, toResponse } from './responses.js'
 
 /**
@@ -99,6 +100,20 @@ function invalidToken(description: string): Reply {
 }
 
 /**
+ * GitLab's newest texts (app/services/authz/tokens/authorize_granular_scopes_service.rb, commit
+ * 276ecd5b; fine-grained-pats.md §0): the permissions as their labels, de-duplicated and sorted.
+ */
+function granularDenial(e: ErrorOf<'insufficient_granular_scope'>): string {
+  if (e.boundary === null || e.missing.length === 0) {
+    return "Access denied: This operation doesn't support fine-grained personal access tokens."
+  }
+  return (
+    'Access denied: This operation requires a fine-grained personal access token with the following ' +
+    `${e.boundary} permissions: [${permissionLabels(e.missing).join(', ')}].`
+  )
+}
+
+/**
  * Maps a patkit error to GitLab's status code and exact body.
  *
  * @example
@@ -131,6 +146,8 @@ function answerOf(e: PatkitError, context: ErrorContext): Reply {
         error_description: INSUFFICIENT,
         scope: e.required.join(' '),
       })
+    case 'insufficient_granular_scope':
+      return json(403, { error: 'insufficient_granular_scope', error_description: granularDenial(e) })
     case 'forbidden':
       return message(403, e.reason === undefined ? '403 Forbidden' : `403 Forbidden - ${e.reason}`)
     case 'not_found':

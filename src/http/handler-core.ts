@@ -9,6 +9,7 @@ import type { HandlerOptions } from './create-handler.js'
 import { presentedSecret, sudoIdentifier } from './credentials.js'
 import { errorReply } from './error-response.js'
 import { parseForm } from './form-params.js'
+import { granularRefusal, granularRequirement } from './granular-check.js'
 import type { IncomingRequest } from './incoming.js'
 import { isMalformedAuthorization, isMalformedUrl, MALFORMED } from './malformed-strings.js'
 import { parsePathParams } from './path-params.js'
@@ -116,11 +117,20 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
     if (row.caller === 'use_case') {
       const refusal = unknown === undefined ? undefined : unknownReply(unknown)
       const headers = request.headers
-      return row.serve({ authority, url, path, params, publicUrl, credentials, headers, refusal })
+      const granular = granularRequirement(row, path)
+      return row.serve({ authority, url, path, params, publicUrl, credentials, headers, refusal, granular })
     }
     const serve = (caller: Result<Principal | null, PrincipalError>): Reply | Promise<Reply> => {
       if (caller.isErr()) return errorReply(caller.error)
       const principal = caller.value
+      // GitLab's granular authorization, once the caller is known: a legacy token passes at once.
+      if (principal?.token.granularScopes === undefined) return route(principal)
+      const allowed = authority.requests.authorizeGranular(principal, granularRequirement(row, path))
+      if (!(allowed instanceof Promise))
+        return allowed.isOk() ? route(principal) : granularRefusal(allowed.error)
+      return allowed.then((a) => (a.isOk() ? route(principal) : granularRefusal(a.error)))
+    }
+    const route = (principal: Principal | null): Reply | Promise<Reply> => {
       const parsed = parsePathParams(row.pathParams, path)
       const pathValues = parsed.isOk() ? parsed.value : NO_PATH_VALUES
       if (row.caller === 'optional') {

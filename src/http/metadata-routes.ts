@@ -9,9 +9,19 @@ import type { CallerInput, RouteRow } from './route.js'
  * route) and `GET /version`, which answers the same from 15.5 and only `version` and `revision`
  * before, as GitLab's did. Both need a token (GitLab's `authenticate!`).
  */
+// `Metadata: Read` at the instance (fine-grained-pats.md §8.1, §9: `read_metadata`).
+const METADATA = { name: 'read_metadata', boundary: 'instance' } as const
+
 export const METADATA_ROUTES: readonly RouteRow[] = [
-  { method: 'GET', path: '/version', scopes: METADATA_SCOPES, serve: version },
-  { method: 'GET', path: '/metadata', since: 'metadata', scopes: METADATA_SCOPES, serve: metadata },
+  { method: 'GET', path: '/version', scopes: METADATA_SCOPES, permission: METADATA, serve: version },
+  {
+    method: 'GET',
+    path: '/metadata',
+    since: 'metadata',
+    scopes: METADATA_SCOPES,
+    permission: METADATA,
+    serve: metadata,
+  },
 ]
 
 async function metadata({ authority, principal }: CallerInput): Promise<Reply> {

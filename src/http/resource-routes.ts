@@ -22,6 +22,8 @@ export const RESOURCE_ROUTES: readonly RouteRow[] = [
     path: '/projects/:id',
     caller: 'optional',
     scopes: READ_SCOPES,
+    // One of GitLab's "publicly accessible endpoints": a public project is read without the permission.
+    permission: { name: 'read_project', boundary: 'project', ref: 'id', publicRead: true },
     pathParams: ID_PATH,
     serve: project,
   }),
@@ -30,6 +32,7 @@ export const RESOURCE_ROUTES: readonly RouteRow[] = [
     path: '/groups/:id',
     caller: 'optional',
     scopes: READ_SCOPES,
+    permission: { name: 'read_group', boundary: 'group', ref: 'id', publicRead: true },
     pathParams: ID_PATH,
     serve: group,
   }),

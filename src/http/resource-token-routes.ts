@@ -11,7 +11,7 @@ import { parseResourceTokenBody } from './resource-token-body.js'
 import { resourceTokenJsonText } from './resource-token-json.js'
 import { jsonText, noContent, type Reply } from './responses.js'
 import { rotationReply } from './rotation-reply.js'
-import type { CallerInput, CredentialsInput, RouteRow } from './route.js'
+import type { CallerInput, CredentialsInput, RoutePermission, RouteRow } from './route.js'
 
 const CREATE_PARAMS = ['name', 'description', 'scopes', 'expires_at', 'access_level']
 
@@ -32,12 +32,22 @@ function address(type: ResourceType, path: Readonly<Record<string, string>>): Re
  */
 function rowsFor(type: ResourceType): RouteRow[] {
   const base = `/${type}s/:id/access_tokens`
+  // `boundary_type: source_type.to_sym` (lib/api/resource_access_tokens.rb, fine-grained-pats.md §8.1).
+  const on = (name: string): RoutePermission => ({ name, boundary: type, ref: 'id' })
   return [
-    { method: 'GET', path: base, since: INTRODUCED[type], scopes: READ_SCOPES, serve: (i) => list(type, i) },
+    {
+      method: 'GET',
+      path: base,
+      since: INTRODUCED[type],
+      scopes: READ_SCOPES,
+      permission: on('read_resource_access_token'),
+      serve: (i) => list(type, i),
+    },
     {
       method: 'POST',
       path: base,
       since: INTRODUCED[type],
+      permission: on('create_resource_access_token'),
       params: CREATE_PARAMS,
       scopes: WRITE_SCOPES,
       serve: (i) => create(type, i),
@@ -47,6 +57,7 @@ function rowsFor(type: ResourceType): RouteRow[] {
       path: `${base}/self/rotate`,
       since: 'resource_token_self_rotate',
       params: ['expires_at'],
+      permission: on('rotate_resource_access_token'),
       scopes: SELF_ROTATE_SCOPES,
       caller: 'use_case',
       serve: (i) => rotate(type, i, true),
@@ -56,6 +67,7 @@ function rowsFor(type: ResourceType): RouteRow[] {
       path: `${base}/:token_id`,
       since: 'resource_token_get',
       scopes: READ_SCOPES,
+      permission: on('read_resource_access_token'),
       serve: (i) => get(type, i),
     },
     {
@@ -64,6 +76,7 @@ function rowsFor(type: ResourceType): RouteRow[] {
       since: INTRODUCED[type],
       params: [],
       scopes: WRITE_SCOPES,
+      permission: on('delete_resource_access_token'),
       serve: (i) => revoke(type, i),
     },
     {
@@ -72,6 +85,7 @@ function rowsFor(type: ResourceType): RouteRow[] {
       since: 'resource_token_rotate',
       params: ['expires_at'],
       scopes: WRITE_SCOPES,
+      permission: on('rotate_resource_access_token'),
       caller: 'use_case',
       serve: (i) => rotate(type, i, false),
     },
@@ -129,13 +143,14 @@ function tokenRef(path: Readonly<Record<string, string>>): number {
  */
 async function rotate(
   type: ResourceType,
-  { authority, credentials, headers, path, params, refusal }: CredentialsInput,
+  { authority, credentials, headers, path, params, refusal, granular }: CredentialsInput,
   self: boolean,
 ): Promise<Reply> {
   const idempotencyKey = headers.get('idempotency-key')
   const rotated = await authority.resources.rotateRequest(address(type, path), {
     ...credentials,
     idempotencyKey,
+    granular,
     ref: refusal === undefined ? ok(self ? 'self' : tokenRef(path)) : err(refusal),
     expiresAt: grapeDate(params, 'expires_at').mapErr((e) => errorReply(e)),
   })

@@ -1,3 +1,4 @@
+import type { GranularRequirement } from '../authority/core/granular-access.js'
 import type { Principal } from '../authority/core/principal.js'
 import type { Feature } from '../authority/core/release.js'
 import type { Authority } from '../authority/create-authority.js'
@@ -37,7 +38,25 @@ export interface CredentialsInput extends RouteInput {
   readonly headers: { get(name: string): string | null }
   /** The pipeline's refusal of the request (an unknown parameter): the use case answers it after authentication. */
   readonly refusal: Reply | undefined
+  /** The row's fine-grained requirement for this request (`null`: it declares none), for the use case to check. */
+  readonly granular: GranularRequirement | null
 }
+
+/**
+ * What a row declares for fine-grained tokens, as GitLab's `route_setting :authorization`: the
+ * assignable permission (`name`) and the boundary it is checked at; a project or group boundary is the
+ * resource the path parameter `ref` names (an id or a full path). `publicRead`: one of GitLab's
+ * "publicly accessible endpoints", which a fine-grained token may read without the permission when
+ * the resource is public.
+ */
+export type RoutePermission =
+  | { readonly name: string; readonly boundary: 'user' | 'instance' }
+  | {
+      readonly name: string
+      readonly boundary: 'project' | 'group'
+      readonly ref: string
+      readonly publicRead?: true
+    }
 
 /** What every row declares. */
 export interface RowShape {
@@ -55,6 +74,11 @@ export interface RowShape {
    * first); a test holds each row to what the route answers.
    */
   readonly scopes?: readonly string[]
+  /**
+   * GitLab's `route_setting :authorization` for the route (fine-grained-pats.md §8.1); absent when
+   * GitLab declares none, and a fine-grained token is refused there (403). Legacy tokens ignore it.
+   */
+  readonly permission?: RoutePermission
   /** The body parameters the route knows (POST, DELETE); any other is 400 once the caller is authenticated. */
   readonly params?: readonly string[]
 }

@@ -23,27 +23,34 @@ import { userWebBase } from './user-json.js'
 // before it the create handler answers it as the pipeline answers any unknown parameter.
 const CREATE_PARAMS = ['name', 'scopes', 'description', 'expires_at', 'granular_scopes']
 const USER_PATH = { user_id: 'id' } as const
+// GitLab's `route_setting :authorization` of each route (lib/api/personal_access_tokens.rb,
+// personal_access_tokens/self_information.rb, self_rotation.rb; fine-grained-pats.md §8.1).
+const READ = { name: 'read_personal_access_token', boundary: 'user' } as const
+const REVOKE = { name: 'revoke_personal_access_token', boundary: 'user' } as const
+const ROTATE = { name: 'rotate_personal_access_token', boundary: 'user' } as const
 
 /**
  * GitLab's personal access token routes (lib/api/personal_access_tokens.rb and its `self_*` files,
  * and the create routes of lib/api/users.rb). `/self` is the `:id` segment, resolved by the use case.
  */
 export const TOKEN_ROUTES: readonly RouteRow[] = [
-  { method: 'GET', path: '/personal_access_tokens', scopes: READ_SCOPES, serve: list },
+  { method: 'GET', path: '/personal_access_tokens', scopes: READ_SCOPES, permission: READ, serve: list },
   // Any scope may read it (GitLab allows every scope on this class).
   {
     method: 'GET',
     path: '/personal_access_tokens/self/associations',
     since: 'token_associations',
+    permission: READ,
     serve: associations,
   },
-  { method: 'GET', path: '/personal_access_tokens/:id', serve: get },
-  { method: 'DELETE', path: '/personal_access_tokens/:id', params: [], serve: revoke },
+  { method: 'GET', path: '/personal_access_tokens/:id', permission: READ, serve: get },
+  { method: 'DELETE', path: '/personal_access_tokens/:id', params: [], permission: REVOKE, serve: revoke },
   // The authority owns a rotation's order (replay before authentication): one call, `requests.rotateRequest`.
   {
     method: 'POST',
     path: '/personal_access_tokens/:id/rotate',
     params: ['expires_at'],
+    permission: ROTATE,
     caller: 'use_case',
     serve: rotate,
   },
@@ -52,6 +59,8 @@ export const TOKEN_ROUTES: readonly RouteRow[] = [
     path: '/users/:user_id/personal_access_tokens',
     params: CREATE_PARAMS,
     scopes: WRITE_SCOPES,
+    // An instance boundary: only an instance scope holding the permission reaches it (§8.1).
+    permission: { name: 'create_personal_access_token', boundary: 'instance' },
     pathParams: USER_PATH,
     serve: createForUser,
   }),
@@ -60,6 +69,7 @@ export const TOKEN_ROUTES: readonly RouteRow[] = [
     path: '/user/personal_access_tokens',
     params: CREATE_PARAMS,
     scopes: WRITE_SCOPES,
+    permission: { name: 'create_personal_access_token', boundary: 'user' },
     serve: createSelf,
   },
 ]
@@ -137,12 +147,14 @@ async function rotate({
   path,
   params,
   refusal,
+  granular,
 }: CredentialsInput): Promise<Reply> {
   const ref = refusal === undefined ? parseTokenRef(path['id']).mapErr((e) => errorReply(e)) : err(refusal)
   const idempotencyKey = headers.get('idempotency-key')
   const rotated = await authority.requests.rotateRequest({
     ...credentials,
     idempotencyKey,
+    granular,
     ref,
     expiresAt: grapeDate(params, 'expires_at').mapErr((e) => errorReply(e)),
   })

@@ -18,8 +18,23 @@ import { grapeBoolean, parseUsersParams } from './users-params.js'
  * get GitLab's admin entities (`is_admin` and the other admin-only fields), others the public ones.
  */
 export const USER_ROUTES: readonly RouteRow[] = [
-  { method: 'GET', path: '/user', caller: 'optional', scopes: USER_READ_SCOPES, serve: currentUser },
-  { method: 'GET', path: '/users', caller: 'optional', scopes: USER_READ_SCOPES, serve: users },
+  {
+    method: 'GET',
+    path: '/user',
+    caller: 'optional',
+    scopes: USER_READ_SCOPES,
+    permission: { name: 'read_user', boundary: 'user' },
+    serve: currentUser,
+  },
+  // The list is `User: Read` at the instance (fine-grained-pats.md §8.1).
+  {
+    method: 'GET',
+    path: '/users',
+    caller: 'optional',
+    scopes: USER_READ_SCOPES,
+    permission: { name: 'read_user', boundary: 'instance' },
+    serve: users,
+  },
   // Digits only, GitLab's `requirements: { id: /[0-9]*/ }`: `/users/1ASDF` is no route (404).
   {
     method: 'GET',
@@ -27,6 +42,7 @@ export const USER_ROUTES: readonly RouteRow[] = [
     requirements: { id: /^\d+$/ },
     caller: 'optional',
     scopes: USER_READ_SCOPES,
+    permission: { name: 'read_user', boundary: 'user' },
     serve: user,
   },
 ]

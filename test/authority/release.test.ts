@@ -25,6 +25,10 @@ describe('release emulation', () => {
     expect(Object.fromEntries(Object.entries(FEATURES).map(([k, v]) => [k, v.since]))).toEqual({
       delete_self: '15.0',
       delete_self_any_scope: '15.4',
+      granular_enforcement: '18.10',
+      granular_tokens: '19.2',
+      granular_tokens_admin_create: '19.6',
+      granular_scopes_json: '19.6',
       list_filters: '15.5',
       rotate_by_id: '16.0',
       reuse_detection: '16.3',

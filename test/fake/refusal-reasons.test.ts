@@ -225,6 +225,29 @@ describe('the reasons as data', () => {
     expect(reason).toEqual({ code: 'owner_gone', message: "the token's owner does not exist", tokenId: 7 })
   })
 
+  it('insufficient_granular_scope names the boundary and the missing permissions, and fits its schema', () => {
+    const reason = refusalReason({
+      status: 403,
+      answerText: null,
+      error: { type: 'insufficient_granular_scope', boundary: 'project', missing: ['read_project'] },
+      faultId: null,
+      token: { id: 9, userId: 2, scopes: ['api'], expiresAt: null, familyId: 9 },
+      closest: null,
+      revokedBy: 'unknown',
+      inactiveAdmin: false,
+    })
+    expect(reason).toEqual({
+      code: 'insufficient_granular_scope',
+      message: 'the fine-grained token lacks read_project at the project boundary',
+      tokenId: 9,
+      boundary: 'project',
+      missing: ['read_project'],
+    })
+    const ajv = new Ajv2020({ strict: false })
+    addFormatsModule.default(ajv)
+    expect(ajv.compile(REFUSAL_REASON_SCHEMA)(reason)).toBe(true)
+  })
+
   it('the JSON Schema has one object per code, with the fields each reason carries', async () => {
     const consts = REFUSAL_REASON_SCHEMA.oneOf.map((schema) => schema.properties.code.const)
     expect(consts).toEqual([...REFUSAL_CODES])

@@ -97,7 +97,7 @@ export const FEATURES = {
     since: '18.10',
     description: 'the expired and granular fields of every token entity, active before revoked',
   },
-  // Fine-grained tokens (/tmp facts §1, §5, §11.2; client-go MR 3178 for the creation releases):
+  // Fine-grained tokens (docs/reference/fine-grained-pats.md §1, §5, §11.2; client-go MR 3178 for the creation releases):
   // `granular_scopes` is accepted on POST /user/personal_access_tokens and on impersonation tokens
   // from 19.2 (GA), on the admin's POST /users/:user_id/personal_access_tokens from 19.6 (MR !260958),
   // and shown on list, get, rotate, self-rotate, create and impersonation answers from 19.6
@@ -116,6 +116,14 @@ export const FEATURES = {
     since: '19.6',
     description:
       'the granular_scopes field of a fine-grained token (list, get by id, rotate, create, impersonation)',
+  },
+  // Fine-grained tokens: GitLab's AuthorizeGranularScopesService checks a granular token's permissions
+  // on every route from the beta (18.10; GA 19.2, doc/auth/tokens/fine_grained_access_tokens_rest.md).
+  // The 403 text is the newest (fine-grained-pats.md §0): the beta's older wording is not emulated.
+  granular_enforcement: {
+    since: '18.10',
+    description:
+      "a fine-grained token's permissions checked on every route (403 insufficient_granular_scope)",
   },
   routable_tokens: {
     since: '18.3',

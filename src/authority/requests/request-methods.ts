@@ -1,4 +1,5 @@
-import type { ResultAsync } from 'neverthrow'
+import type { Result, ResultAsync } from 'neverthrow'
+import type { GranularAccessError, GranularRequirement } from '../core/granular-access.js'
 import type { IssuedToken } from '../core/issued-token.js'
 import type { Principal, TokenRef } from '../core/principal.js'
 import type { ReplayError } from './replay-rotation.js'
@@ -66,4 +67,24 @@ export interface RequestMethods {
    * administrator's token with the `sudo` scope acts as that user (id or username).
    */
   sudo(principal: Principal, identifier: string): ResultAsync<Principal, SudoError>
+  /**
+   * Whether the principal's token may use an operation that declares `requirement` (GitLab's
+   * `route_setting :authorization`; `null` for one that declares none): a legacy token always may (its
+   * scopes are checked by the operation); a fine-grained token needs the permission at the boundary
+   * (403 `insufficient_granular_scope`), and a project or group it may not see is `not_found`. The
+   * answer is immediate for a user or instance boundary (no promise), read from the store otherwise.
+   *
+   * @example
+   * ```ts
+   * const allowed = await authority.requests.authorizeGranular(principal, {
+   *   permission: 'read_personal_access_token',
+   *   boundary: 'user',
+   * })
+   * if (allowed.isErr()) console.log(allowed.error.type) // 'insufficient_granular_scope'
+   * ```
+   */
+  authorizeGranular(
+    principal: Principal,
+    requirement: GranularRequirement | null,
+  ): Result<void, GranularAccessError> | Promise<Result<void, GranularAccessError>>
 }

@@ -5,6 +5,11 @@ import type { AuthenticateError } from '../core/authenticate.js'
 import { findPresented, principalFrom, refuseSecret } from '../core/authenticate.js'
 import type { AuthorityDeps } from '../core/deps.js'
 import { refuseGracedWrite } from '../core/grace-window.js'
+import {
+  authorizeGranular,
+  type GranularAccessError,
+  type GranularRequirement,
+} from '../core/granular-access.js'
 import type { IssuedToken } from '../core/issued-token.js'
 import type { Principal, TokenRef } from '../core/principal.js'
 import { type RotateError, type RotateOptions, rotateFor } from '../core/rotate.js'
@@ -35,6 +40,11 @@ export interface RotateRequest<E = never> extends RequestCredentials {
   readonly idempotencyKey?: string | null
   readonly ref: Result<TokenRef, E>
   readonly expiresAt?: Result<string | undefined, E>
+  /**
+   * The route's fine-grained requirement (`authorizeGranular`), checked once the caller is known and
+   * before its parameter errors; `null`: the route declares none; absent: not checked.
+   */
+  readonly granular?: GranularRequirement | null
 }
 
 /**
@@ -60,7 +70,7 @@ export interface RequestRotation extends IssuedToken {
 /**
  * Every way a rotate request can fail: its authentication, its `sudo`, the rotation.
  */
-export type RotateRequestError = AuthenticateError | SudoError | RotateError
+export type RotateRequestError = AuthenticateError | SudoError | RotateError | GranularAccessError
 
 /**
  * A rotate request in one call, in the order GitLab's API and docs/rotation.md give it: a retry is
@@ -182,6 +192,10 @@ export async function rotateRequestVia<E, X, R extends IssuedToken>(
   const caller = await rotationCaller(deps, { ...request, ref })
   if (caller.isErr()) return err(caller.error)
   if (caller.value.replayed) return ok({ ...caller.value.rotation, replayed: true as const })
+  if (request.granular !== undefined) {
+    const allowed = await authorizeGranular(deps, caller.value.principal, request.granular)
+    if (allowed.isErr()) return err(allowed.error)
+  }
   if (request.ref.isErr()) return err(request.ref.error)
   const expiresAt = request.expiresAt ?? ok(undefined)
   if (expiresAt.isErr()) return err(expiresAt.error)
