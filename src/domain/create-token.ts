@@ -4,6 +4,7 @@ import type { MintContext } from './context.js'
 import { invalidParameter, validationFailed } from './error-constructors.js'
 import type { ErrorOf } from './errors.js'
 import { resolveExpiry } from './expiry.js'
+import type { GranularScope } from './granular-scope.js'
 import { keepNewestIps } from './last-used.js'
 import { checkRouteScopes, type MintPolicy, PERSONAL_MINT } from './mint-policy.js'
 import { mintSecret } from './mint-secret.js'
@@ -42,6 +43,8 @@ interface CreateTokenInput {
   readonly ownerIsAdmin?: boolean
   readonly name: string
   readonly scopes: readonly string[]
+  /** A fine-grained token's scopes (checked by the caller): `scopes` is empty then, and not checked. */
+  readonly granularScopes?: readonly GranularScope[]
   readonly description?: string | null
   /**
    * `YYYY-MM-DD` (a malformed one is `expires_at is invalid`), absent for the policy's default, or
@@ -76,11 +79,14 @@ export function checkToken(
   ctx: MintContext,
   policy: MintPolicy,
 ): Result<CheckedToken, ErrorOf<'invalid_parameter' | 'validation_failed' | 'invalid_expiry'>> {
-  const routed = checkRouteScopes(input.scopes, policy.scopes, input.ownerIsAdmin ?? false)
-  if (routed.isErr()) return err(routed.error)
+  const granular = input.granularScopes
+  if (granular === undefined) {
+    const routed = checkRouteScopes(input.scopes, policy.scopes, input.ownerIsAdmin ?? false)
+    if (routed.isErr()) return err(routed.error)
+  }
   const requested = parseExpiresAt(input.expiresAt)
   if (requested.isErr()) return err(requested.error)
-  const fields = validateTokenFields(input, ctx.scopes, policy.scopes.unknown)
+  const fields = validateTokenFields(input, ctx.scopes, policy.scopes.unknown, granular !== undefined)
   if (fields.isErr()) return err(fields.error)
   const given = policy.state === 'given' ? (input.given ?? {}) : {}
   if (given.secret !== undefined && given.secret.length < MIN_GIVEN_SECRET_LENGTH) {
@@ -104,6 +110,7 @@ export function checkToken(
       impersonation: given.impersonation ?? policy.impersonation,
       previousId: given.previousId ?? null,
       familyId: null,
+      ...(granular === undefined ? {} : { granularScopes: granular }),
     },
     secret: given.secret,
   })

@@ -27,12 +27,13 @@ export interface TokenFields {
  * GitLab's model rules for a token's name, description and scopes, in GitLab's order: name present,
  * name and description at most {@link MAX_TEXT_LENGTH} characters (so every store receives only what
  * fits its columns), scopes present and of `vocabulary` (the authority's `scopes` option). An unknown
- * scope fails as `unknown` says (see `ScopeRule`).
+ * scope fails as `unknown` says (see `ScopeRule`). A `fineGrained` token has no scopes.
  */
 export function validateTokenFields(
   input: TokenFieldsInput,
   vocabulary: readonly string[] = SCOPES,
   unknown: 'invalid_parameter' | 'validation_failed' = 'invalid_parameter',
+  fineGrained = false,
 ): Result<TokenFields, ErrorOf<'invalid_parameter' | 'validation_failed'>> {
   const name = input.name.trim()
   if (name === '') return err(validationFailed("Name can't be blank"))
@@ -43,6 +44,8 @@ export function validateTokenFields(
   if (description !== null && description.length > MAX_TEXT_LENGTH) {
     return err(validationFailed(`Description is too long (maximum is ${MAX_TEXT_LENGTH} characters)`))
   }
+  // A fine-grained token's rights are its granular scopes: it has no scopes.
+  if (fineGrained) return ok({ name, description, scopes: [] })
   if (input.scopes.length === 0) return err(validationFailed("Scopes can't be blank"))
   if (!input.scopes.every((s) => vocabulary.includes(s))) {
     return err(

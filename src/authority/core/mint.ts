@@ -1,6 +1,7 @@
 import { err, ok, type Result } from 'neverthrow'
 import { checkToken, type GivenState, mintToken } from '../../domain/create-token.js'
 import type { ErrorOf } from '../../domain/errors.js'
+import type { GranularScope } from '../../domain/granular-scope.js'
 import type { MintPolicy } from '../../domain/mint-policy.js'
 import type { UserId } from '../../domain/user-id.js'
 import type { User } from '../../store/user.js'
@@ -32,6 +33,8 @@ export interface TokenKind<Caller, Target, E> extends MintPolicy {
 export interface MintRequest {
   readonly name: string
   readonly scopes: readonly string[]
+  /** A fine-grained token's scopes, checked by the caller; `scopes` is empty then. */
+  readonly granularScopes?: readonly GranularScope[]
   readonly description?: string | null
   /** `YYYY-MM-DD`; absent for the kind's default; `null` (never) where the kind's expiry rule takes it. */
   readonly expiresAt?: string | null
