@@ -162,8 +162,11 @@ export interface Authority<P extends string = string> {
    *
    * @example
    * ```ts
-   * const authority = createAuthority({ store, pepper, permissions: ['read_invoice', 'write_invoice'] })
-   * const issued = await authority.issueToken({
+   * import { createAuthority } from 'patkit'
+   * import { memoryStore } from 'patkit/memory'
+   *
+   * const billing = createAuthority({ store: memoryStore(), pepper: 'dev', permissions: ['read_invoice', 'write_invoice'] })
+   * const issued = await billing.issueToken({
    *   userId: 2, name: 'billing', permissions: [{ permissions: ['read_invoice'], boundary: { project: 42 } }],
    * })
    * ```

@@ -9,7 +9,7 @@ import type { GranularBoundary, GranularScope } from './granular-scope.js'
  *
  * @example
  * ```ts
- * import type { PermissionBoundary } from 'patkit'
+ * import type { PermissionBoundary } from 'patkit/authority'
  * const boundaries: PermissionBoundary[] = [{ project: 42 }, { group: 3 }, 'user', 'instance', 'all', 'personal']
  * ```
  */
@@ -27,7 +27,7 @@ export type PermissionBoundary =
  *
  * @example
  * ```ts
- * import type { PermissionGrant } from 'patkit'
+ * import type { PermissionGrant } from 'patkit/authority'
  * const grant: PermissionGrant<'read_invoice' | 'write_invoice'> = { permissions: ['read_invoice'], boundary: { project: 42 } }
  * ```
  */
@@ -44,7 +44,7 @@ export interface PermissionGrant<P extends string = string> {
  *
  * @example
  * ```ts
- * import type { PermissionTarget } from 'patkit'
+ * import type { PermissionTarget } from 'patkit/authority'
  * const invoice: PermissionTarget = { project: 42, groups: [3] }
  * const settings: PermissionTarget = 'user'
  * ```

@@ -12,7 +12,7 @@ import type { Principal } from './principal.js'
  *
  * @example
  * ```ts
- * import type { PermissionDenied } from 'patkit'
+ * import type { PermissionDenied } from 'patkit/authority'
  * const denied: PermissionDenied = {
  *   type: 'insufficient_permission', reason: 'missing_permissions', missing: ['write_invoice'], boundary: 'project',
  *   message: 'Access denied: This operation requires a fine-grained personal access token with the following project permissions: [write_invoice].',
@@ -36,7 +36,7 @@ export interface PermissionDenied {
  *
  * @example
  * ```ts
- * import { authorize } from 'patkit'
+ * import { authorize } from 'patkit/authority'
  *
  * const caller = await authority.authenticate(secret)
  * if (caller.isOk()) {
