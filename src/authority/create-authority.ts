@@ -2,6 +2,7 @@ import { errAsync, ResultAsync } from 'neverthrow'
 import { systemClock } from '../domain/clock.js'
 import type { StoreFailure } from '../domain/errors.js'
 import { DEFAULT_MAX_LIFETIME_DAYS, ROTATION_DEFAULT_DAYS } from '../domain/expiry.js'
+import type { PermissionGrant } from '../domain/permission-grant.js'
 import { cryptoRandom } from '../domain/random.js'
 import { SCOPES } from '../domain/scopes.js'
 import { createDigester, DEFAULT_TOKEN_PREFIX } from '../domain/secret.js'
@@ -102,7 +103,7 @@ export const DEFAULT_LAST_USED_THROTTLE_MS = 10 * 60 * 1000
  * }
  * ```
  */
-export interface Authority {
+export interface Authority<P extends string = string> {
   /** The emulated GitLab release. */
   readonly release: Release
   /** The `userIdType` option: `'integer'` (GitLab's) unless configured. */
@@ -112,6 +113,11 @@ export interface Authority {
    * {@link SCOPES}. Frozen. The guards check the scopes they ask for against it when they are built.
    */
   readonly scopes: readonly string[]
+  /**
+   * The permissions a fine-grained token may carry: the `permissions` option (frozen), empty without
+   * it. The guards check the permission they ask for against it when they are built.
+   */
+  readonly permissions: readonly P[]
   /** The authority's current instant (its injected clock), e.g. to render `active`. */
   now(): Date
   authenticate(
@@ -153,9 +159,22 @@ export interface Authority {
   /**
    * Puts a token in place without authorization and without the expiry window (seeds, fixtures,
    * migrations: a past `expiresAt` seeds an expired token, a far one a long-lived fixture). Not for
-   * an application's users: `createOwn` and `create` keep every check.
+   * an application's users: `createOwn` and `create` keep every check. With `permissions` instead of
+   * `scopes` it issues a fine-grained token (see {@link PermissionGrant}); a permission outside the
+   * authority's `permissions` is `validation_failed`, naming it.
+   *
+   * @example
+   * ```ts
+   * import { createAuthority } from 'patkit'
+   * import { memoryStore } from 'patkit/memory'
+   *
+   * const billing = createAuthority({ store: memoryStore(), pepper: 'dev', permissions: ['read_invoice', 'write_invoice'] })
+   * const issued = await billing.issueToken({
+   *   userId: 2, name: 'billing', permissions: [{ permissions: ['read_invoice'], boundary: { project: 42 } }],
+   * })
+   * ```
    */
-  issueToken(input: IssueTokenInput): ResultAsync<IssuedToken, IssueError>
+  issueToken(input: IssueTokenInput<P>): ResultAsync<IssuedToken, IssueError>
   /** The caller's personal access tokens, or (an administrator) any user's (`GET /personal_access_tokens`). */
   list(principal: Actor, request?: ListRequest): ResultAsync<TokenPage, ListError>
   /** One personal access token (`GET /personal_access_tokens/:id` or `self`). */
@@ -250,8 +269,9 @@ function isolate(listener: ((event: AuthorityEvent) => void) | undefined): (even
  * const authority = createAuthority({ store: memoryStore(), pepper: process.env.PATKIT_PEPPER ?? 'dev' })
  * ```
  */
-export function createAuthority(config: AuthorityConfig): Authority {
-  return authorityOver(resolveAuthorityDeps(config))
+export function createAuthority<const P extends string = string>(config: AuthorityConfig<P>): Authority<P> {
+  // The vocabulary was checked against `P`'s own values: what the authority holds is `P`.
+  return authorityOver(resolveAuthorityDeps(config)) as Authority<P>
 }
 
 /**
@@ -263,7 +283,7 @@ export function createAuthority(config: AuthorityConfig): Authority {
  * @throws {AuthorityConfigError} for an invalid option, as `createAuthority`; also when the store
  * declares a `userIdType` other than the authority's (`store.userIdType`, see `TokenStore`).
  */
-export function resolveAuthorityDeps(config: AuthorityConfig): AuthorityDeps {
+export function resolveAuthorityDeps<P extends string>(config: AuthorityConfig<P>): AuthorityDeps {
   const problem = authorityOptionProblem({
     tokenPrefix: config.tokenPrefix,
     tokenFormat: config.tokenFormat,
@@ -273,6 +293,7 @@ export function resolveAuthorityDeps(config: AuthorityConfig): AuthorityDeps {
     maxLifetimeDays: config.maxLifetimeDays,
     rotationDefaultDays: config.rotationDefaultDays,
     scopes: config.scopes,
+    permissions: config.permissions,
     lastUsedThrottleMs: config.lastUsedThrottleMs,
     rotationReplayWindowMs: config.rotationReplayWindowMs,
     rotationGraceMs: config.rotationGraceMs,
@@ -311,6 +332,7 @@ export function resolveAuthorityDeps(config: AuthorityConfig): AuthorityDeps {
       rotationDefaultDays: config.rotationDefaultDays ?? ROTATION_DEFAULT_DAYS,
     }),
     scopes: Object.freeze([...new Set(config.scopes ?? SCOPES)]),
+    permissions: Object.freeze([...(config.permissions ?? [])]),
     adminMode: config.adminMode ?? false,
     lastUsedThrottleMs: config.lastUsedThrottleMs ?? DEFAULT_LAST_USED_THROTTLE_MS,
     replay: resolveReplay(config),
@@ -407,6 +429,7 @@ export function authorityOver(deps: AuthorityDeps): Authority {
     release: deps.release,
     userIdType: deps.userIdType,
     scopes: deps.scopes,
+    permissions: deps.permissions,
     now: () => deps.clock.now(),
     authenticate: (secret, opts = NO_OPTIONS) => authenticate(deps, secret, opts),
     verify: (secret, opts = {}) => verify(deps, secret, opts),

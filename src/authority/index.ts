@@ -3,7 +3,8 @@
  * types of its methods (`ListRequest`, `CreateRequest`, `RotateOptions`, ...), its groups' interfaces
  * (`RequestMethods`, `ImpersonationMethods`, `ResourceTokenMethods`, ...), the codes inside its
  * answers (`USER_BLOCKED`, `UnauthenticatedReason`, `VerifyFailureCode`), the defaults of its options
- * with the production clock and random source, and `expiryNotices`, GitLab's expiry mails as events.
+ * with the production clock and random source, `expiryNotices`, GitLab's expiry mails as events, and
+ * fine-grained permissions (`PermissionGrant`, `authorize`).
  * Each method's errors are `AuthorityError<'method'>` from `patkit`.
  * @packageDocumentation
  */
@@ -19,6 +20,7 @@ export {
   scopeReaches,
 } from '../domain/granular-scope.js'
 export type { TokenFormat } from '../domain/mint-secret.js'
+export type { PermissionBoundary, PermissionGrant, PermissionTarget } from '../domain/permission-grant.js'
 export { cryptoRandom } from '../domain/random.js'
 export type {
   AdminTokenError,
@@ -30,6 +32,7 @@ export type {
 } from './admin/admin-tokens.js'
 export { USER_BLOCKED } from './core/as-user.js'
 export type { AuthenticateOptions } from './core/authenticate.js'
+export { authorize, type PermissionDenied } from './core/authorize.js'
 export type { CreateRequest } from './core/create.js'
 export { type ExpiryNotices, type ExpiryNoticesOptions, expiryNotices } from './core/expiry-notices.js'
 export type { GranularAccessError, GranularRequirement } from './core/granular-access.js'

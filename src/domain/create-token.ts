@@ -43,6 +43,8 @@ interface CreateTokenInput {
   readonly ownerIsAdmin?: boolean
   readonly name: string
   readonly scopes: readonly string[]
+  /** A fine-grained token's scopes (checked by the caller): `scopes` is empty then, and not checked. */
+  readonly granularScopes?: readonly GranularScope[]
   readonly description?: string | null
   /**
    * `YYYY-MM-DD` (a malformed one is `expires_at is invalid`), absent for the policy's default, or
@@ -52,8 +54,6 @@ interface CreateTokenInput {
   readonly expiresAt?: string | null
   /** Read only when the policy's `state` is `given`. */
   readonly given?: GivenState
-  /** A fine-grained token's scopes (checked by the caller, `checkGranularScopes`); `scopes` may then be empty. */
-  readonly granularScopes?: readonly GranularScope[]
 }
 
 /** A token that passed every check of its policy, before its secret is minted. */
@@ -79,16 +79,14 @@ export function checkToken(
   ctx: MintContext,
   policy: MintPolicy,
 ): Result<CheckedToken, ErrorOf<'invalid_parameter' | 'validation_failed' | 'invalid_expiry'>> {
-  const routed = checkRouteScopes(input.scopes, policy.scopes, input.ownerIsAdmin ?? false)
-  if (routed.isErr()) return err(routed.error)
+  const granular = input.granularScopes
+  if (granular === undefined) {
+    const routed = checkRouteScopes(input.scopes, policy.scopes, input.ownerIsAdmin ?? false)
+    if (routed.isErr()) return err(routed.error)
+  }
   const requested = parseExpiresAt(input.expiresAt)
   if (requested.isErr()) return err(requested.error)
-  const granular = input.granularScopes
-  const fields = validateTokenFields(
-    { ...input, granular: granular !== undefined },
-    ctx.scopes,
-    policy.scopes.unknown,
-  )
+  const fields = validateTokenFields(input, ctx.scopes, policy.scopes.unknown, granular !== undefined)
   if (fields.isErr()) return err(fields.error)
   const given = policy.state === 'given' ? (input.given ?? {}) : {}
   if (given.secret !== undefined && given.secret.length < MIN_GIVEN_SECRET_LENGTH) {

@@ -14,8 +14,6 @@ interface TokenFieldsInput {
   readonly name: string
   readonly scopes: readonly string[]
   readonly description?: string | null
-  /** A fine-grained token: its rights are its granular scopes, and `scopes` may be empty. */
-  readonly granular?: boolean
 }
 
 /** The fields once checked: the name trimmed, the description `null` when absent, each scope once. */
@@ -29,12 +27,13 @@ export interface TokenFields {
  * GitLab's model rules for a token's name, description and scopes, in GitLab's order: name present,
  * name and description at most {@link MAX_TEXT_LENGTH} characters (so every store receives only what
  * fits its columns), scopes present and of `vocabulary` (the authority's `scopes` option). An unknown
- * scope fails as `unknown` says (see `ScopeRule`).
+ * scope fails as `unknown` says (see `ScopeRule`). A `fineGrained` token has no scopes.
  */
 export function validateTokenFields(
   input: TokenFieldsInput,
   vocabulary: readonly string[] = SCOPES,
   unknown: 'invalid_parameter' | 'validation_failed' = 'invalid_parameter',
+  fineGrained = false,
 ): Result<TokenFields, ErrorOf<'invalid_parameter' | 'validation_failed'>> {
   const name = input.name.trim()
   if (name === '') return err(validationFailed("Name can't be blank"))
@@ -45,8 +44,9 @@ export function validateTokenFields(
   if (description !== null && description.length > MAX_TEXT_LENGTH) {
     return err(validationFailed(`Description is too long (maximum is ${MAX_TEXT_LENGTH} characters)`))
   }
-  if (input.scopes.length === 0 && input.granular !== true)
-    return err(validationFailed("Scopes can't be blank"))
+  // A fine-grained token's rights are its granular scopes: it has no scopes.
+  if (fineGrained) return ok({ name, description, scopes: [] })
+  if (input.scopes.length === 0) return err(validationFailed("Scopes can't be blank"))
   if (!input.scopes.every((s) => vocabulary.includes(s))) {
     return err(
       unknown === 'invalid_parameter'

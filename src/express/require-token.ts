@@ -64,7 +64,9 @@ export type TokenMiddleware = (
  * })
  * ```
  */
-export function requireToken(options: GuardOptions<[req: Request]>): TokenMiddleware {
+export function requireToken<P extends string = string>(
+  options: GuardOptions<[req: Request], P>,
+): TokenMiddleware {
   const realm = checkGuard(options)
   return async (req, res, next) => {
     // Express calls a middleware with its full Request; the type above only reads less of it.

@@ -97,7 +97,9 @@ export const fastifyPatkit: FastifyPluginAsync = Object.assign(
  * }))
  * ```
  */
-export function requireToken(options: GuardOptions<[request: FastifyRequest]>): preHandlerAsyncHookHandler {
+export function requireToken<P extends string = string>(
+  options: GuardOptions<[request: FastifyRequest], P>,
+): preHandlerAsyncHookHandler {
   const realm = checkGuard(options)
   return async function patkitToken(this, request: FastifyRequest, reply: FastifyReply) {
     if (!this.hasRequestDecorator('principal')) {

@@ -37,7 +37,9 @@ export interface TokenEnv {
  * )
  * ```
  */
-export function requireToken(options: GuardOptions<[c: Context]>): MiddlewareHandler<TokenEnv> {
+export function requireToken<P extends string = string>(
+  options: GuardOptions<[c: Context], P>,
+): MiddlewareHandler<TokenEnv> {
   const realm = checkGuard(options)
   return async (c, next) => {
     const outcome = await guardRequest(c.req.raw, queryUrl(c.req.url), options, realm, c)

@@ -8,6 +8,12 @@ import type { ResourceStore } from '../store/resource-store.js'
 import { type CredentialSource, parameterSecret, presentedSecret } from './credentials.js'
 import { bearerChallenge, bearerErrorOf, errorReply, GITLAB_REALM } from './error-response.js'
 import type { IncomingRequest } from './incoming.js'
+import {
+  type BoundaryOption,
+  checkPermission,
+  fineGrainedUnsupported,
+  requirePermission,
+} from './permission-guard.js'
 import { checkResource, type ResourceOption, requireResource } from './resource-guard.js'
 import { type Reply, toResponse } from './responses.js'
 
@@ -20,21 +26,18 @@ import { type Reply, toResponse } from './responses.js'
  * import type { GuardOptions } from 'patkit/http'
  * const readers: GuardOptions = { authority, scopes: ['read_api', 'api'], realm: 'my-app' }
  * const legacy: GuardOptions = { authority, scopes: 'any', credentials: 'headers_or_query' }
+ * const invoices: GuardOptions = { authority, permission: 'read_invoice', boundary: { project: 42 } }
  * const projectBots: GuardOptions = {
  *   authority, scopes: ['api'], resource: { type: 'project', id: 7, minAccessLevel: 30 }, resources: store.resources,
  * }
  * ```
  */
-export interface GuardOptions<A extends unknown[] = unknown[]> {
-  readonly authority: Authority
-  /**
-   * A token needs one of these scopes (GitLab's `allow_access_with_scope`: any one suffices), else
-   * 403 `insufficient_scope`; `'any'` lets every valid token in. Each must be in the authority's
-   * vocabulary (`authority.scopes`: GitLab's scopes unless its `scopes` option names others), and the
-   * list must not be empty: the guard throws a `RangeError` where it is built otherwise, naming the
-   * scope and the vocabulary (see docs/embedding.md).
-   */
-  readonly scopes: readonly string[] | 'any'
+export type GuardOptions<A extends unknown[] = unknown[], P extends string = string> = GuardBase<A, P> &
+  (ScopeRequirement | PermissionRequirement<A, P>)
+
+/** What every guard takes, whatever it requires of a token. */
+interface GuardBase<A extends unknown[], P extends string> {
+  readonly authority: Authority<P>
   /**
    * The `realm` of the `WWW-Authenticate` challenges; defaults to GitLab's, `Protected by OAuth 2.0`.
    * Printable text; `"` and `\` are escaped.
@@ -63,6 +66,39 @@ export interface GuardOptions<A extends unknown[] = unknown[]> {
   readonly resources?: ResourceStore | undefined
 }
 
+/** A route that lets tokens in by their scopes (legacy tokens; a fine-grained token only with `'any'`). */
+interface ScopeRequirement {
+  /**
+   * A token needs one of these scopes (GitLab's `allow_access_with_scope`: any one suffices), else
+   * 403 `insufficient_scope`; `'any'` lets every valid token in. Each must be in the authority's
+   * vocabulary (`authority.scopes`: GitLab's scopes unless its `scopes` option names others), and the
+   * list must not be empty: the guard throws a `RangeError` where it is built otherwise, naming the
+   * scope and the vocabulary (see docs/embedding.md).
+   */
+  readonly scopes: readonly string[] | 'any'
+  readonly permission?: never
+  readonly boundary?: never
+}
+
+/**
+ * A route that lets tokens in by a permission (fine-grained tokens): the token needs `permission` (or
+ * every one of a list) where `boundary` is, else 403 `insufficient_granular_scope` with GitLab's message
+ * naming the missing permissions. The permission is typed from the authority's `permissions` and
+ * checked against them where the guard is built (a `RangeError` for an unknown one). A legacy token is
+ * refused 403 as not fine-grained, unless the guard also names `scopes` and it has one of them.
+ */
+interface PermissionRequirement<A extends unknown[], P extends string> {
+  readonly permission: NoInfer<P> | readonly NoInfer<P>[]
+  /**
+   * Where the permission is needed: `{ project: id }`, `{ group: id }` (with `groups`, the groups
+   * above it, for a token granted on a parent group), `'user'` or `'instance'`, or a function of the
+   * framework's request giving one, e.g. `(req) => ({ project: Number(req.params.id) })`.
+   */
+  readonly boundary: BoundaryOption<A>
+  /** Legacy tokens with one of these scopes pass too (GitLab keeps a legacy token's scope rules). */
+  readonly scopes?: readonly string[] | 'any'
+}
+
 /**
  * Checks a guard's options where the guard is built and returns its realm, or throws for options no
  * request could pass, as `new URL('bad')` throws for a programming error: a `TypeError` for a realm
@@ -70,8 +106,12 @@ export interface GuardOptions<A extends unknown[] = unknown[]> {
  * for an empty `scopes` list or a scope outside the authority's vocabulary (`authority.scopes`),
  * which would otherwise answer every request 403. The message names the mistake and the way out.
  */
-export function checkGuard<A extends unknown[]>(options: GuardOptions<A>): string {
-  checkScopes(options.scopes, options.authority.scopes)
+export function checkGuard<A extends unknown[], P extends string>(options: GuardOptions<A, P>): string {
+  if (options.permission === undefined) checkScopes(options.scopes, options.authority.scopes)
+  else {
+    checkPermission(options.permission, options.boundary, options.authority.permissions)
+    if (options.scopes !== undefined) checkScopes(options.scopes, options.authority.scopes)
+  }
   checkResource(options.resource, options.resources)
   return checkRealm(options.realm)
 }
@@ -145,10 +185,10 @@ export function queryUrl(target: string): URL {
  * {@link authenticateRequest} over any request view, answering a {@link Reply}: the node:http guard
  * calls it with a view of the `IncomingMessage`, so no `Request` or `Response` is built there.
  */
-export async function guardRequest<A extends unknown[]>(
+export async function guardRequest<A extends unknown[], P extends string>(
   request: Pick<IncomingRequest, 'headers'>,
   url: URL,
-  options: GuardOptions<A>,
+  options: GuardOptions<A, P>,
   realm: string,
   ...args: A
 ): Promise<Result<Principal, Reply>> {
@@ -163,14 +203,37 @@ export async function guardRequest<A extends unknown[]>(
   const secret = presentedSecret(request, url, {}, source)
   const authenticated = await options.authority.authenticate(secret)
   if (authenticated.isErr()) return err(refusal(authenticated.error, secret !== null, realm))
-  const scoped = requireScope(authenticated.value, options.scopes === 'any' ? ANY_SCOPE : options.scopes)
-  if (scoped.isErr()) return err(refusal(scoped.error, true, realm))
+  const permitted = await requireRight(authenticated.value, options, realm, args)
+  if (permitted.isErr()) return err(permitted.error)
   const { resource } = options
   if (resource === undefined) return ok(authenticated.value)
   const requirement = typeof resource === 'function' ? await resource(...args) : resource
   const owned = await requireResource(authenticated.value, requirement, options.resources)
   // A 404 or 403 about the resource, not the token: no challenge, as GitLab's API sends none.
   return owned.mapErr((e) => errorReply(e))
+}
+
+/**
+ * What the route asks of an authenticated token: its `permission` where `boundary` is (a legacy token
+ * by the guard's `scopes` when it names some), or one of its `scopes` (a fine-grained token has none:
+ * GitLab's "doesn't support" refusal, unless `scopes` is `'any'`).
+ */
+async function requireRight<A extends unknown[], P extends string>(
+  principal: Principal,
+  options: GuardOptions<A, P>,
+  realm: string,
+  args: A,
+): Promise<Result<void, Reply>> {
+  const fineGrained = principal.token.granularScopes !== undefined
+  const { permission, boundary } = options
+  // `checkGuard` made sure a permission comes with its boundary.
+  if (permission !== undefined && boundary !== undefined && (fineGrained || options.scopes === undefined)) {
+    return requirePermission(principal, permission, boundary, realm, args)
+  }
+  const scopes = options.scopes ?? ANY_SCOPE
+  if (fineGrained && scopes !== ANY_SCOPE) return err(fineGrainedUnsupported(realm))
+  const scoped = requireScope(principal, scopes === 'any' ? ANY_SCOPE : scopes)
+  return scoped.isErr() ? err(refusal(scoped.error, true, realm)) : ok(undefined)
 }
 
 /**
@@ -196,9 +259,9 @@ export async function guardRequest<A extends unknown[]>(
  * }
  * ```
  */
-export function authenticateRequest(
+export function authenticateRequest<P extends string = string>(
   request: Request,
-  options: GuardOptions<[request: Request]>,
+  options: GuardOptions<[request: Request], P>,
 ): ResultAsync<Principal, Response> {
   const realm = checkGuard(options)
   return new ResultAsync(

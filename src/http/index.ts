@@ -8,6 +8,7 @@ export { createHandler, type Handler, type HandlerOptions } from './create-handl
 export type { CredentialSource } from './credentials.js'
 export { type ErrorContext, errorResponse } from './error-response.js'
 export type { HookTester, HookTestResult } from './hook-test-routes.js'
+export type { BoundaryOption } from './permission-guard.js'
 export { DEFAULT_BODY_LIMIT } from './request-body.js'
 export type { ResourceOption, ResourceRequirement } from './resource-guard.js'
 export {

@@ -41,9 +41,9 @@ export type TokenRouteHandler<R extends Request, C> = (
  * )
  * ```
  */
-export function withToken<R extends Request, C>(
+export function withToken<R extends Request, C, P extends string = string>(
   handler: TokenRouteHandler<R, C>,
-  options: GuardOptions<[request: R, context: C]>,
+  options: GuardOptions<[request: R, context: C], P>,
 ): (request: R, context: C) => Promise<Response> {
   const realm = checkGuard(options)
   return async (request, context) => {

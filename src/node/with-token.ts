@@ -42,9 +42,9 @@ export type TokenListener = (req: IncomingMessage, res: ServerResponse, principa
  * }).listen(3000)
  * ```
  */
-export function withToken(
+export function withToken<P extends string = string>(
   listener: TokenListener,
-  options: GuardOptions<[req: IncomingMessage]>,
+  options: GuardOptions<[req: IncomingMessage], P>,
 ): NodeListener {
   const realm = checkGuard(options)
   return (req, res) => {
@@ -57,10 +57,10 @@ export function withToken(
  * read in place, its query from `target` (the original request target: Express rewrites `req.url`
  * under a mounted router).
  */
-export function guardIncoming<A extends unknown[]>(
+export function guardIncoming<A extends unknown[], P extends string>(
   req: IncomingMessage,
   target: string,
-  options: GuardOptions<A>,
+  options: GuardOptions<A, P>,
   realm: string,
   ...args: A
 ): Promise<Result<Principal, Reply>> {
@@ -68,9 +68,9 @@ export function guardIncoming<A extends unknown[]>(
   return guardRequest({ headers }, queryUrl(target), options, realm, ...args)
 }
 
-async function guard(
+async function guard<P extends string>(
   listener: TokenListener,
-  options: GuardOptions<[req: IncomingMessage]>,
+  options: GuardOptions<[req: IncomingMessage], P>,
   realm: string,
   req: IncomingMessage,
   res: ServerResponse,

@@ -73,7 +73,7 @@ describe('the caller is typed where a guard provides it', () => {
 
 describe('GuardOptions types', () => {
   it("scopes is a list or 'any'; a single scope string does not compile", () => {
-    expectTypeOf<GuardOptions['scopes']>().toEqualTypeOf<readonly string[] | 'any'>()
+    expectTypeOf<NonNullable<GuardOptions['scopes']>>().toEqualTypeOf<readonly string[] | 'any'>()
     const check = (authority: Authority): GuardOptions[] => [
       { authority, scopes: ['api'] },
       { authority, scopes: 'any' },

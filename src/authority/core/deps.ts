@@ -48,6 +48,8 @@ export interface AuthorityDeps {
   readonly expiry: ExpiryPolicy
   /** The scopes a token may carry: the `scopes` option, or GitLab's. */
   readonly scopes: readonly string[]
+  /** The permissions a fine-grained token may carry: the `permissions` option; empty without it. */
+  readonly permissions: readonly string[]
   /** GitLab's Admin Mode setting: administrators act as such only with an `admin_mode` token. */
   readonly adminMode: boolean
   readonly lastUsedThrottleMs: number

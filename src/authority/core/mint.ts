@@ -33,13 +33,13 @@ export interface TokenKind<Caller, Target, E> extends MintPolicy {
 export interface MintRequest {
   readonly name: string
   readonly scopes: readonly string[]
+  /** A fine-grained token's scopes, checked by the caller; `scopes` is empty then. */
+  readonly granularScopes?: readonly GranularScope[]
   readonly description?: string | null
   /** `YYYY-MM-DD`; absent for the kind's default; `null` (never) where the kind's expiry rule takes it. */
   readonly expiresAt?: string | null
   /** Read only for a kind whose `state` is `given`; `id` stores the token under that id. */
   readonly given?: GivenState & { readonly id?: number }
-  /** A fine-grained token's scopes, already checked (`admitGranularScopes`). */
-  readonly granularScopes?: readonly GranularScope[]
 }
 
 /**
