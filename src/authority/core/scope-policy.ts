@@ -34,6 +34,9 @@ export function requireScope(
   // GitLab validates only the `sudo` scope of a request that acts as another user.
   if (allowed === ANY_SCOPE || principal.token === null || principal.sudoer !== undefined)
     return ok(undefined)
+  // A fine-grained token has no legacy scopes: its permissions are checked per route instead
+  // (`authorizeGranular`, GitLab's AuthorizeGranularScopesService), never these.
+  if (principal.token.granularScopes !== undefined) return ok(undefined)
   return principal.token.scopes.some((s) => allowed.includes(s))
     ? ok(undefined)
     : err(insufficientScope(allowed))
