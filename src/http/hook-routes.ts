@@ -10,7 +10,7 @@ import { hookJson, hookLogJson } from './hook-json.js'
 import { paginationHeaders } from './pagination-headers.js'
 import { type InvalidParameter, lastValue } from './request-params.js'
 import { json, message, noContent, type Reply } from './responses.js'
-import type { CallerInput, RouteRow } from './route.js'
+import type { CallerInput, RoutePermission, RouteRow } from './route.js'
 
 /**
  * GitLab's project hooks (lib/api/project_hooks.rb) and group hooks (EE ee/lib/api/group_hooks.rb, a
@@ -20,19 +20,54 @@ import type { CallerInput, RouteRow } from './route.js'
 function rowsFor(type: ResourceType): RouteRow[] {
   const base = `/${type}s/:id/hooks`
   const params = hookParams(type)
+  // Webhook: Read/Create/Update/Delete at the project or group (docs/reference/fine-grained-pats.md §8.1).
+  const on = (name: string): RoutePermission => ({ name, boundary: type, ref: 'id' })
   return [
-    { method: 'GET', path: base, scopes: READ_SCOPES, serve: (i) => list(type, i) },
-    { method: 'POST', path: base, params, scopes: WRITE_SCOPES, serve: (i) => create(type, i) },
-    { method: 'GET', path: `${base}/:hook_id`, scopes: READ_SCOPES, serve: (i) => get(type, i) },
-    { method: 'PUT', path: `${base}/:hook_id`, params, scopes: WRITE_SCOPES, serve: (i) => update(type, i) },
+    {
+      method: 'GET',
+      path: base,
+      scopes: READ_SCOPES,
+      permission: on('read_webhook'),
+      serve: (i) => list(type, i),
+    },
+    {
+      method: 'POST',
+      path: base,
+      params,
+      scopes: WRITE_SCOPES,
+      permission: on('create_webhook'),
+      serve: (i) => create(type, i),
+    },
+    {
+      method: 'GET',
+      path: `${base}/:hook_id`,
+      scopes: READ_SCOPES,
+      permission: on('read_webhook'),
+      serve: (i) => get(type, i),
+    },
+    {
+      method: 'PUT',
+      path: `${base}/:hook_id`,
+      params,
+      scopes: WRITE_SCOPES,
+      permission: on('update_webhook'),
+      serve: (i) => update(type, i),
+    },
     {
       method: 'DELETE',
       path: `${base}/:hook_id`,
       params: [],
       scopes: WRITE_SCOPES,
+      permission: on('delete_webhook'),
       serve: (i) => remove(type, i),
     },
-    { method: 'GET', path: `${base}/:hook_id/events`, scopes: READ_SCOPES, serve: (i) => events(type, i) },
+    {
+      method: 'GET',
+      path: `${base}/:hook_id/events`,
+      scopes: READ_SCOPES,
+      permission: on('read_webhook'),
+      serve: (i) => events(type, i),
+    },
   ]
 }
 

@@ -68,6 +68,7 @@ function rowFor(type: ResourceType): RouteRow {
     method: 'POST',
     path: `/${type}s/:id/hooks/:hook_id/test/:trigger`,
     scopes: WRITE_SCOPES,
+    permission: { name: 'trigger_webhook', boundary: type, ref: 'id' },
     serve: (input) => testHook(type, input),
   }
 }
