@@ -85,12 +85,6 @@ export type NotFoundEntity =
 
 /**
  * Why Grape refuses a parameter (see the `invalid_parameter` error).
- *
- * @example
- * ```ts
- * import type { InvalidParameterReason } from 'patkit'
- * const reason: InvalidParameterReason = 'mutually_exclusive'
- * ```
  */
 export type InvalidParameterReason =
   | 'missing'

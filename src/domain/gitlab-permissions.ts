@@ -1,12 +1,6 @@
 /**
  * A boundary an assignable permission may be granted for (GitLab's `boundaries:` in
  * config/authz/permission_groups/assignable_permissions/**.yml).
- *
- * @example
- * ```ts
- * import type { PermissionBoundary } from 'patkit'
- * const boundary: PermissionBoundary = 'project'
- * ```
  */
 export type PermissionBoundary = 'user' | 'instance' | 'project' | 'group'
 
@@ -15,12 +9,6 @@ export type PermissionBoundary = 'user' | 'instance' | 'project' | 'group'
  * `permissions` take), with the boundaries each may be granted for, as the generated REST permissions
  * doc lists them (shared facts on fine-grained tokens, §8 and §9). Not GitLab's whole list (about 857
  * names): a name outside it is refused on creation as GitLab refuses an unknown one.
- *
- * @example
- * ```ts
- * import { GITLAB_PERMISSIONS } from 'patkit'
- * GITLAB_PERMISSIONS['read_personal_access_token'] // ['user', 'group']
- * ```
  */
 export const GITLAB_PERMISSIONS: Readonly<Record<string, readonly PermissionBoundary[]>> = Object.freeze({
   create_personal_access_token: ['user', 'instance'],
@@ -79,13 +67,6 @@ export const GITLAB_PERMISSIONS: Readonly<Record<string, readonly PermissionBoun
 
 /**
  * Whether `name` is one of {@link GITLAB_PERMISSIONS} (GitLab's `known_assignable_permissions` format).
- *
- * @example
- * ```ts
- * import { isKnownPermission } from 'patkit'
- * isKnownPermission('read_project') // true
- * isKnownPermission('api') // false
- * ```
  */
 export function isKnownPermission(name: string): boolean {
   return Object.hasOwn(GITLAB_PERMISSIONS, name)

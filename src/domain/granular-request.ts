@@ -18,12 +18,6 @@ const PERMISSIONS = 'Permissions must be a valid json schema'
  * scope's `permissions` non-empty, unique and known (see `GITLAB_PERMISSIONS`); at most one scope per
  * namespace (a group, a project, the owner's personal namespace) and at most one without a namespace
  * (`user`, `instance` and `all_memberships` all have none, as GitLab stores them).
- *
- * @example
- * ```ts
- * import { checkGranularScopes } from 'patkit'
- * checkGranularScopes([]).isErr() // true: At least one granular scope must be provided
- * ```
  */
 export function checkGranularScopes(
   scopes: readonly GranularScope[],
@@ -65,13 +59,6 @@ function namespaceOf(scope: GranularScope): string | null {
  * `all_memberships` or a `selected_memberships` scope on the same project or group or on a group
  * above it (`ancestorGroupIds(scope)`: the groups above the requested project or group). patkit
  * compares assignable names, not their expansion into raw permissions.
- *
- * @example
- * ```ts
- * import { escalates } from 'patkit'
- * const mine = [{ access: 'user', permissions: ['read_user'], projectId: null, groupId: null }] as const
- * escalates(mine, [{ access: 'user', permissions: ['read_user', 'create_project'], projectId: null, groupId: null }], () => []) // true
- * ```
  */
 export function escalates(
   calling: readonly GranularScope[],

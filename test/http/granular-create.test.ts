@@ -133,7 +133,14 @@ describe('POST /user/personal_access_tokens with granular_scopes', () => {
     const { call, me } = await world()
     const created = await call('POST', '/user/personal_access_tokens', {
       token: me.secret,
-      body: { name: 'fine', expires_at: '2026-04-01', granular_scopes: [USER_SCOPE] },
+      // It may create tokens at all (the route's own permission, checked first), and read its tokens.
+      body: {
+        name: 'fine',
+        expires_at: '2026-04-01',
+        granular_scopes: [
+          { access: 'user', permissions: ['read_personal_access_token', 'create_personal_access_token'] },
+        ],
+      },
     })
     const fine = (created.json as { token: string }).token
     const wider = await call('POST', '/user/personal_access_tokens', {
