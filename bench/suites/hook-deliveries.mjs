@@ -127,7 +127,7 @@ const ratio = median(ratios)
 finish({
   targets: [
     {
-      id: '24',
+      id: '25',
       title: `fake expiry webhooks: ${HOOKS.toLocaleString('en')} hooks due on one clock advance vs the same POSTs made straight (width ${WIDTH}, local receiver)`,
       baseline: { name: 'fetch POSTs', value: median(directRates), unit: 'per s' },
       subject: { name: 'advance + wait', value: median(fakeRates), unit: 'per s' },
