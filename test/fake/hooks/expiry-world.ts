@@ -4,6 +4,7 @@ import type { CalendarDate } from '../../../src/domain/calendar.js'
 import { seededRandom } from '../../../src/domain/random.js'
 import { createFakeGitLab, type FakeGitLab, type FakeWebhookOptions } from '../../../src/fake/index.js'
 import type { HookDraft } from '../../../src/store/hook-store.js'
+import type { TokenStore } from '../../../src/store/token-store.js'
 
 /** One request a receiver got. */
 export interface Received {
@@ -68,6 +69,8 @@ export interface WorldOptions {
   readonly webhooks?: FakeWebhookOptions
   /** Extra tokens in the seed format. */
   readonly tokens?: readonly Record<string, unknown>[]
+  /** A store of the test's (a SQL one); default memory. */
+  readonly store?: TokenStore
 }
 
 // 2026-01-01 + 63 days: the token has 63 days left at the start.
@@ -87,6 +90,7 @@ export const IDS = {
 export async function world(options: WorldOptions = {}): Promise<FakeGitLab> {
   const gitlab = await createFakeGitLab({
     random: () => seededRandom(5),
+    ...(options.store === undefined ? {} : { store: options.store }),
     users: [
       { id: 1, username: 'root', admin: true },
       { id: 2, username: 'alice' },
