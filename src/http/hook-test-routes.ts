@@ -1,5 +1,4 @@
-import { actsAsAdmin } from '../authority/core/principal.js'
-import { requireScope, WRITE_SCOPES } from '../authority/core/scope-policy.js'
+import { WRITE_SCOPES } from '../authority/core/scope-policy.js'
 import type { ResourceRef, ResourceType } from '../domain/resource.js'
 import { errorReply } from './error-response.js'
 import { error, message, type Reply } from './responses.js'
@@ -59,10 +58,6 @@ const TRIGGERS: Readonly<Record<ResourceType, readonly string[]>> = {
 // The one trigger patkit has a sample for: it keeps no repository, issue or pipeline.
 const SERVED_TRIGGER = 'resource_access_token_events'
 
-// GitLab's `admin_web_hook`: Maintainer of a project, Owner of a group (docs; the policy itself was not
-// read, /tmp/expiry-webhooks-audit.md §1), or an administrator.
-const ADMIN_WEB_HOOK = { project: 40, group: 50 } as const
-
 function rowFor(type: ResourceType): RouteRow {
   return {
     method: 'POST',
@@ -81,17 +76,8 @@ export const HOOK_TEST_ROUTES: readonly RouteRow[] = [rowFor('project'), rowFor(
 
 async function testHook(type: ResourceType, input: CallerInput): Promise<Reply> {
   const { authority, principal, path } = input
-  const scoped = requireScope(principal, WRITE_SCOPES)
-  if (scoped.isErr()) return errorReply(scoped.error)
-  const ref = path['id'] ?? ''
-  const view =
-    type === 'project'
-      ? await authority.resources.viewProject(principal, ref)
-      : await authority.resources.viewGroup(principal, ref)
-  if (view.isErr()) return errorReply(view.error)
-  const { direct, inherited, resource } = view.value
-  const level = Math.max(direct ?? 0, inherited ?? 0)
-  if (!actsAsAdmin(principal) && level < ADMIN_WEB_HOOK[type]) return message(403, '403 Forbidden')
+  const managed = await authority.hooks.manage(principal, type, path['id'] ?? '')
+  if (managed.isErr()) return errorReply(managed.error)
   const trigger = path['trigger'] ?? ''
   if (!TRIGGERS[type].includes(trigger)) return error(400, 'trigger does not have a valid value')
   const hookId = /^\d{1,15}$/.test(path['hook_id'] ?? '') ? Number(path['hook_id']) : null
@@ -99,7 +85,7 @@ async function testHook(type: ResourceType, input: CallerInput): Promise<Reply> 
   if (hookId === null || tester === undefined) return message(404, '404 Not found')
   if (trigger !== SERVED_TRIGGER)
     return message(422, `patkit sends test payloads of ${SERVED_TRIGGER} only, not of ${trigger}`)
-  const result = await tester({ type, id: resource.id }, hookId, trigger)
+  const result = await tester(managed.value, hookId, trigger)
   if (result.kind === 'not_found') return message(404, '404 Not found')
   if (result.kind === 'failed') return message(422, result.message)
   return result.ok ? message(201, '201 Created') : message(422, result.message)

@@ -1,7 +1,7 @@
 import { err, errAsync, ok, okAsync, type Result, ResultAsync } from 'neverthrow'
 import { notFound, validationFailed } from '../../domain/error-constructors.js'
 import type { ErrorOf, StoreFailure } from '../../domain/errors.js'
-import type { AccessLevel, ResourceType } from '../../domain/resource.js'
+import type { AccessLevel, ResourceRef, ResourceType } from '../../domain/resource.js'
 import { type Pagination, paginate } from '../../query/pagination.js'
 import type { Hook, HookLog } from '../../store/hook-store.js'
 import type { AuthorityDeps } from '../core/deps.js'
@@ -100,6 +100,11 @@ export interface HookMethods {
     request: HookRequest,
   ): ResultAsync<Hook, HookError>
   delete(principal: Actor, type: ResourceType, ref: string, hookId: string): ResultAsync<void, HookError>
+  /**
+   * The project or group whose hooks the caller may manage (a write scope; Maintainer of a project,
+   * Owner of a group, or an administrator), as the hook test route asks before it reads its trigger.
+   */
+  manage(principal: Actor, type: ResourceType, ref: string): ResultAsync<ResourceRef, HookError>
   /** A hook's delivery attempts, newest first; `statuses` empty: all. */
   logs(
     principal: Actor,
@@ -248,6 +253,8 @@ export function hookMethods(deps: AuthorityDeps): HookMethods {
       ),
     get: (principal, type, ref, hookId) =>
       owner(deps, principal, type, ref, READ_SCOPES).andThen((found) => hookOf(found, hookId)),
+    manage: (principal, type, ref) =>
+      owner(deps, principal, type, ref, WRITE_SCOPES).map((found) => found.ref),
     create: writing((principal: Actor, type: ResourceType, ref: string, request: HookRequest) =>
       createHook(deps, principal, type, ref, request),
     ),
