@@ -94,6 +94,7 @@ export type InvalidParameterReason =
   | 'all_or_none'
   | 'mutually_exclusive'
   | 'exactly_one'
+  | 'unknown'
 
 /**
  * Every expected failure, as data. Discriminate on `type`.
@@ -119,7 +120,8 @@ export type PatkitError =
        * `missing`: absent; `invalid`: wrong type or format; `not_allowed_value`: not in the allowed
        * set; `excluded_value`: a value explicitly refused (GitLab's `per_page=0`); `all_or_none`: some
        * of parameters that go together are missing (`parameter` names them all, `a, b`);
-       * `mutually_exclusive`, `exactly_one`: Grape's `exactly_one_of` (both given, neither given).
+       * `mutually_exclusive`, `exactly_one`: Grape's `exactly_one_of` (both given, neither given);
+       * `unknown`: a body parameter the route does not declare (`<name> is not a known parameter`).
        */
       readonly reason: InvalidParameterReason
       /**

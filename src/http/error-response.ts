@@ -65,6 +65,7 @@ const PARAMETER_REASONS = {
   // Grape's exactly_one_of (`scopes, granular_scopes are mutually exclusive`).
   mutually_exclusive: 'are mutually exclusive',
   exactly_one: 'are missing, exactly one parameter must be provided',
+  unknown: 'is not a known parameter',
 } as const
 
 /**

@@ -3,7 +3,7 @@ import type { Principal } from '../authority/core/principal.js'
 import { hasFeature } from '../authority/core/release.js'
 import type { Authority } from '../authority/create-authority.js'
 import type { PrincipalError, RequestCredentials } from '../authority/requests/request-principal.js'
-import { featureUnavailable, unauthenticated } from '../domain/error-constructors.js'
+import { featureUnavailable, invalidParameter, unauthenticated } from '../domain/error-constructors.js'
 import { settledResult } from '../store/settled.js'
 import type { HandlerOptions } from './create-handler.js'
 import { presentedSecret, sudoIdentifier } from './credentials.js'
@@ -14,7 +14,7 @@ import type { IncomingRequest } from './incoming.js'
 import { isMalformedAuthorization, isMalformedUrl, MALFORMED } from './malformed-strings.js'
 import { parsePathParams } from './path-params.js'
 import { type BodyParams, DEFAULT_BODY_LIMIT, readBodyParams } from './request-body.js'
-import { unknownParameter } from './request-params.js'
+import { type InvalidParameter, unknownParameter } from './request-params.js'
 import { error, message, type Reply } from './responses.js'
 import type { RouteRow } from './route.js'
 import { type RouteTable, routeTable } from './route-table.js'
@@ -45,8 +45,8 @@ const READ = Object.freeze({ write: false })
 const WRITE = Object.freeze({ write: true })
 
 /** An unknown parameter's refusal, its name shortened so a hostile 60 KB key is not echoed back whole. */
-function unknownReply(name: string): Reply {
-  return error(400, `${name.length > 64 ? `${name.slice(0, 64)}…` : name} is not a known parameter`)
+function unknownParameterError(name: string): InvalidParameter {
+  return invalidParameter(name.length > 64 ? `${name.slice(0, 64)}…` : name, 'unknown')
 }
 
 /**
@@ -115,7 +115,7 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
     // Only body names are checked: an unknown query parameter is ignored on every route, as on GET.
     const unknown = row.params === undefined ? undefined : unknownParameter(body, row.params)
     if (row.caller === 'use_case') {
-      const refusal = unknown === undefined ? undefined : unknownReply(unknown)
+      const refusal = unknown === undefined ? undefined : unknownParameterError(unknown)
       const headers = request.headers
       const granular = granularRequirement(row, path)
       return row.serve({ authority, url, path, params, publicUrl, credentials, headers, refusal, granular })
@@ -140,7 +140,7 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
       }
       // GitLab's `authenticate!`.
       if (principal === null) return errorReply(unauthenticated('missing'))
-      if (unknown !== undefined) return unknownReply(unknown)
+      if (unknown !== undefined) return errorReply(unknownParameterError(unknown))
       const input = { authority, url, path, params, publicUrl, principal, pathValues, hookTester }
       if (parsed.isErr()) return row.refusePath?.(input, parsed.error) ?? errorReply(parsed.error)
       return row.serve(input)

@@ -152,7 +152,7 @@ async function rotate(
     idempotencyKey,
     granular,
     ref: refusal === undefined ? ok(self ? 'self' : tokenRef(path)) : err(refusal),
-    expiresAt: grapeDate(params, 'expires_at').mapErr((e) => errorReply(e)),
+    expiresAt: grapeDate(params, 'expires_at'),
   })
   return rotationReply(rotated, idempotencyKey, ({ secret, replayed: _, ...shown }) =>
     resourceTokenJsonText(shown, authority.now(), authority.release, secret),

@@ -6,6 +6,7 @@ import type { RequestCredentials } from '../authority/requests/request-principal
 import type { HookTester } from './hook-test-routes.js'
 import type { PathParams, PathRefusal } from './path-params.js'
 import type { BodyParams } from './request-body.js'
+import type { InvalidParameter } from './request-params.js'
 import type { Reply } from './responses.js'
 
 /** What every route handler gets: the request as the pipeline has read it. */
@@ -37,7 +38,7 @@ export interface CredentialsInput extends RouteInput {
   readonly credentials: RequestCredentials
   readonly headers: { get(name: string): string | null }
   /** The pipeline's refusal of the request (an unknown parameter): the use case answers it after authentication. */
-  readonly refusal: Reply | undefined
+  readonly refusal: InvalidParameter | undefined
   /** The row's fine-grained requirement for this request (`null`: it declares none), for the use case to check. */
   readonly granular: GranularRequirement | null
 }

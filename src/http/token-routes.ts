@@ -149,14 +149,14 @@ async function rotate({
   refusal,
   granular,
 }: CredentialsInput): Promise<Reply> {
-  const ref = refusal === undefined ? parseTokenRef(path['id']).mapErr((e) => errorReply(e)) : err(refusal)
+  const ref = refusal === undefined ? parseTokenRef(path['id']) : err(refusal)
   const idempotencyKey = headers.get('idempotency-key')
   const rotated = await authority.requests.rotateRequest({
     ...credentials,
     idempotencyKey,
     granular,
     ref,
-    expiresAt: grapeDate(params, 'expires_at').mapErr((e) => errorReply(e)),
+    expiresAt: grapeDate(params, 'expires_at'),
   })
   return rotationReply(rotated, idempotencyKey, (issued) =>
     JSON.stringify(issuedTokenJson(issued, authority.now(), authority.release)),

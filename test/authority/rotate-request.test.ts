@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { authorityOver, resolveAuthorityDeps } from '../../src/authority/create-authority.js'
 import { cachedStore } from '../../src/cache/index.js'
 import { manualClock } from '../../src/domain/clock.js'
+import { invalidParameter } from '../../src/domain/error-constructors.js'
 import { seededRandom } from '../../src/domain/random.js'
 import type { AuthorityConfig, AuthorityEvent } from '../../src/index.js'
 import { memoryStore } from '../../src/memory/index.js'
@@ -10,6 +11,9 @@ import type { TokenStore } from '../../src/store/index.js'
 import { ADMIN, ALICE, BOB, T0 } from '../support/authority-fixtures.js'
 import { countingStore } from '../support/counting-store.js'
 
+// The parameter errors an HTTP binding hands in (request-params.ts), each the same object on the way out.
+const BAD_ID = invalidParameter('id', 'invalid')
+const BAD_EXPIRY = invalidParameter('expires_at', 'invalid')
 const KEY = '8e03978e-40d5-43e8-bc93-6894a57f9324'
 
 /**
@@ -153,21 +157,21 @@ describe('rotateRequest: one call, one digest, one lookup', () => {
     w.reset()
     const refused = await w.authority.requests.rotateRequest({
       secret: fresh.secret,
-      ref: err('bad id' as const),
+      ref: err(BAD_ID),
     })
-    expect(refused._unsafeUnwrapErr()).toBe('bad id')
+    expect(refused._unsafeUnwrapErr()).toBe(BAD_ID)
     expect(w.calls.log).not.toContain('rotate')
     const badExpiry = await w.authority.requests.rotateRequest({
       secret: fresh.secret,
       ref: ok('self'),
-      expiresAt: err('bad expiry' as const),
+      expiresAt: err(BAD_EXPIRY),
     })
-    expect(badExpiry._unsafeUnwrapErr()).toBe('bad expiry')
+    expect(badExpiry._unsafeUnwrapErr()).toBe(BAD_EXPIRY)
     // A revoked one is reuse first.
     w.reset()
     const reused = await w.authority.requests.rotateRequest({
       secret: old.secret,
-      ref: err('bad id' as const),
+      ref: err(BAD_ID),
     })
     expect(reused._unsafeUnwrapErr()).toEqual({ type: 'token_revoked', tokenId: old.token.id })
     expect(w.events).toMatchObject([{ type: 'reuse_detected', revoked: [{ id: successor.token.id }] }])

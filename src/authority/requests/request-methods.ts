@@ -50,7 +50,7 @@ export interface RequestMethods {
    * if (rotated.isOk()) console.log(rotated.value.secret, rotated.value.replayed)
    * ```
    */
-  rotateRequest<E = never>(request: RotateRequest<E>): ResultAsync<RequestRotation, RotateRequestError | E>
+  rotateRequest(request: RotateRequest): ResultAsync<RequestRotation, RotateRequestError>
   /**
    * A retried rotation (`Idempotency-Key`): the successor a `rotate` with the same old secret and key
    * stored, once, while redeemable; else `null`, and the request goes on through `authenticate`.

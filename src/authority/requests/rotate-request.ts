@@ -1,5 +1,6 @@
 import { err, ok, type Result, ResultAsync } from 'neverthrow'
 import { unauthenticated } from '../../domain/error-constructors.js'
+import type { ErrorOf } from '../../domain/errors.js'
 import type { Token } from '../../domain/token.js'
 import type { AuthenticateError } from '../core/authenticate.js'
 import { findPresented, principalFrom, refuseSecret } from '../core/authenticate.js'
@@ -21,10 +22,10 @@ import type { SudoError } from './sudo.js'
 /**
  * A rotation as a request to GitLab's API asks for it: the credentials it presents, its
  * `Idempotency-Key` (absent or `null` for none), the token it names and the expiry it asks for. `ref`
- * and `expiresAt` are the caller's parsing of the request: an error there (E, the caller's own type:
- * an unknown parameter, an invalid id or expiry) is answered after authentication and `sudo`, where
- * GitLab validates parameters, so a revoked token presented to a malformed rotation is still reuse. A
- * `ref` error also means no replay is looked for (no first request could have been this one); an
+ * and `expiresAt` are the caller's parsing of the request: a parameter error there (an unknown
+ * parameter, an invalid id or expiry) is answered after authentication and `sudo`, where GitLab
+ * validates parameters, so a revoked token presented to a malformed rotation is still reuse. A `ref`
+ * error also means no replay is looked for (no first request could have been this one); an
  * `expiresAt` error does not (a retry is answered as its first request was).
  *
  * @example
@@ -36,10 +37,10 @@ import type { SudoError } from './sudo.js'
  * const rotated = await authority.requests.rotateRequest(request)
  * ```
  */
-export interface RotateRequest<E = never> extends RequestCredentials {
+export interface RotateRequest extends RequestCredentials {
   readonly idempotencyKey?: string | null
-  readonly ref: Result<TokenRef, E>
-  readonly expiresAt?: Result<string | undefined, E>
+  readonly ref: Result<TokenRef, InvalidParameter>
+  readonly expiresAt?: Result<string | undefined, InvalidParameter>
   /**
    * The route's fine-grained requirement (`authorizeGranular`), checked once the caller is known and
    * before its parameter errors; `null`: the route declares none; absent: not checked.
@@ -68,9 +69,17 @@ export interface RequestRotation extends IssuedToken {
 }
 
 /**
- * Every way a rotate request can fail: its authentication, its `sudo`, the rotation.
+ * Every way a rotate request can fail: its parameters, its authentication, its `sudo`, the rotation.
  */
-export type RotateRequestError = AuthenticateError | SudoError | RotateError | GranularAccessError
+export type RotateRequestError =
+  | AuthenticateError
+  | SudoError
+  | RotateError
+  | GranularAccessError
+  | InvalidParameter
+
+/** A parameter the request's parser refused (`invalid_parameter`), answered after authentication. */
+type InvalidParameter = ErrorOf<'invalid_parameter'>
 
 /**
  * A rotate request in one call, in the order GitLab's API and docs/rotation.md give it: a retry is
@@ -80,10 +89,10 @@ export type RotateRequestError = AuthenticateError | SudoError | RotateError | G
  * scope, access, expiry). The secret is digested once and its token looked up once, from the store
  * (never from a cache), for the replay and the authentication together.
  */
-export function rotateRequest<E>(
+export function rotateRequest(
   deps: AuthorityDeps,
-  request: RotateRequest<E>,
-): ResultAsync<RequestRotation, RotateRequestError | E> {
+  request: RotateRequest,
+): ResultAsync<RequestRotation, RotateRequestError> {
   return new ResultAsync(rotateRequestVia(deps, request, rotateFor))
 }
 
@@ -183,11 +192,11 @@ export async function rotateAsCaller<X, R extends IssuedToken>(
  * {@link rotateRequest} with its last step given: the one order of every rotate request, the
  * caller's parameter errors answered between {@link rotationCaller} and {@link rotateAsCaller}.
  */
-export async function rotateRequestVia<E, X, R extends IssuedToken>(
+export async function rotateRequestVia<X, R extends IssuedToken>(
   deps: AuthorityDeps,
-  request: RotateRequest<E>,
+  request: RotateRequest,
   step: RotationStep<X, R>,
-): Promise<Result<StepRotation<R>, RotateRequestError | E | X>> {
+): Promise<Result<StepRotation<R>, RotateRequestError | X>> {
   const ref = request.ref.isOk() ? request.ref.value : null
   const caller = await rotationCaller(deps, { ...request, ref })
   if (caller.isErr()) return err(caller.error)

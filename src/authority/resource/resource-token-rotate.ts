@@ -45,11 +45,11 @@ export type ResourceRotateError = RotateRequestError | ErrorOf<'method_not_allow
  * every rotate request (rotate-request.ts: a replay, then authentication, where a revoked token is
  * reuse and its descendants are revoked, then `sudo`), then this resource's rule ({@link resourceStep}).
  */
-export function rotateResourceTokenRequest<E>(
+export function rotateResourceTokenRequest(
   deps: AuthorityDeps,
   address: ResourceAddress,
-  request: RotateRequest<E>,
-): ResultAsync<ResourceRotation, ResourceRotateError | E> {
+  request: RotateRequest,
+): ResultAsync<ResourceRotation, ResourceRotateError> {
   return new ResultAsync(rotateRequestVia(deps, request, resourceStep(address))).andThen((rotated) => {
     if (!rotated.replayed) {
       const { inView, ...issued } = rotated

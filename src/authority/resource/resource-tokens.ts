@@ -149,10 +149,10 @@ export interface ResourceTokenMethods {
    * const rotated = await authority.resources.rotateRequest({ type: 'project', id: 7 }, { secret, ref: ok('self') })
    * ```
    */
-  rotateRequest<E = never>(
+  rotateRequest(
     resource: ResourceAddress,
-    request: RotateRequest<E>,
-  ): ResultAsync<ResourceRotation, ResourceRotateError | E>
+    request: RotateRequest,
+  ): ResultAsync<ResourceRotation, ResourceRotateError>
   /**
    * A token of a project or group put in place without a caller (an embedder's workspace or
    * organisation token): a bot, its membership with `accessLevel` (default 40), and the token.
