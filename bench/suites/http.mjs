@@ -18,6 +18,8 @@ const CONNECTIONS = 10
 const THRESHOLD = 0.75
 /** Target 3g: the general path against its floor behind the same adapter. */
 const GENERAL_THRESHOLD = 0.8
+// Issue 29: patkit at 0.85 or more of the authenticating floor of the same runs.
+const FLOOR_THRESHOLD = 0.85
 const PATH = '/api/v4/personal_access_tokens/self'
 const here = dirname(fileURLToPath(import.meta.url))
 
@@ -119,6 +121,19 @@ finish({
       pass: ratio >= THRESHOLD,
       spread: ratios,
       note: `the general path, toNodeListener(createHandler(authority)), in the same runs: ${Math.round(median(adaptedRps)).toLocaleString('en-US')} req/s, ${median(adaptedRatios).toFixed(2)} of bare node:http; the bare handler after the HMAC and Map lookup of the presented token (the least an authenticating server does): ${Math.round(median(floorRps)).toLocaleString('en-US')} req/s, ${median(floorRatios).toFixed(2)} of bare node:http; patkit is ${median(floorShares).toFixed(2)} of that floor (runs: ${floorShares.map((r) => r.toFixed(2)).join(', ')})`,
+    },
+    {
+      id: '3f',
+      title: `HTTP GET ${PATH} on node:http vs the authenticating floor: a bare handler after the HMAC and Map lookup of the presented token (autocannon, ${CONNECTIONS} connections, ${config.httpRuns} × ${config.httpSeconds} s each)`,
+      baseline: { name: 'authenticating floor', value: median(floorRps), unit: 'req/s' },
+      subject: { name: 'patkit createNodeListener', value: median(patkitRps), unit: 'req/s' },
+      ratio: median(floorShares),
+      ratioLabel: 'subject / baseline requests per second',
+      direction: 'min',
+      threshold: FLOOR_THRESHOLD,
+      pass: median(floorShares) >= FLOOR_THRESHOLD,
+      spread: floorShares,
+      note: 'the least an authenticating server does: what patkit adds over it is routing, the principal, the answer',
     },
     {
       id: '3g',

@@ -349,8 +349,9 @@ async function rotation() {
     ratio,
     ratioLabel: 'subject / baseline throughput',
     direction: 'min',
-    threshold: 0.7,
-    pass: ratio >= 0.7,
+    // Issue 29: 0.8 of the raw transaction (0.7 before).
+    threshold: 0.8,
+    pass: ratio >= 0.8,
     spread: ratios[2] ?? [],
     note: `the same transaction through a bare Kysely: ${(median(ratios[1] ?? [])).toFixed(2)} of the raw throughput; CPU of the benchmark process per rotation (median): raw ${cpu(viaRaw)} µs, bare Kysely ${cpu(viaKysely)} µs, patkit ${cpu(viaPatkit)} µs`,
   }
