@@ -87,6 +87,34 @@ import type { UserMethods } from './users/user-methods.js'
 export const DEFAULT_LAST_USED_THROTTLE_MS = 10 * 60 * 1000
 
 /**
+ * What an authority was built with, frozen: the emulated release, the kind of user ids, and the
+ * scope and permission vocabularies its tokens may carry.
+ *
+ * @example
+ * ```ts
+ * const authority = createAuthority({ store: memoryStore(), pepper: 'dev', permissions: ['read_invoice'] })
+ * authority.settings.release // the latest GitLab release patkit knows
+ * authority.settings.permissions // ['read_invoice']
+ * ```
+ */
+export interface AuthoritySettings<P extends string = string> {
+  /** The emulated GitLab release. */
+  readonly release: Release
+  /** The `userIdType` option: `'integer'` (GitLab's) unless configured. */
+  readonly userIdType: UserIdType
+  /**
+   * The scopes a token may carry: the `scopes` option (an application's own vocabulary), or GitLab's
+   * {@link SCOPES}. Frozen. The guards check the scopes they ask for against it when they are built.
+   */
+  readonly scopes: readonly string[]
+  /**
+   * The permissions a fine-grained token may carry: the `permissions` option (frozen), empty without
+   * it. The guards check the permission they ask for against it when they are built.
+   */
+  readonly permissions: readonly P[]
+}
+
+/**
  * A personal access token authority: every operation of GitLab's interface as a `ResultAsync` with
  * typed errors. The top level holds an embedder's everyday calls (authenticate, verify, a user's own
  * personal access tokens); the rest is grouped by what it serves: `requests` (what `patkit/http`
@@ -104,20 +132,8 @@ export const DEFAULT_LAST_USED_THROTTLE_MS = 10 * 60 * 1000
  * ```
  */
 export interface Authority<P extends string = string> {
-  /** The emulated GitLab release. */
-  readonly release: Release
-  /** The `userIdType` option: `'integer'` (GitLab's) unless configured. */
-  readonly userIdType: UserIdType
-  /**
-   * The scopes a token may carry: the `scopes` option (an application's own vocabulary), or GitLab's
-   * {@link SCOPES}. Frozen. The guards check the scopes they ask for against it when they are built.
-   */
-  readonly scopes: readonly string[]
-  /**
-   * The permissions a fine-grained token may carry: the `permissions` option (frozen), empty without
-   * it. The guards check the permission they ask for against it when they are built.
-   */
-  readonly permissions: readonly P[]
+  /** What the authority was built with: the release, the user id kind, the scope and permission vocabularies. */
+  readonly settings: AuthoritySettings<P>
   /** The authority's current instant (its injected clock), e.g. to render `active`. */
   now(): Date
   authenticate(
@@ -426,10 +442,12 @@ export function authorityOver(deps: AuthorityDeps): Authority {
     associations: (principal, request) => new ResultAsync(tokenAssociations(deps, principal, request)),
   }
   return Object.freeze({
-    release: deps.release,
-    userIdType: deps.userIdType,
-    scopes: deps.scopes,
-    permissions: deps.permissions,
+    settings: Object.freeze({
+      release: deps.release,
+      userIdType: deps.userIdType,
+      scopes: deps.scopes,
+      permissions: deps.permissions,
+    }),
     now: () => deps.clock.now(),
     authenticate: (secret, opts = NO_OPTIONS) => authenticate(deps, secret, opts),
     verify: (secret, opts = {}) => verify(deps, secret, opts),

@@ -40,7 +40,7 @@ export type { ListRequest } from './core/list-tokens.js'
 export { DEFAULT_ROTATION_REPLAY_WINDOW_MS } from './core/replay-window.js'
 export type { RotateOptions, RotationIdempotency } from './core/rotate.js'
 export type { VerifyFailureCode, VerifyOptions } from './core/verify.js'
-export { DEFAULT_LAST_USED_THROTTLE_MS } from './create-authority.js'
+export { type AuthoritySettings, DEFAULT_LAST_USED_THROTTLE_MS } from './create-authority.js'
 export type { AuditError, AuditEventPage, AuditMethods, AuditScope } from './hooks/audit-methods.js'
 export type {
   HookError,

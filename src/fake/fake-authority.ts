@@ -210,7 +210,7 @@ export async function fakeAuthority(
     store,
     clock,
     random,
-    release: authority.release,
+    release: authority.settings.release,
     ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
     journal,
     openToken: (sealed) => openHookSecret(hookSecretKey, sealed).unwrapOr(null),

@@ -58,7 +58,7 @@ function refused(e: AdminTokenRequestError): Reply {
 
 function entity(found: IdentifiedToken, input: CallerInput): Reply {
   const { authority } = input
-  return json(200, tokenJson(found.token, authority.now(), authority.release))
+  return json(200, tokenJson(found.token, authority.now(), authority.settings.release))
 }
 
 async function info(input: CallerInput): Promise<Reply> {

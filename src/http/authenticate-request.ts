@@ -71,7 +71,7 @@ interface ScopeRequirement {
   /**
    * A token needs one of these scopes (GitLab's `allow_access_with_scope`: any one suffices), else
    * 403 `insufficient_scope`; `'any'` lets every valid token in. Each must be in the authority's
-   * vocabulary (`authority.scopes`: GitLab's scopes unless its `scopes` option names others), and the
+   * vocabulary (`authority.settings.scopes`: GitLab's scopes unless its `scopes` option names others), and the
    * list must not be empty: the guard throws a `RangeError` where it is built otherwise, naming the
    * scope and the vocabulary (see docs/embedding.md).
    */
@@ -103,14 +103,14 @@ interface PermissionRequirement<A extends unknown[], P extends string> {
  * Checks a guard's options where the guard is built and returns its realm, or throws for options no
  * request could pass, as `new URL('bad')` throws for a programming error: a `TypeError` for a realm
  * no header can carry (a control character) or `scopes` neither a list nor `'any'`; a `RangeError`
- * for an empty `scopes` list or a scope outside the authority's vocabulary (`authority.scopes`),
+ * for an empty `scopes` list or a scope outside the authority's vocabulary (`authority.settings.scopes`),
  * which would otherwise answer every request 403. The message names the mistake and the way out.
  */
 export function checkGuard<A extends unknown[], P extends string>(options: GuardOptions<A, P>): string {
-  if (options.permission === undefined) checkScopes(options.scopes, options.authority.scopes)
+  if (options.permission === undefined) checkScopes(options.scopes, options.authority.settings.scopes)
   else {
-    checkPermission(options.permission, options.boundary, options.authority.permissions)
-    if (options.scopes !== undefined) checkScopes(options.scopes, options.authority.scopes)
+    checkPermission(options.permission, options.boundary, options.authority.settings.permissions)
+    if (options.scopes !== undefined) checkScopes(options.scopes, options.authority.settings.scopes)
   }
   checkResource(options.resource, options.resources)
   return checkRealm(options.realm)

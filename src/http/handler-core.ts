@@ -80,7 +80,7 @@ function withQuery(url: URL, body: BodyParams): BodyParams {
  * GitLab's clients read `user_id` and `/users/:id` as integers, so a string there would break them.
  */
 export function handlerCore(authority: Authority, options: HandlerOptions = {}): HandlerCore {
-  if (authority.userIdType === 'string') throw new TypeError(STRING_USER_IDS_REFUSED)
+  if (authority.settings.userIdType === 'string') throw new TypeError(STRING_USER_IDS_REFUSED)
   const basePath = (options.basePath ?? '/api/v4').replace(/\/+$/, '')
   const publicUrl = options.publicUrl === undefined ? undefined : new URL(options.publicUrl)
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT
@@ -209,8 +209,8 @@ function targetOf(
   if (match.kind === 'not_found') return NOT_FOUND
   if (match.kind === 'method_not_allowed') return error(405, '405 Method Not Allowed', { allow: match.allow })
   // A route of a later GitLab is no route at all: 404 before authentication.
-  if (match.row.since !== undefined && !hasFeature(match.row.since, authority.release)) {
-    return { ...NOT_FOUND, refusal: featureUnavailable(match.row.since, authority.release) }
+  if (match.row.since !== undefined && !hasFeature(match.row.since, authority.settings.release)) {
+    return { ...NOT_FOUND, refusal: featureUnavailable(match.row.since, authority.settings.release) }
   }
   return match
 }

@@ -84,7 +84,7 @@ async function list(type: ResourceType, input: CallerInput): Promise<Reply> {
   if (hooks.isErr()) return errorReply(hooks.error)
   return json(
     200,
-    hooks.value.map((hook) => hookJson(hook, authority.release, true)),
+    hooks.value.map((hook) => hookJson(hook, authority.settings.release, true)),
   )
 }
 
@@ -92,7 +92,7 @@ async function get(type: ResourceType, input: CallerInput): Promise<Reply> {
   const { authority, principal, path } = input
   const hook = await authority.hooks.get(principal, type, refOf(input), path['hook_id'] ?? '')
   if (hook.isErr()) return errorReply(hook.error, 'revoke_by_id')
-  return json(200, hookJson(hook.value, authority.release, false))
+  return json(200, hookJson(hook.value, authority.settings.release, false))
 }
 
 // GitLab's `authenticate!` (the token's scopes) runs in a `before` block, ahead of Grape's parameter checks.
@@ -103,16 +103,16 @@ function scopeFirst(principal: CallerInput['principal'], refusal: Reply): Reply 
 
 async function create(type: ResourceType, input: CallerInput): Promise<Reply> {
   const { authority, principal, params } = input
-  const request = parseHookBody(params, type, authority.release, true)
+  const request = parseHookBody(params, type, authority.settings.release, true)
   if (request.isErr()) return scopeFirst(principal, errorReply(request.error))
   const hook = await authority.hooks.create(principal, type, refOf(input), request.value)
   if (hook.isErr()) return errorReply(hook.error, 'create')
-  return json(201, hookJson(hook.value, authority.release, false))
+  return json(201, hookJson(hook.value, authority.settings.release, false))
 }
 
 async function update(type: ResourceType, input: CallerInput): Promise<Reply> {
   const { authority, principal, params, path } = input
-  const request = parseHookBody(params, type, authority.release, false)
+  const request = parseHookBody(params, type, authority.settings.release, false)
   if (request.isErr()) return scopeFirst(principal, errorReply(request.error))
   // web_hooks_helpers.rb#update_hook: after the hook is found (and authorised).
   const hookId = path['hook_id'] ?? ''
@@ -125,7 +125,7 @@ async function update(type: ResourceType, input: CallerInput): Promise<Reply> {
   }
   const hook = await authority.hooks.update(principal, type, refOf(input), hookId, request.value)
   if (hook.isErr()) return errorReply(hook.error, hook.error.type === 'not_found' ? 'revoke_by_id' : 'create')
-  return json(200, hookJson(hook.value, authority.release, false))
+  return json(200, hookJson(hook.value, authority.settings.release, false))
 }
 
 async function remove(type: ResourceType, input: CallerInput): Promise<Reply> {

@@ -123,7 +123,7 @@ async function list(input: PathInput<typeof USER_PATH>): Promise<Reply> {
   const now = authority.now()
   return json(
     200,
-    listed.value.items.map((t) => impersonationTokenJson(t, now, authority.release)),
+    listed.value.items.map((t) => impersonationTokenJson(t, now, authority.settings.release)),
     paginationHeaders(listed.value.pagination, url, publicUrl),
   )
 }
@@ -131,14 +131,14 @@ async function list(input: PathInput<typeof USER_PATH>): Promise<Reply> {
 async function create(input: PathInput<typeof USER_PATH>): Promise<Reply> {
   const { authority, principal, params } = input
   const userId = input.pathValues.user_id
-  const granular = hasFeature('granular_tokens', authority.release)
+  const granular = hasFeature('granular_tokens', authority.settings.release)
   if (!granular && params['granular_scopes'] !== undefined) return unknownGranularScopes()
   const request = parseImpersonationBody(params, granular)
   if (request.isErr()) return refuseParameter(input, request.error)
   const created = await authority.impersonation.create(principal, userId, request.value)
   if (created.isErr()) return fail(created.error)
   const { token, secret } = created.value
-  return json(201, impersonationTokenJson(token, authority.now(), authority.release, secret))
+  return json(201, impersonationTokenJson(token, authority.now(), authority.settings.release, secret))
 }
 
 async function get(input: PathInput<typeof TOKEN_PATH>): Promise<Reply> {
@@ -147,7 +147,7 @@ async function get(input: PathInput<typeof TOKEN_PATH>): Promise<Reply> {
   const found = await authority.impersonation.get(principal, userId, tokenId)
   return found.isErr()
     ? fail(found.error)
-    : json(200, impersonationTokenJson(found.value, authority.now(), authority.release))
+    : json(200, impersonationTokenJson(found.value, authority.now(), authority.settings.release))
 }
 
 async function revoke(input: PathInput<typeof TOKEN_PATH>): Promise<Reply> {

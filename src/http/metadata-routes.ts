@@ -31,7 +31,7 @@ async function metadata({ authority, principal }: CallerInput): Promise<Reply> {
 
 async function version(input: CallerInput): Promise<Reply> {
   const { authority, principal } = input
-  if (hasFeature('version_mirrors_metadata', authority.release)) return metadata(input)
+  if (hasFeature('version_mirrors_metadata', authority.settings.release)) return metadata(input)
   const found = await authority.users.metadata(principal)
   if (found.isErr()) return errorReply(found.error)
   return json(200, { version: found.value.version, revision: found.value.revision })

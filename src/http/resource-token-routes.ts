@@ -105,14 +105,16 @@ async function list(
   const result = await authority.resources.list(principal, address(type, path), { filter, sort, page })
   if (result.isErr()) return errorReply(result.error)
   const now = authority.now()
-  const items = result.value.items.map((shown) => resourceTokenJsonText(shown, now, authority.release))
+  const items = result.value.items.map((shown) =>
+    resourceTokenJsonText(shown, now, authority.settings.release),
+  )
   return jsonTextPage(items, result.value.pagination, url, publicUrl)
 }
 
 async function get(type: ResourceType, { authority, principal, path }: CallerInput): Promise<Reply> {
   const result = await authority.resources.get(principal, address(type, path), path['token_id'] ?? '')
   if (result.isErr()) return errorReply(result.error)
-  return jsonText(200, resourceTokenJsonText(result.value, authority.now(), authority.release))
+  return jsonText(200, resourceTokenJsonText(result.value, authority.now(), authority.settings.release))
 }
 
 async function create(
@@ -124,7 +126,7 @@ async function create(
   const result = await authority.resources.create(principal, address(type, path), request.value)
   if (result.isErr()) return errorReply(result.error)
   const { secret, ...shown } = result.value
-  return jsonText(201, resourceTokenJsonText(shown, authority.now(), authority.release, secret))
+  return jsonText(201, resourceTokenJsonText(shown, authority.now(), authority.settings.release, secret))
 }
 
 async function revoke(type: ResourceType, { authority, principal, path }: CallerInput): Promise<Reply> {
@@ -155,6 +157,6 @@ async function rotate(
     expiresAt: grapeDate(params, 'expires_at'),
   })
   return rotationReply(rotated, idempotencyKey, ({ secret, replayed: _, ...shown }) =>
-    resourceTokenJsonText(shown, authority.now(), authority.release, secret),
+    resourceTokenJsonText(shown, authority.now(), authority.settings.release, secret),
   )
 }

@@ -277,7 +277,9 @@ async function listTokens(input: PathInput<typeof ACCOUNT_PATH>): Promise<Reply>
   })
   if (result.isErr()) return errorReply(result.error, 'users')
   const now = authority.now()
-  const items = result.value.items.map((t) => tokenJsonText(t, now, authority.release, 'last_used_ips_list'))
+  const items = result.value.items.map((t) =>
+    tokenJsonText(t, now, authority.settings.release, 'last_used_ips_list'),
+  )
   return jsonTextPage(items, result.value.pagination, url, publicUrl)
 }
 
@@ -289,7 +291,7 @@ async function createToken(input: PathInput<typeof ACCOUNT_PATH>): Promise<Reply
   const created = await authority.serviceAccounts.createToken(principal, group, userId, request.value)
   // GitLab's `render_api_error!(message, :unprocessable_entity)`: the model's message, bare, 422.
   if (created.isErr()) return errorReply(created.error, 'create')
-  return json(201, issuedTokenJson(created.value, authority.now(), authority.release))
+  return json(201, issuedTokenJson(created.value, authority.now(), authority.settings.release))
 }
 
 async function revokeToken(input: PathInput<typeof TOKEN_PATH>): Promise<Reply> {
@@ -311,5 +313,5 @@ async function rotateToken(input: PathInput<typeof TOKEN_PATH>): Promise<Reply> 
     expiresAt.value === undefined ? {} : { expiresAt: expiresAt.value },
   )
   if (rotated.isErr()) return errorReply(rotated.error, 'users')
-  return json(200, issuedTokenJson(rotated.value, authority.now(), authority.release))
+  return json(200, issuedTokenJson(rotated.value, authority.now(), authority.settings.release))
 }

@@ -86,14 +86,20 @@ async function list({ authority, principal, url, publicUrl }: CallerInput): Prom
   })
   if (result.isErr()) return errorReply(result.error)
   const now = authority.now()
-  const items = result.value.items.map((t) => tokenJsonText(t, now, authority.release, 'last_used_ips_list'))
+  const items = result.value.items.map((t) =>
+    tokenJsonText(t, now, authority.settings.release, 'last_used_ips_list'),
+  )
   return jsonTextPage(items, result.value.pagination, url, publicUrl)
 }
 
 // GitLab's `{ groups: paginate(load_groups), projects: paginate(load_projects) }`: each list paginated
 // with the same page; the headers are the projects list's, the second `paginate` call's.
 async function associations({ authority, principal, url, publicUrl }: CallerInput): Promise<Reply> {
-  const params = parseAssociationsParams(url.searchParams, authority.release, await listParamsParser())
+  const params = parseAssociationsParams(
+    url.searchParams,
+    authority.settings.release,
+    await listParamsParser(),
+  )
   if (params.isErr()) return errorReply(params.error)
   const found = await authority.users.associations(principal, params.value)
   if (found.isErr()) return errorReply(found.error)
@@ -119,7 +125,7 @@ function get({ authority, principal, path }: CallerInput): Reply | Promise<Reply
       : // GET self does not show granular_scopes in the GitLab versions read (self_information.rb).
         jsonText(
           200,
-          tokenJsonText(result.value, authority.now(), authority.release, ips, ref.value !== 'self'),
+          tokenJsonText(result.value, authority.now(), authority.settings.release, ips, ref.value !== 'self'),
         )
   const found = authority.get(principal, ref.value)
   const known = settledResult(found)
@@ -159,7 +165,7 @@ async function rotate({
     expiresAt: grapeDate(params, 'expires_at'),
   })
   return rotationReply(rotated, idempotencyKey, (issued) =>
-    JSON.stringify(issuedTokenJson(issued, authority.now(), authority.release)),
+    JSON.stringify(issuedTokenJson(issued, authority.now(), authority.settings.release)),
   )
 }
 
@@ -177,13 +183,13 @@ async function create(
   allowedScopes: readonly string[],
   granularFeature: 'granular_tokens' | 'granular_tokens_admin_create',
 ): Promise<Reply> {
-  const granular = hasFeature(granularFeature, authority.release)
+  const granular = hasFeature(granularFeature, authority.settings.release)
   if (!granular && params['granular_scopes'] !== undefined) return unknownGranularScopes()
   const request = parseCreateBody(params, allowedScopes, granular)
   if (request.isErr()) return errorReply(request.error)
   const result = await authority.create(principal, target, request.value)
   if (result.isErr()) return errorReply(result.error, 'create')
-  return json(201, issuedTokenJson(result.value, authority.now(), authority.release))
+  return json(201, issuedTokenJson(result.value, authority.now(), authority.settings.release))
 }
 
 /** Before its release `granular_scopes` is a parameter the route does not know (handler-core's answer). */

@@ -25,7 +25,7 @@ describe('authority configuration', () => {
   })
 
   it('the default release is the latest', () => {
-    expect(createAuthority({ store: memoryStore(), pepper: 'p' }).release).toBe(LATEST_RELEASE)
+    expect(createAuthority({ store: memoryStore(), pepper: 'p' }).settings.release).toBe(LATEST_RELEASE)
   })
 
   it('a custom token prefix is used for new secrets', async () => {

@@ -40,15 +40,15 @@ describe('the permission vocabulary at createAuthority', () => {
       pepper: 'p',
       permissions: ['invoice:read', 'invoice.write', 'read-report_2'],
     })
-    expect(authority.permissions).toEqual(['invoice:read', 'invoice.write', 'read-report_2'])
-    expect(Object.isFrozen(authority.permissions)).toBe(true)
-    expectTypeOf(authority.permissions).toEqualTypeOf<
+    expect(authority.settings.permissions).toEqual(['invoice:read', 'invoice.write', 'read-report_2'])
+    expect(Object.isFrozen(authority.settings.permissions)).toBe(true)
+    expectTypeOf(authority.settings.permissions).toEqualTypeOf<
       readonly ('invoice:read' | 'invoice.write' | 'read-report_2')[]
     >()
   })
 
   it('is empty without the option', () => {
-    expect(createAuthority({ store: memoryStore(), pepper: 'p' }).permissions).toEqual([])
+    expect(createAuthority({ store: memoryStore(), pepper: 'p' }).settings.permissions).toEqual([])
   })
 })
 

@@ -58,7 +58,7 @@ async function stringWorld(createStore: () => Promise<TokenStore>) {
 describe.each(STORES)('issue 13: an authority with string user ids, on %s', (_, createStore) => {
   it('issues, authenticates, lists, rotates and revokes tokens of string-id users', async () => {
     const { authority, events } = await stringWorld(createStore)
-    expect(authority.userIdType).toBe('string')
+    expect(authority.settings.userIdType).toBe('string')
     const issued = (
       await authority.issueToken({ userId: ALICE.id, name: 'ci', scopes: ['api'] })
     )._unsafeUnwrap()
@@ -176,7 +176,7 @@ describe('issue 13: userIdType at start-up and on integer authorities', () => {
 
   it('an integer authority (the default) finds no user by a string id, even one of digits', async () => {
     const authority = createAuthority({ store: memoryStore(), pepper: 'p', clock: manualClock(T0) })
-    expect(authority.userIdType).toBe('integer')
+    expect(authority.settings.userIdType).toBe('integer')
     ;(await authority.users.put({ id: 2, username: 'alice', admin: false, blocked: false }))._unsafeUnwrap()
     expect((await authority.asUser(2))._unsafeUnwrap().user.id).toBe(2)
     for (const ref of ['2', 'alice']) {

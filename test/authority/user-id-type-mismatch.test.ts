@@ -37,7 +37,7 @@ describe('issue 20: a store and an authority that disagree on the kind of user i
     for (const kind of ['integer', 'string'] as const) {
       const store = make(kind)
       expect(store.userIdType).toBe(kind)
-      expect(createAuthority({ store, pepper: 'p', userIdType: kind }).userIdType).toBe(kind)
+      expect(createAuthority({ store, pepper: 'p', userIdType: kind }).settings.userIdType).toBe(kind)
       const other = kind === 'integer' ? 'string' : 'integer'
       expect(() => createAuthority({ store, pepper: 'p', userIdType: other })).toThrow(
         `but the store holds ${kind} user ids`,

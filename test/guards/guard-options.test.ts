@@ -85,13 +85,13 @@ describe.each(GUARDS)('%s: scopes are checked where the guard is built', (_name,
   })
 })
 
-describe('authority.scopes: the vocabulary the guards check against', () => {
+describe('authority.settings.scopes: the vocabulary the guards check against', () => {
   it("is GitLab's scopes by default, the scopes option otherwise, frozen", async () => {
     const gitlab: Authority = (await world()).authority
-    expect(gitlab.scopes).toEqual(SCOPES)
+    expect(gitlab.settings.scopes).toEqual(SCOPES)
     const app: Authority = (await world({ scopes: [...APP_SCOPES, 'billing'] })).authority
-    expect(app.scopes).toEqual(APP_SCOPES)
-    expect(Object.isFrozen(app.scopes)).toBe(true)
+    expect(app.settings.scopes).toEqual(APP_SCOPES)
+    expect(Object.isFrozen(app.settings.scopes)).toBe(true)
   })
 
   it('a guard built with an app scope lets a token of that scope in', async () => {

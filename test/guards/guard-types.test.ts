@@ -83,7 +83,7 @@ describe('GuardOptions types', () => {
     expect(check).toBeTypeOf('function')
   })
 
-  it('authority.scopes is the readonly vocabulary', () => {
-    expectTypeOf<Authority['scopes']>().toEqualTypeOf<readonly string[]>()
+  it('authority.settings.scopes is the readonly vocabulary', () => {
+    expectTypeOf<Authority['settings']['scopes']>().toEqualTypeOf<readonly string[]>()
   })
 })
