@@ -92,6 +92,9 @@ export const DEFAULT_LAST_USED_THROTTLE_MS = 10 * 60 * 1000
  *
  * @example
  * ```ts
+ * import { createAuthority } from 'patkit'
+ * import { memoryStore } from 'patkit/memory'
+ *
  * const authority = createAuthority({ store: memoryStore(), pepper: 'dev', permissions: ['read_invoice'] })
  * authority.settings.release // the latest GitLab release patkit knows
  * authority.settings.permissions // ['read_invoice']
