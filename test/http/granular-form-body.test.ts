@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { parseForm } from '../../src/http/form-params.js'
 import { ALICE } from '../support/authority-fixtures.js'
@@ -62,6 +63,42 @@ describe('parseForm: arrays of hashes (Rack normalize_params)', () => {
 
   it('a plain value after the array replaces it, as Rack assigns params[k] = v', () => {
     expect(parseForm('g[][a]=1&g=x')).toEqual({ g: 'x' })
+  })
+})
+
+// A form encoder writes each scope's fields after its `[access]`: the parsed form is the JSON list.
+const word = fc.stringMatching(/^[a-z_]{1,12}$/)
+interface FormScope {
+  readonly access: string
+  readonly permissions: readonly string[]
+  readonly project_ids?: readonly string[]
+}
+const scopeArb: fc.Arbitrary<FormScope> = fc.record(
+  {
+    access: word,
+    permissions: fc.array(word, { minLength: 1, maxLength: 4 }),
+    project_ids: fc.array(fc.nat({ max: 999 }).map(String), { minLength: 1, maxLength: 3 }),
+  },
+  { requiredKeys: ['access', 'permissions'] },
+)
+
+function encode(scopes: readonly FormScope[]): string {
+  return scopes
+    .flatMap((scope) => [
+      `granular_scopes[][access]=${scope.access}`,
+      ...scope.permissions.map((p) => `granular_scopes[][permissions][]=${p}`),
+      ...(scope.project_ids ?? []).map((id) => `granular_scopes[][project_ids][]=${id}`),
+    ])
+    .join('&')
+}
+
+describe('parseForm: the form encoding of any scope list is that list', () => {
+  it('holds for lists of 1 to 5 scopes', () => {
+    fc.assert(
+      fc.property(fc.array(scopeArb, { minLength: 1, maxLength: 5 }), (scopes) => {
+        expect(parseForm(encode(scopes))).toEqual({ granular_scopes: scopes })
+      }),
+    )
   })
 })
 
