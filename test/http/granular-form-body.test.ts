@@ -136,6 +136,19 @@ describe('POST /user/personal_access_tokens with a form-encoded granular_scopes'
     })
   })
 
+  it('a form whose granular_scopes conflicts in shape is the plain 400 Bad Request of an unparsable form', async () => {
+    const w = await httpWorld({ release: '19.6' })
+    const me = await w.issue(ALICE.id, { name: 'ci', scopes: ['api'], expiresAt: '2026-04-01' })
+    const refused = await w.handler(
+      new Request('http://gitlab.test/api/v4/user/personal_access_tokens', {
+        method: 'POST',
+        headers: { ...FORM, 'PRIVATE-TOKEN': me.secret },
+        body: 'name=fine&granular_scopes=user&granular_scopes[][access]=user',
+      }),
+    )
+    expect([refused.status, await refused.text()]).toEqual([400, 'Bad Request'])
+  })
+
   it("refuses a form entry without permissions with Grape's `is missing`, as for JSON", async () => {
     const w = await httpWorld({ release: '19.6' })
     const me = await w.issue(ALICE.id, { name: 'ci', scopes: ['api'], expiresAt: '2026-04-01' })
