@@ -18,6 +18,7 @@ const CLIENT_RUNS = [
   'test/e2e/python-gitlab.test.ts',
   'test/e2e/python-gitlab-resource-tokens.test.ts',
   'test/e2e/python-gitlab-faults.test.ts',
+  'test/e2e/python-gitlab-granular.test.ts',
   'test/e2e/ruby-gitlab-resource-tokens.test.ts',
   'test/e2e/ruby-gitlab.test.ts',
   'test/e2e/go-gitlab.test.ts',

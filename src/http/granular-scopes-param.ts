@@ -10,8 +10,10 @@ import type { InvalidParameter } from './request-params.js'
 // Grape names an element's field `granular_scopes[i][field]` (the index form is not verified).
 // Ids become scopes as `selected_memberships_attrs` makes them: one per group id, then one per project
 // id, and only for `selected_memberships` (ignored with any other access; a `selected_memberships`
-// entry without ids gives no scope). Form bodies (`granular_scopes[][access]=…`) are not parsed: the
-// parameter is read from JSON bodies only.
+// entry without ids gives no scope). A form body's `granular_scopes[][access]=…&granular_scopes[][permissions][]=…`
+// arrives here as the same array of hashes, grouped as Rack groups it (nested-form-params.ts), with
+// strings for values: `project_ids[]=7` and `project_ids=7,8` are read as Grape coerces them. The
+// indexed form `granular_scopes[0][access]` is not read as an array (whether Grape does is not verified).
 
 const ACCESS: ReadonlySet<string> = new Set(GRANULAR_ACCESS)
 
