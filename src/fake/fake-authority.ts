@@ -2,6 +2,7 @@ import { err, ok, type Result } from 'neverthrow'
 import type { AuthorityEvent } from '../authority/core/events.js'
 import type { Release } from '../authority/core/release.js'
 import { type Authority, authorityOver, resolveAuthorityDeps } from '../authority/create-authority.js'
+import { GITLAB_PERMISSIONS } from '../domain/gitlab-permissions.js'
 import { mintSecret } from '../domain/mint-secret.js'
 import type { RandomSource } from '../domain/random.js'
 import { createHandler, type Handler } from '../http/create-handler.js'
@@ -188,6 +189,8 @@ export async function fakeAuthority(
   const hookSecretKey = options.hookSecretKey ?? hookRandom.bytes(HOOK_SECRET_KEY_BYTES)
   const config = {
     pepper: options.pepper,
+    // The fake is GitLab: `issueToken`'s permissions (seeds, the control API) are GitLab's assignable ones.
+    permissions: Object.keys(GITLAB_PERMISSIONS),
     sealHookToken: (token: string) => sealHookSecret(hookSecretKey, token, hookRandom),
     clock,
     random,

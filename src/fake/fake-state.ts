@@ -11,6 +11,7 @@ import type { StoreContents, TokenStore } from '../store/token-store.js'
 import type { User } from '../store/user.js'
 import { type SeedReport, writeSeed } from './seed/load-seed.js'
 import { checkSeed } from './seed/seed-check.js'
+import { granularScopesJson } from './seed/seed-granular.js'
 import { resolveSeed } from './seed/seed-resolved.js'
 import type { SeedGroup, SeedProject } from './seed/seed-resource-schema.js'
 import type { SeedProblem, SeedToken, SeedUser, ValidSeed } from './seed/seed-schema.js'
@@ -139,8 +140,11 @@ function seedToken(token: Token, secret: string | undefined): SeedToken | null {
     id: token.id,
     user_id: token.userId,
     name: token.name,
-    // The fake speaks GitLab's vocabulary: its tokens carry no other scope.
-    scopes: token.scopes.filter(isScope),
+    // The fake speaks GitLab's vocabulary: its tokens carry no other scope. A fine-grained token has
+    // its granular scopes instead, one entry per scope.
+    ...(token.granularScopes === undefined
+      ? { scopes: token.scopes.filter(isScope) }
+      : { granular_scopes: granularScopesJson(token.granularScopes) }),
     ...(secret === undefined ? { token_digest: token.digest } : { token: secret }),
     description: token.description,
     created_at: token.createdAt.toISOString(),
