@@ -103,7 +103,9 @@ describe('a seed token with granular_scopes', () => {
   it('is restored by its digest (a snapshot of an API-minted token) with its scopes, on SQLite too', async () => {
     const digest = (await (await fakeOver({ seed: WORLD })).store.findById(21))._unsafeUnwrap()?.digest
     if (digest === undefined) throw new Error('token 21 was seeded')
-    const { token: _secret, ...rest } = WORLD.tokens?.[1] ?? { token: '' }
+    const seeded = WORLD.tokens?.[1]
+    if (seeded === undefined) throw new Error('the world has token 21')
+    const { token: _secret, ...rest } = seeded
     const { store, close } = await sqliteStore()
     try {
       const fake = await fakeOver({

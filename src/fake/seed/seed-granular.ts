@@ -94,20 +94,12 @@ export function granularScopesJson(scopes: readonly GranularScope[]): SeedGranul
  */
 export function grantsOf(scopes: readonly GranularScope[]): PermissionGrant[] {
   return scopes.map(({ access, permissions, projectId, groupId }): PermissionGrant => {
-    switch (access) {
-      case 'selected_memberships':
-        return {
-          permissions,
-          boundary: projectId !== null ? { project: projectId } : { group: groupId ?? 0 },
-        }
-      case 'all_memberships':
-        return { permissions, boundary: 'all' }
-      case 'personal_projects':
-        return { permissions, boundary: 'personal' }
-      case 'user':
-      case 'instance':
-        return { permissions, boundary: access }
+    if (access === 'selected_memberships') {
+      return { permissions, boundary: projectId !== null ? { project: projectId } : { group: groupId ?? 0 } }
     }
+    if (access === 'all_memberships') return { permissions, boundary: 'all' }
+    if (access === 'personal_projects') return { permissions, boundary: 'personal' }
+    return { permissions, boundary: access }
   })
 }
 
