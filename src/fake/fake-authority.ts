@@ -187,8 +187,12 @@ export async function fakeAuthority(
   // shift the secrets a reset replays.
   const hookRandom = typeof options.random === 'function' ? options.random() : options.random
   const hookSecretKey = options.hookSecretKey ?? hookRandom.bytes(HOOK_SECRET_KEY_BYTES)
+  // GitLab.com's `enforce_granular_tokens` of top-level groups, by group id: the day it starts. Held
+  // here, beside the store (no store keeps namespace settings); the fake's state writes it.
+  const enforcement = new Map<number, string>()
   const config = {
     pepper: options.pepper,
+    granularEnforcement: (groupId: number) => enforcement.get(groupId) ?? null,
     // The fake is GitLab: `issueToken`'s permissions (seeds, the control API) are GitLab's assignable ones.
     permissions: Object.keys(GITLAB_PERMISSIONS),
     sealHookToken: (token: string) => sealHookSecret(hookSecretKey, token, hookRandom),
@@ -236,6 +240,7 @@ export async function fakeAuthority(
     store,
     digest,
     seed: options.seed,
+    enforcement,
     ...(options.keptData === true ? { keptData: true } : {}),
     ...(options.freshStore === undefined ? {} : { freshStore: options.freshStore }),
     onReplace: () => {

@@ -58,6 +58,15 @@ const seedGroup = closed(
       description:
         "GitLab's namespace setting: the group's hooks also hear the 60- and 30-day token expiry notices; default false",
     },
+    enforce_granular_tokens: {
+      type: 'boolean',
+      description:
+        "GitLab.com's setting of a top-level group (no REST attribute): from granular_tokens_enforced_after on, legacy personal access tokens of human users are refused in the group; default false",
+    },
+    granular_tokens_enforced_after: nullable('string', {
+      format: 'date',
+      description: 'the day enforce_granular_tokens starts (needed with it)',
+    }),
   },
   ['id', 'path', 'name'],
 )
