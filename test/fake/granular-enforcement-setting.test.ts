@@ -49,14 +49,22 @@ function world(enforcedAfter: string | null): Seed {
       { id: 9, path: 'dotfiles', name: 'dotfiles' },
     ],
     tokens: [
-      { user_id: 2, name: 'legacy', scopes: ['api'], token: ALICE },
+      { id: 1, user_id: 2, name: 'legacy', scopes: ['api'], token: ALICE },
       {
+        id: 2,
         user_id: 2,
         name: 'fine',
         granular_scopes: [{ access: 'all_memberships', permissions: ['read_project', 'read_group'] }],
         token: ALICE_FINE,
       },
-      { user_id: 3, name: 'bot', scopes: ['api'], token: BOT },
+      {
+        id: 3,
+        user_id: 3,
+        name: 'bot',
+        scopes: ['api', 'self_rotate'],
+        token: BOT,
+        expires_at: '2026-06-01',
+      },
       { user_id: 4, name: 'service', scopes: ['api'], token: SERVICE },
     ],
   }
@@ -115,6 +123,32 @@ describe('a top-level group enforcing fine-grained tokens', () => {
     expect((await get(fake, '/projects/7', ALICE_FINE)).status).toBe(200)
     expect((await get(fake, '/projects/7', BOT)).status).toBe(200)
     expect((await get(fake, '/groups/1', SERVICE)).status).toBe(200)
+  })
+
+  it('holds on routes whose use case authenticates (a project access token’s rotation): the owner’s legacy token refused, the bot’s own self-rotation not', async () => {
+    const fake = await fakeOver({ seed: world('2026-01-01') })
+    const post = async (path: string, secret: string) => {
+      const response = await fake.handler(
+        new Request(`http://127.0.0.1/api/v4${path}`, {
+          method: 'POST',
+          headers: { 'PRIVATE-TOKEN': secret },
+        }),
+      )
+      return { status: response.status, json: (await response.json()) as unknown }
+    }
+    const refused = await post('/projects/7/access_tokens/3/rotate', ALICE)
+    expect(refused.status).toBe(403)
+    expect((refused.json as { error_description: string }).error_description).toContain(DENIED)
+    expect((await post('/projects/7/access_tokens/self/rotate', BOT)).status).toBe(200)
+    // Without the setting the owner's legacy token rotates it (GitLab's behaviour, unchanged).
+    const plain = await fakeOver({ seed: world(null) })
+    const rotated = await plain.handler(
+      new Request('http://127.0.0.1/api/v4/projects/7/access_tokens/3/rotate', {
+        method: 'POST',
+        headers: { 'PRIVATE-TOKEN': ALICE },
+      }),
+    )
+    expect(rotated.status).toBe(200)
   })
 
   it('is written back by a snapshot, kept by a restore, and undone by a reset to a seed without it', async () => {
