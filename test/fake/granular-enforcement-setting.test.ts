@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { FakeAuthority } from '../../src/fake/fake-authority.js'
+import { createFakeGitLab } from '../../src/fake/index.js'
 import { type Seed, validateSeed } from '../../src/fake/seed/seed-schema.js'
 import { control, fakeOver, snapshotOf } from './support/data-fake.js'
 
@@ -178,6 +179,34 @@ describe('a top-level group enforcing fine-grained tokens', () => {
     expect((await get(fake, '/projects/7', ALICE)).status).toBe(403)
     expect((await control(fake, 'POST', '/groups', acme)).status).toBe(201)
     expect((await get(fake, '/projects/7', ALICE)).status).toBe(200)
+  })
+})
+
+describe('the journal of a legacy token refused by the setting', () => {
+  it('says the top-level group enforces fine-grained tokens, not that a fine-grained token lacks a permission', async () => {
+    const { users = [], groups = [], projects = [], tokens = [] } = world('2026-01-01')
+    const gitlab = await createFakeGitLab({
+      users,
+      groups,
+      projects,
+      tokens,
+      clock: new Date('2026-01-05T00:00:00Z'),
+    })
+    try {
+      const response = await fetch(`${gitlab.apiUrl}/projects/7`, { headers: { 'PRIVATE-TOKEN': ALICE } })
+      expect(response.status).toBe(403)
+      const entry = gitlab.journal.query({ kind: 'request', limit: 1 }).entries[0]
+      expect(entry?.kind === 'request' ? entry.reason : null).toEqual({
+        code: 'insufficient_granular_scope',
+        message:
+          "the project's top-level group enforces fine-grained tokens (enforce_granular_tokens), and this legacy token is held to them: it lacks read_project",
+        tokenId: 1,
+        boundary: 'project',
+        missing: ['read_project'],
+      })
+    } finally {
+      await gitlab.close()
+    }
   })
 })
 
