@@ -260,3 +260,34 @@ describe('a seed token’s permissions listed twice', () => {
     ])
   })
 })
+
+describe('createFakeGitLab().issueToken with permissions', () => {
+  it('takes GitLab’s assignable permissions: the fake’s vocabulary is GitLab’s', async () => {
+    const { createFakeGitLab } = await import('../../src/fake/index.js')
+    const { users = [], groups = [], projects = [] } = WORLD
+    const gitlab = await createFakeGitLab({ users, groups, projects })
+    try {
+      const issued = await gitlab.issueToken({
+        userId: 2,
+        name: 'fine',
+        permissions: [{ permissions: ['read_project'], boundary: { project: 7 } }],
+      })
+      expect(issued.token.granularScopes).toEqual([
+        { access: 'selected_memberships', permissions: ['read_project'], projectId: 7, groupId: null },
+      ])
+      const read = (id: number) =>
+        fetch(`${gitlab.apiUrl}/projects/${id}`, { headers: { 'PRIVATE-TOKEN': issued.secret } })
+      expect((await read(7)).status).toBe(200)
+      expect((await read(8)).status).toBe(403)
+      await expect(
+        gitlab.issueToken({
+          userId: 2,
+          name: 'x',
+          permissions: [{ permissions: ['read_invoice'], boundary: 'user' }],
+        }),
+      ).rejects.toThrow(/unknown read_invoice/)
+    } finally {
+      await gitlab.close()
+    }
+  })
+})
