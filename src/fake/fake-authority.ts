@@ -192,7 +192,10 @@ export async function fakeAuthority(
   const enforcement = new Map<number, string>()
   const config = {
     pepper: options.pepper,
-    granularEnforcement: (groupId: number) => enforcement.get(groupId) ?? null,
+    granularEnforcement: {
+      enforcedFrom: (groupId: number) => enforcement.get(groupId) ?? null,
+      anyEnforced: () => enforcement.size > 0,
+    },
     // The fake is GitLab: `issueToken`'s permissions (seeds, the control API) are GitLab's assignable ones.
     permissions: Object.keys(GITLAB_PERMISSIONS),
     sealHookToken: (token: string) => sealHookSecret(hookSecretKey, token, hookRandom),

@@ -12,7 +12,7 @@ import { granularWorld, scope } from '../support/granular-world.js'
 // 2026-03-10.
 
 const DENIED = 'Access denied: This operation requires a fine-grained personal access token'
-const acmeFrom = (day: string) => (groupId: number) => (groupId === 3 ? day : null)
+const acmeFrom = (day: string) => ({ enforcedFrom: (groupId: number) => (groupId === 3 ? day : null) })
 
 describe('granularEnforcement', () => {
   it('refuses a legacy token on the enforcing group’s projects and subgroups from its day (the shared example’s message)', async () => {

@@ -21,7 +21,7 @@ const PEPPER = 'granular-pepper'
 export async function granularWorld(
   options: {
     readonly release?: Release
-    readonly granularEnforcement?: (topLevelGroupId: number) => string | null
+    readonly granularEnforcement?: { readonly enforcedFrom: (topLevelGroupId: number) => string | null }
   } = {},
 ) {
   const store = memoryStore({ users: [ADMIN, ALICE, BOB] })

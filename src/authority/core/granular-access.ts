@@ -84,11 +84,12 @@ function legacyVerdict(
   principal: Principal,
   requirement: GranularRequirement | null,
 ): Verdict | Promise<Verdict> {
-  const enforcedFrom = deps.granularEnforcement
-  if (enforcedFrom === null || requirement === null || !('ref' in requirement)) return GRANTED
+  const enforcement = deps.granularEnforcement
+  if (enforcement === null || requirement === null || !('ref' in requirement)) return GRANTED
+  if (enforcement.anyEnforced?.() === false) return GRANTED
   const owner = ownerOf(principal)
   if (owner.bot === true || owner.serviceAccount === true) return GRANTED
-  return enforcedVerdict(deps, principal, requirement, enforcedFrom)
+  return enforcedVerdict(deps, principal, requirement, enforcement.enforcedFrom)
 }
 
 async function enforcedVerdict(
