@@ -352,6 +352,7 @@ export function resolveAuthorityDeps<P extends string>(config: AuthorityConfig<P
     }),
     scopes: Object.freeze([...new Set(config.scopes ?? SCOPES)]),
     permissions: Object.freeze([...(config.permissions ?? [])]),
+    granularEnforcement: config.granularEnforcement ?? null,
     adminMode: config.adminMode ?? false,
     lastUsedThrottleMs: config.lastUsedThrottleMs ?? DEFAULT_LAST_USED_THROTTLE_MS,
     replay: resolveReplay(config),

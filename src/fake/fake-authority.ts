@@ -2,6 +2,7 @@ import { err, ok, type Result } from 'neverthrow'
 import type { AuthorityEvent } from '../authority/core/events.js'
 import type { Release } from '../authority/core/release.js'
 import { type Authority, authorityOver, resolveAuthorityDeps } from '../authority/create-authority.js'
+import { GITLAB_PERMISSIONS } from '../domain/gitlab-permissions.js'
 import { mintSecret } from '../domain/mint-secret.js'
 import type { RandomSource } from '../domain/random.js'
 import { createHandler, type Handler } from '../http/create-handler.js'
@@ -186,8 +187,17 @@ export async function fakeAuthority(
   // shift the secrets a reset replays.
   const hookRandom = typeof options.random === 'function' ? options.random() : options.random
   const hookSecretKey = options.hookSecretKey ?? hookRandom.bytes(HOOK_SECRET_KEY_BYTES)
+  // GitLab.com's `enforce_granular_tokens` of top-level groups, by group id: the day it starts. Held
+  // here, beside the store (no store keeps namespace settings); the fake's state writes it.
+  const enforcement = new Map<number, string>()
   const config = {
     pepper: options.pepper,
+    granularEnforcement: {
+      enforcedFrom: (groupId: number) => enforcement.get(groupId) ?? null,
+      anyEnforced: () => enforcement.size > 0,
+    },
+    // The fake is GitLab: `issueToken`'s permissions (seeds, the control API) are GitLab's assignable ones.
+    permissions: Object.keys(GITLAB_PERMISSIONS),
     sealHookToken: (token: string) => sealHookSecret(hookSecretKey, token, hookRandom),
     clock,
     random,
@@ -233,6 +243,7 @@ export async function fakeAuthority(
     store,
     digest,
     seed: options.seed,
+    enforcement,
     ...(options.keptData === true ? { keptData: true } : {}),
     ...(options.freshStore === undefined ? {} : { freshStore: options.freshStore }),
     onReplace: () => {

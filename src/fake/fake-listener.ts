@@ -107,6 +107,7 @@ function presentedToken(token: Token | null): PresentedToken | null {
     scopes: token.scopes,
     expiresAt: token.expiresAt,
     familyId: token.familyId,
+    granular: token.granularScopes !== undefined,
   }
 }
 

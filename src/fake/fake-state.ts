@@ -11,6 +11,7 @@ import type { StoreContents, TokenStore } from '../store/token-store.js'
 import type { User } from '../store/user.js'
 import { type SeedReport, writeSeed } from './seed/load-seed.js'
 import { checkSeed } from './seed/seed-check.js'
+import { granularScopesJson } from './seed/seed-granular.js'
 import { resolveSeed } from './seed/seed-resolved.js'
 import type { SeedGroup, SeedProject } from './seed/seed-resource-schema.js'
 import type { SeedProblem, SeedToken, SeedUser, ValidSeed } from './seed/seed-schema.js'
@@ -79,6 +80,12 @@ interface FakeStateOptions {
   /** The data the start adds to the store. */
   readonly seed: ValidSeed
   /**
+   * Top-level groups' `enforce_granular_tokens`, by group id: the day it starts. The state keeps it
+   * as the seeds and control writes give it (a group put again without it loses it; a reset or
+   * restore starts it over), and a snapshot writes it back.
+   */
+  readonly enforcement?: Map<number, string>
+  /**
    * The store held data of its own before the start (a user's database or store): a reset goes back
    * to all it held once the seed was added (a snapshot taken then, kept in memory), not to the seed
    * alone, so that it never empties the data. Otherwise a reset goes back to the seed.
@@ -139,8 +146,11 @@ function seedToken(token: Token, secret: string | undefined): SeedToken | null {
     id: token.id,
     user_id: token.userId,
     name: token.name,
-    // The fake speaks GitLab's vocabulary: its tokens carry no other scope.
-    scopes: token.scopes.filter(isScope),
+    // The fake speaks GitLab's vocabulary: its tokens carry no other scope. A fine-grained token has
+    // its granular scopes instead, one entry per scope.
+    ...(token.granularScopes === undefined
+      ? { scopes: token.scopes.filter(isScope) }
+      : { granular_scopes: granularScopesJson(token.granularScopes) }),
     ...(secret === undefined ? { token_digest: token.digest } : { token: secret }),
     description: token.description,
     created_at: token.createdAt.toISOString(),
@@ -176,7 +186,7 @@ export const seedMembers = (members: readonly Member[]) =>
   members.map((member) => ({ user_id: member.userId, access_level: member.accessLevel }))
 
 // Typed by inference, with members' access levels as GitLab's (a valid seed's), not any number.
-function seedGroup(group: Group) {
+function seedGroup(group: Group, enforcedFrom: string | undefined) {
   const { id, path, name, visibility } = group
   return {
     id,
@@ -186,6 +196,9 @@ function seedGroup(group: Group) {
     visibility,
     members: seedMembers(group.members),
     ...(group.extendedExpiryWebhooks === true ? { extended_grat_expiry_webhooks_execute: true } : {}),
+    ...(enforcedFrom === undefined
+      ? {}
+      : { enforce_granular_tokens: true, granular_tokens_enforced_after: enforcedFrom }),
   }
 }
 
@@ -234,11 +247,17 @@ function predecessorsFirst(tokens: readonly Token[]): Token[] {
  */
 export function fakeState(options: FakeStateOptions): FakeState {
   const { authority, store, digest, freshStore } = options
+  const enforcement = options.enforcement ?? new Map<number, string>()
   // Secrets the test author gave in plain text (seed, control API), by digest: a snapshot carries them
   // back. Secrets the API minted are never kept: a snapshot has their digest instead.
   const secrets = new Map<string, string>()
   const userIds = new Set<number>()
   const remember = (seed: ValidSeed, report: SeedReport) => {
+    for (const group of seed.groups ?? []) {
+      const day = group.granular_tokens_enforced_after ?? null
+      if (group.enforce_granular_tokens === true && day !== null) enforcement.set(group.id, day)
+      else enforcement.delete(group.id)
+    }
     for (const user of seed.users ?? []) userIds.add(user.id)
     for (const resource of [...(seed.groups ?? []), ...(seed.projects ?? [])]) {
       for (const member of resource.members ?? []) userIds.add(member.user_id)
@@ -308,6 +327,7 @@ export function fakeState(options: FakeStateOptions): FakeState {
   const replaced = (seed: ValidSeed, report: SeedReport): Result<SeedReport, readonly SeedProblem[]> => {
     secrets.clear()
     userIds.clear()
+    enforcement.clear()
     remember(seed, report)
     options.onReplace?.()
     return ok(report)
@@ -336,7 +356,7 @@ export function fakeState(options: FakeStateOptions): FakeState {
       if (storedGroups.isErr()) return err(storedGroups.error)
       const storedProjects = await resources.listProjects()
       if (storedProjects.isErr()) return err(storedProjects.error)
-      groups.push(...storedGroups.value.map(seedGroup))
+      groups.push(...storedGroups.value.map((group) => seedGroup(group, enforcement.get(group.id))))
       projects.push(...storedProjects.value.map(seedProject))
       for (const resource of [...storedGroups.value, ...storedProjects.value]) {
         for (const member of resource.members) userIds.add(member.userId)

@@ -138,6 +138,8 @@ export interface PresentedToken {
   readonly scopes: readonly string[]
   readonly expiresAt: string | null
   readonly familyId: number | null
+  /** Whether it is a fine-grained token; `false` for a legacy one (absent: unknown). */
+  readonly granular?: boolean
 }
 
 /** What {@link refusalReason} explains a refusal from. */
@@ -236,7 +238,9 @@ function typedReason(facts: RefusalFacts, error: PatkitError): RefusalReason {
       const message =
         error.boundary === null
           ? 'the route takes no fine-grained token (GitLab declares no permission for it)'
-          : `the fine-grained token lacks ${error.missing.join(', ')} at the ${error.boundary} boundary`
+          : facts.token?.granular === false
+            ? `the ${error.boundary}'s top-level group enforces fine-grained tokens (enforce_granular_tokens), and this legacy token is held to them: it lacks ${error.missing.join(', ')}`
+            : `the fine-grained token lacks ${error.missing.join(', ')} at the ${error.boundary} boundary`
       return {
         code: 'insufficient_granular_scope',
         message,

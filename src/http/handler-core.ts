@@ -123,8 +123,9 @@ export function handlerCore(authority: Authority, options: HandlerOptions = {}):
     const serve = (caller: Result<Principal | null, PrincipalError>): Reply | Promise<Reply> => {
       if (caller.isErr()) return errorReply(caller.error)
       const principal = caller.value
-      // GitLab's granular authorization, once the caller is known: a legacy token passes at once.
-      if (principal?.token.granularScopes === undefined) return route(principal)
+      // GitLab's granular authorization, once the caller is known: a legacy token passes at once unless
+      // a top-level group enforces fine-grained tokens (answered without a promise when none does).
+      if (principal === null) return route(principal)
       const allowed = authority.requests.authorizeGranular(principal, granularRequirement(row, path))
       if (!(allowed instanceof Promise))
         return allowed.isOk() ? route(principal) : granularRefusal(allowed.error)

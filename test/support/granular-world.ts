@@ -18,7 +18,12 @@ const PEPPER = 'granular-pepper'
  * (9), and alice's personal project alice/notes (10). Fine-grained tokens are put in the store
  * directly (not created over HTTP), with legacy scopes `api` so the route's scope rule never decides.
  */
-export async function granularWorld(options: { readonly release?: Release } = {}) {
+export async function granularWorld(
+  options: {
+    readonly release?: Release
+    readonly granularEnforcement?: { readonly enforcedFrom: (topLevelGroupId: number) => string | null }
+  } = {},
+) {
   const store = memoryStore({ users: [ADMIN, ALICE, BOB] })
   const resources = store.resources
   if (resources === undefined) throw new Error('the memory store holds resources')
@@ -28,6 +33,9 @@ export async function granularWorld(options: { readonly release?: Release } = {}
     clock: manualClock(T0),
     random: seededRandom(5),
     ...(options.release === undefined ? {} : { release: options.release }),
+    ...(options.granularEnforcement === undefined
+      ? {}
+      : { granularEnforcement: options.granularEnforcement }),
   })
   const member: readonly Member[] = [{ userId: ALICE.id, accessLevel: 50 }]
   const group = (

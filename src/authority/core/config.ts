@@ -48,6 +48,21 @@ export interface AuthorityConfig<P extends string = string> {
    * theirs acts as a regular user's (no other users' tokens, no `sudo`, the users API without admin fields).
    */
   readonly adminMode?: boolean
+  /**
+   * GitLab.com's top-level group setting `enforce_granular_tokens` with its date
+   * `granular_tokens_enforced_after` (namespace settings; no REST attribute). `enforcedFrom`: given a
+   * top-level group's id, the day (`YYYY-MM-DD`) from which the group requires fine-grained tokens, or
+   * `null` when it does not; `anyEnforced` (optional): whether any group enforces at all, `false`
+   * sparing a legacy token's request the lookup of its project or group. From that day a legacy
+   * personal access token of a human user is refused on every route whose project or group lies in
+   * that group, as a fine-grained token without permissions is (403 `insufficient_granular_scope`);
+   * fine-grained tokens, bots and service accounts are unaffected. Absent: no group enforces, GitLab's
+   * default.
+   */
+  readonly granularEnforcement?: {
+    readonly enforcedFrom: (topLevelGroupId: number) => string | null
+    readonly anyEnforced?: () => boolean
+  }
   /** Longest allowed lifetime in days; defaults to 365. */
   readonly maxLifetimeDays?: number
   /**

@@ -50,6 +50,11 @@ export interface AuthorityDeps {
   readonly scopes: readonly string[]
   /** The permissions a fine-grained token may carry: the `permissions` option; empty without it. */
   readonly permissions: readonly string[]
+  /** The `granularEnforcement` option; `null` without it. */
+  readonly granularEnforcement: {
+    readonly enforcedFrom: (topLevelGroupId: number) => string | null
+    readonly anyEnforced?: () => boolean
+  } | null
   /** GitLab's Admin Mode setting: administrators act as such only with an `admin_mode` token. */
   readonly adminMode: boolean
   readonly lastUsedThrottleMs: number

@@ -1,4 +1,5 @@
 import { err, ok, type Result } from 'neverthrow'
+import { utcDay } from '../../domain/calendar.js'
 import { insufficientGranularScope, notFound } from '../../domain/error-constructors.js'
 import type { ErrorOf, StoreFailure } from '../../domain/errors.js'
 import { type GranularBoundary, type GranularScope, missingPermissions } from '../../domain/granular-scope.js'
@@ -50,23 +51,61 @@ type Verdict = Result<void, GranularAccessError>
 const GRANTED: Verdict = ok(undefined)
 
 /**
- * GitLab's `Authz::Tokens::AuthorizeGranularScopesService` for one operation: a legacy token (no
- * `granularScopes`), or any token before the release that has fine-grained tokens, passes untouched
- * (its scopes are checked as ever); a fine-grained token passes when its scopes grant `requirement`'s
- * permission at its boundary. `requirement` `null`: the operation declares none, and takes no
- * fine-grained token. A fine-grained token acting through `sudo` is held to its own scopes. Answered at
- * once for a user or instance boundary; a project or group boundary reads the store.
+ * GitLab's `Authz::Tokens::AuthorizeGranularScopesService` for one operation: any token before the
+ * release that has fine-grained tokens passes untouched (its scopes are checked as ever); a
+ * fine-grained token passes when its scopes grant `requirement`'s permission at its boundary.
+ * `requirement` `null`: the operation declares none, and takes no fine-grained token. A fine-grained
+ * token acting through `sudo` is held to its own scopes. A legacy token passes, unless its project's or
+ * group's top-level group enforces fine-grained tokens (`granularEnforcement`, GitLab's
+ * `granular_token_required?`): then it is checked as a fine-grained token without permissions.
+ * Answered at once for a user or instance boundary and for a legacy token without enforcement; a
+ * project or group boundary reads the store.
  */
 export function authorizeGranular(
   deps: AuthorityDeps,
   principal: Principal,
   requirement: GranularRequirement | null,
 ): Verdict | Promise<Verdict> {
+  if (!hasFeature('granular_enforcement', deps.release)) return GRANTED
   const scopes = principal.token.granularScopes
-  if (scopes === undefined || !hasFeature('granular_enforcement', deps.release)) return GRANTED
+  if (scopes === undefined) return legacyVerdict(deps, principal, requirement)
   if (requirement === null) return err(insufficientGranularScope(null, []))
   if ('ref' in requirement) return resourceVerdict(deps, principal, scopes, requirement)
   return verdict(scopes, { type: requirement.boundary }, requirement.permission)
+}
+
+// GitLab's `granular_token_required?` (authorize_granular_scopes_service.rb; shared/reference
+// fine-grained-pats.md §6, §12): a legacy token of a human user (`token.user.human?`: no bot, no
+// service account), on an operation whose boundary is a project or group (a user or instance boundary
+// has no namespace), whose top-level group enforces fine-grained tokens from a day that has come
+// (`granular_tokens_enforced_after: Date.current` already denies, in the shared example).
+function legacyVerdict(
+  deps: AuthorityDeps,
+  principal: Principal,
+  requirement: GranularRequirement | null,
+): Verdict | Promise<Verdict> {
+  const enforcement = deps.granularEnforcement
+  if (enforcement === null || requirement === null || !('ref' in requirement)) return GRANTED
+  if (enforcement.anyEnforced?.() === false) return GRANTED
+  const owner = ownerOf(principal)
+  if (owner.bot === true || owner.serviceAccount === true) return GRANTED
+  return enforcedVerdict(deps, principal, requirement, enforcement.enforcedFrom)
+}
+
+async function enforcedVerdict(
+  deps: AuthorityDeps,
+  principal: Principal,
+  requirement: Extract<GranularRequirement, { readonly ref: string }>,
+  enforcedFrom: (topLevelGroupId: number) => string | null,
+): Promise<Verdict> {
+  const seen = await inView(deps, requirement.boundary, viewerOf(principal), requirement.ref)
+  // A project or group the caller cannot see: the operation answers its own 404, as for any legacy token.
+  if (seen.isErr()) return seen.error.type === 'not_found' ? GRANTED : err(seen.error)
+  const root = seen.value.root
+  const day = root === null ? null : enforcedFrom(root.id)
+  if (day === null || day > utcDay(deps.clock.now())) return GRANTED
+  if (requirement.publicRead === true && seen.value.resource.visibility === 'public') return GRANTED
+  return verdict([], boundaryOf(seen.value, principal), requirement.permission)
 }
 
 function verdict(scopes: readonly GranularScope[], boundary: GranularBoundary, permission: string): Verdict {

@@ -69,10 +69,13 @@ export interface RequestMethods {
   sudo(principal: Principal, identifier: string): ResultAsync<Principal, SudoError>
   /**
    * Whether the principal's token may use an operation that declares `requirement` (GitLab's
-   * `route_setting :authorization`; `null` for one that declares none): a legacy token always may (its
-   * scopes are checked by the operation); a fine-grained token needs the permission at the boundary
-   * (403 `insufficient_granular_scope`), and a project or group it may not see is `not_found`. The
-   * answer is immediate for a user or instance boundary (no promise), read from the store otherwise.
+   * `route_setting :authorization`; `null` for one that declares none): a legacy token may (its
+   * scopes are checked by the operation), unless the `granularEnforcement` option says the project's or
+   * group's top-level group enforces fine-grained tokens, where a human's legacy token is held to them
+   * with no permission; a fine-grained token needs the permission at the boundary (403
+   * `insufficient_granular_scope`), and a project or group it may not see is `not_found`. The answer
+   * is immediate for a user or instance boundary and for a legacy token without enforcement (no
+   * promise), read from the store otherwise.
    *
    * @example
    * ```ts

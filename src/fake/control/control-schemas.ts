@@ -1,3 +1,5 @@
+import { GITLAB_PERMISSIONS } from '../../domain/gitlab-permissions.js'
+import { GRANULAR_ACCESS } from '../../domain/granular-scope.js'
 import { SCOPES } from '../../domain/scopes.js'
 import { DELIVERY_SCHEMA } from './delivery-routes.js'
 import { closed, integer, nullable, ref } from './openapi-schema.js'
@@ -56,6 +58,15 @@ const seedGroup = closed(
       description:
         "GitLab's namespace setting: the group's hooks also hear the 60- and 30-day token expiry notices; default false",
     },
+    enforce_granular_tokens: {
+      type: 'boolean',
+      description:
+        "GitLab.com's setting of a top-level group (no REST attribute): from granular_tokens_enforced_after on, legacy personal access tokens of human users are refused in the group; default false",
+    },
+    granular_tokens_enforced_after: nullable('string', {
+      format: 'date',
+      description: 'the day enforce_granular_tokens starts (needed with it)',
+    }),
   },
   ['id', 'path', 'name'],
 )
@@ -73,12 +84,51 @@ const seedProject = closed(
   ['id', 'path', 'name'],
 )
 
+// One entry of `granular_scopes`, as GitLab's `POST /user/personal_access_tokens` takes it.
+const seedGranularScope = closed(
+  {
+    access: { enum: [...GRANULAR_ACCESS], description: "one of GitLab's accesses" },
+    permissions: {
+      type: 'array',
+      minItems: 1,
+      uniqueItems: true,
+      items: { enum: Object.keys(GITLAB_PERMISSIONS) },
+      description: "GitLab's assignable permissions",
+    },
+    project_ids: {
+      type: 'array',
+      minItems: 1,
+      items: integer(1),
+      description: 'with selected_memberships only: each id a scope of its own',
+    },
+    group_ids: {
+      type: 'array',
+      minItems: 1,
+      items: integer(1),
+      description: 'with selected_memberships only: each id a scope of its own',
+    },
+  },
+  ['access', 'permissions'],
+)
+
 const seedToken = closed(
   {
     id: integer(1),
     user_id: integer(1),
     name: { type: 'string', minLength: 1, maxLength: 255 },
-    scopes: { type: 'array', minItems: 1, items: { enum: [...SCOPES] } },
+    scopes: {
+      type: 'array',
+      minItems: 1,
+      items: { enum: [...SCOPES] },
+      description: "a legacy token's scopes; exactly one of scopes and granular_scopes",
+    },
+    granular_scopes: {
+      type: 'array',
+      // Inline, not a $ref: a schema without refs is inlined where it is used (ajv), which the
+      // `required` of the Seed's token checks need.
+      items: seedGranularScope,
+      description: "instead of scopes: a fine-grained token's scopes",
+    },
     token: { type: 'string', minLength: 8, description: 'the plaintext secret' },
     token_digest: {
       type: 'string',
@@ -95,7 +145,7 @@ const seedToken = closed(
     impersonation: { type: 'boolean' },
     previous_id: nullable('integer', { minimum: 1 }),
   },
-  ['user_id', 'name', 'scopes'],
+  ['user_id', 'name'],
 )
 
 const counts = closed({ users: integer(0), tokens: integer(0), groups: integer(0), projects: integer(0) }, [
@@ -131,7 +181,11 @@ export const CONTROL_SCHEMAS = {
   SeedMember: { ...seedMember, description: 'a direct member and their role (access_level)' },
   SeedGroup: { ...seedGroup, description: 'a group in the seed format, GitLab field names' },
   SeedProject: { ...seedProject, description: 'a project in the seed format, GitLab field names' },
-  SeedToken: { ...seedToken, description: 'a token in the seed format, GitLab field names' },
+  SeedToken: {
+    ...seedToken,
+    description:
+      'a token in the seed format, GitLab field names; exactly one of scopes (legacy) and granular_scopes (fine-grained)',
+  },
   Seed: {
     ...closed({
       users: { type: 'array', items: ref('SeedUser') },
@@ -146,6 +200,12 @@ export const CONTROL_SCHEMAS = {
               oneOf: [
                 { type: 'object', required: ['token'] },
                 { type: 'object', required: ['token_digest', 'id'] },
+              ],
+            },
+            {
+              oneOf: [
+                { type: 'object', required: ['scopes'] },
+                { type: 'object', required: ['granular_scopes'] },
               ],
             },
           ],

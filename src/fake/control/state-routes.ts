@@ -1,4 +1,5 @@
 import type { SeedReport } from '../seed/load-seed.js'
+import { granularScopesJson } from '../seed/seed-granular.js'
 import type { ControlParts } from './control-parts.js'
 import { problem, reply } from './control-reply.js'
 import { type ControlRow, controlRoute } from './control-row.js'
@@ -57,7 +58,13 @@ async function addToken(parts: ControlParts, body: unknown): Promise<Response> {
   if (added.isErr()) return reply(400, { error: 'invalid token', problems: added.error })
   const issued = added.value.issued[0]
   if (issued === undefined) return problem(409, 'this secret is already stored')
-  return reply(201, { id: issued.token.id, user_id: issued.token.userId, token: issued.secret })
+  const { id, granularScopes } = issued.token
+  return reply(201, {
+    id,
+    user_id: issued.token.userId,
+    token: issued.secret,
+    ...(granularScopes === undefined ? {} : { granular_scopes: granularScopesJson(granularScopes) }),
+  })
 }
 
 /** The data: back to the start, a snapshot, a restore, and users, tokens, groups and projects added. */
@@ -154,16 +161,32 @@ export const STATE_ROUTES: readonly ControlRow[] = [
     body: 'json',
     doc: {
       operationId: 'addToken',
-      summary: 'Add one token in the seed format; without `token` a fresh secret is made and returned',
+      summary:
+        'Add one token in the seed format (legacy with `scopes`, fine-grained with `granular_scopes`, checked as the seed is); without `token` a fresh secret is made and returned',
       requestBody: { required: true, ...json(ref('SeedToken')) },
       responses: {
         '201': answer(
-          'the id and the secret',
-          closed({ id: integer(1), user_id: integer(1), token: { type: 'string' } }, [
-            'id',
-            'user_id',
-            'token',
-          ]),
+          'the id and the secret; a fine-grained token’s granular scopes, one entry per scope',
+          closed(
+            {
+              id: integer(1),
+              user_id: integer(1),
+              token: { type: 'string' },
+              granular_scopes: {
+                type: 'array',
+                items: closed(
+                  {
+                    access: { type: 'string' },
+                    permissions: { type: 'array', items: { type: 'string' } },
+                    project_ids: { type: 'array', items: integer(1) },
+                    group_ids: { type: 'array', items: integer(1) },
+                  },
+                  ['access', 'permissions'],
+                ),
+              },
+            },
+            ['id', 'user_id', 'token'],
+          ),
         ),
         ...INVALID,
         '409': failure('this secret is already stored'),

@@ -9,6 +9,7 @@ import type { Token } from '../../domain/token.js'
 import type { TokenStore } from '../../store/token-store.js'
 import type { User } from '../../store/user.js'
 import { checkSeed, type SeedPlan, seedDigest } from './seed-check.js'
+import { grantsOf, seedGranularScopes } from './seed-granular.js'
 import type { ResourcePlan } from './seed-resources.js'
 import type { SeedProblem, ValidSeed } from './seed-schema.js'
 
@@ -140,10 +141,13 @@ async function writeResources(
 
 function toInput(token: ValidSeedToken, secret: string): IssueTokenInput {
   // exactOptionalPropertyTypes: an absent seed field must stay absent, not become `undefined`.
+  const granular = token.granular_scopes
   return {
     userId: token.user_id,
     name: token.name,
-    scopes: token.scopes,
+    ...(granular === undefined
+      ? { scopes: token.scopes ?? [] }
+      : { permissions: grantsOf(seedGranularScopes(granular)) }),
     secret,
     ...(token.id === undefined ? {} : { id: token.id }),
     ...(token.description === undefined ? {} : { description: token.description }),
@@ -180,12 +184,14 @@ async function restoreByDigest(
   }
   const at = (value: string | null | undefined) =>
     value === undefined || value === null ? null : new Date(value)
+  const granular = token.granular_scopes
   const imported = await target.store.importToken({
     id,
     userId: token.user_id,
     name: token.name,
     description: token.description ?? null,
-    scopes: token.scopes,
+    scopes: token.scopes ?? [],
+    ...(granular === undefined ? {} : { granularScopes: seedGranularScopes(granular) }),
     createdAt: at(token.created_at) ?? target.authority.now(),
     lastUsedAt: at(token.last_used_at),
     ...(token.last_used_ips === undefined || token.last_used_ips.length === 0

@@ -13,7 +13,7 @@ export async function botTokenProblems(
   const problems: SeedProblem[] = []
   for (const [index, token] of (seed.tokens ?? []).entries()) {
     if (!(await isBot(`tokens[${index}].user_id`, token.user_id))) continue
-    for (const [at, scope] of token.scopes.entries()) {
+    for (const [at, scope] of (token.scopes ?? []).entries()) {
       if (!RESOURCE_BOT_SCOPES.includes(scope)) {
         problems.push({
           path: `tokens[${index}].scopes[${at}]`,

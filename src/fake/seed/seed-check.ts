@@ -5,6 +5,7 @@ import type { Digester } from '../../domain/secret.js'
 import type { TokenStore } from '../../store/token-store.js'
 import { botTokenProblems } from './seed-bots.js'
 import { seedFamilyProblems } from './seed-families.js'
+import { granularReferenceProblems } from './seed-granular.js'
 import { checkResources, type ReadOnce, type ResourcePlan } from './seed-resources.js'
 import type { SeedProblem, ValidSeed } from './seed-schema.js'
 
@@ -50,7 +51,8 @@ function nonEmpty(problems: readonly SeedProblem[]): SeedProblems | null {
  * usernames held by other stored users (as the users would be put, in order), secrets stored under
  * another id, ids taken, unknown owners, and a `previous_id` naming a stored token that is unknown,
  * still active, another user's, or rotated already; groups and projects (`checkResources`: unknown
- * groups and users, cycles, full paths taken) and bots' tokens (scopes GitLab never gives a bot).
+ * groups and users, cycles, full paths taken), bots' tokens (scopes GitLab never gives a bot), and the
+ * projects and groups granular scopes name (in the seed or stored).
  * Every problem is listed, each naming its field.
  */
 export async function checkSeed(
@@ -100,6 +102,23 @@ export async function checkSeed(
     problems,
   )
   problems.push(...(await botTokenProblems(seed, async (path, id) => (await botOf(path, id)) === true)))
+  const seedIds = {
+    group: new Set((seed.groups ?? []).map((g) => g.id)),
+    project: new Set((seed.projects ?? []).map((p) => p.id)),
+  }
+  const exists = async (type: 'project' | 'group', id: number): Promise<boolean> => {
+    if (seedIds[type].has(id)) return true
+    const resources = store.resources
+    if (resources === undefined) return false
+    const path = `${type}s`
+    const found =
+      type === 'group'
+        ? await readOnce(path, resources.findGroup(id))
+        : await readOnce(path, resources.findProject(id))
+    // A store that could not be read was reported already: no second problem for the same id.
+    return found === undefined || found !== null
+  }
+  problems.push(...(await granularReferenceProblems(tokens, exists)))
   const refused = nonEmpty(problems)
   return refused === null ? ok({ stored, resources }) : err(refused)
 }

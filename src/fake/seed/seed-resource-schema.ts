@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { parseCalendarDate } from '../../domain/calendar.js'
 import { fullMessages, type PathKind, pathProblems } from '../../domain/namespace-path.js'
 import { ACCESS_LEVELS, isAccessLevel } from '../../domain/resource.js'
 
@@ -56,10 +57,40 @@ export const seedGroupSchema = z
     parent_id: z.number().int().positive().nullable().optional(),
     /** GitLab's namespace setting: the group's hooks also hear the 60- and 30-day expiry notices. */
     extended_grat_expiry_webhooks_execute: z.boolean().optional(),
+    /**
+     * GitLab.com's namespace setting of a top-level group: from `granular_tokens_enforced_after` on,
+     * legacy personal access tokens of human users are refused on the group, its subgroups and their
+     * projects (held by the fake, not by the store).
+     */
+    enforce_granular_tokens: z.boolean().optional(),
+    granular_tokens_enforced_after: z
+      .string()
+      .refine(
+        (value) => parseCalendarDate(value).isOk(),
+        'Invalid date: expected an existing day as YYYY-MM-DD',
+      )
+      .nullable()
+      .optional(),
   })
   .superRefine((group, ctx) => {
     const top = group.parent_id === undefined || group.parent_id === null
     checkPath(top ? 'root_namespace' : 'subgroup')(group.path, ctx)
+    const enforced = group.enforce_granular_tokens === true
+    const day = group.granular_tokens_enforced_after ?? null
+    if (!top && (enforced || day !== null)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [enforced ? 'enforce_granular_tokens' : 'granular_tokens_enforced_after'],
+        message: 'Only a top-level group has this setting: its subgroups and projects inherit it',
+      })
+    } else if (enforced && day === null) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['granular_tokens_enforced_after'],
+        message:
+          'enforce_granular_tokens needs granular_tokens_enforced_after: the day (YYYY-MM-DD) enforcement starts',
+      })
+    }
   })
 
 /**

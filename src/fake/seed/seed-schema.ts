@@ -1,8 +1,11 @@
 import { z } from 'zod'
 import { parseCalendarDate } from '../../domain/calendar.js'
+import { isKnownPermission } from '../../domain/gitlab-permissions.js'
+import { checkGranularScopes } from '../../domain/granular-request.js'
 import { SCOPES } from '../../domain/scopes.js'
 import { checkUsername } from '../../domain/username.js'
 import { seedFamilyProblems } from './seed-families.js'
+import { seedGranularScopeSchema, seedGranularScopes } from './seed-granular.js'
 import { botNamespaceSchema, seedGroupSchema, seedProjectSchema } from './seed-resource-schema.js'
 
 // One of GitLab's scopes; zod stays at this edge (the seed file), out of the domain.
@@ -50,7 +53,9 @@ const calendarDate = z
   .refine((value) => parseCalendarDate(value).isOk(), 'Invalid date: expected an existing day as YYYY-MM-DD')
 
 /**
- * One token of a seed, in GitLab's JSON field names. Only `user_id`, `name`, `scopes` and `token` (the
+ * One token of a seed, in GitLab's JSON field names. Only `user_id`, `name`, `scopes` (or, for a
+ * fine-grained token, `granular_scopes` as GitLab's API takes it: `{access, permissions, project_ids?,
+ * group_ids?}`) and `token` (the
  * plaintext secret, at least 8 characters; or `token_digest` with `id`, as a snapshot writes a token
  * whose secret is unknown) are required; `id` defaults to the next free one,
  * `created_at` to the authority's now, `expires_at` to now + the maximum lifetime (`null`: never).
@@ -65,7 +70,9 @@ export const seedTokenSchema = z.strictObject({
   id: z.number().int().positive().optional(),
   user_id: z.number().int().positive(),
   name: z.string().trim().min(1).max(255),
-  scopes: z.array(scopeSchema).min(1),
+  scopes: z.array(scopeSchema).min(1).optional(),
+  /** Instead of `scopes`: a fine-grained token's scopes, as `POST /user/personal_access_tokens` takes them. */
+  granular_scopes: z.array(seedGranularScopeSchema).optional(),
   token: z.string().min(8).optional(),
   /**
    * Instead of `token`: the stored digest of a secret nobody knows any more (a snapshot of tokens the
@@ -182,6 +189,7 @@ export const seedSchema = z
       if (digest !== undefined) report(['tokens', index, 'token_digest'], 'Duplicate token digest')
     }
     for (const [index, token] of tokens.entries()) {
+      for (const { field, message } of tokenScopeProblems(token)) report(['tokens', index, field], message)
       if ((token.token === undefined) === (token.token_digest === undefined)) {
         report(['tokens', index, 'token'], 'Give exactly one of token and token_digest')
       } else if (token.token_digest !== undefined && token.id === undefined) {
@@ -192,6 +200,32 @@ export const seedSchema = z
       report(['tokens', index, 'previous_id'], message)
     }
   })
+
+// Exactly one of `scopes` and `granular_scopes` (GitLab's `exactly_one_of`); granular scopes pass the
+// checks the API makes on creation (`checkGranularScopes`: permissions unique, one scope per namespace,
+// at most one without a namespace), with the API's message.
+function tokenScopeProblems(token: z.output<typeof seedTokenSchema>): { field: string; message: string }[] {
+  const granular = token.granular_scopes
+  if ((token.scopes === undefined) === (granular === undefined)) {
+    return [
+      {
+        field: 'scopes',
+        message:
+          'Give exactly one of scopes and granular_scopes (a legacy token has scopes, a fine-grained one granular_scopes)',
+      },
+    ]
+  }
+  if (granular === undefined) return []
+  // Each entry's own problems (unknown or repeated permissions) were reported at their place already.
+  const listed = granular.flatMap((entry) => entry.permissions)
+  if (
+    !listed.every(isKnownPermission) ||
+    granular.some((e) => new Set(e.permissions).size !== e.permissions.length)
+  )
+    return []
+  const checked = checkGranularScopes(seedGranularScopes(granular))
+  return checked.isErr() ? [{ field: 'granular_scopes', message: checked.error.message }] : []
+}
 
 // The user kinds GitLab keeps apart: a bot belongs to one project or group, a service account may be
 // provisioned by a group, and no user is both.
