@@ -6,10 +6,15 @@ import {
   calendarDaysBetween,
   utcDay,
 } from '../../../src/domain/calendar.js'
+import { migrate, sqlStore } from '../../../src/sql/index.js'
+import type { TokenStore } from '../../../src/store/token-store.js'
+import { emptyTables, pglite, postgres, uniquePrefix } from '../../sql/support/databases.js'
+import { describeDatabase } from '../../sql/support/describe-database.js'
 import { addHook, control, EXPIRES, extend, type Receiver, receiver, world } from './expiry-world.js'
 
 // Any sequence of clock moves (back too), resets and rotations: the project hook receives exactly the
-// notices a model of GitLab's daily worker gives, so none twice and none skipped.
+// notices a model of GitLab's daily worker gives, so none twice and none skipped; on memory, PGlite
+// and PostgreSQL (issue 33's done-when).
 
 type Op = { kind: 'move'; days: number } | { kind: 'reset' } | { kind: 'rotate'; days: number }
 
@@ -78,12 +83,23 @@ afterAll(async () => {
   await r.close()
 })
 
-describe('expiry webhooks, property', () => {
-  it('deliver every notice the model gives, once', { timeout: 240_000 }, async () => {
+/**
+ * The property on one store: `store` gives each run its fake's store (emptied), or undefined for
+ * memory. On SQL the claims are rows (`token_notices`), so a notice claimed once stays claimed.
+ */
+function deliversEachNoticeOnce(
+  numRuns: number,
+  store: () => Promise<TokenStore | undefined>,
+): () => Promise<void> {
+  return async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { maxLength: 8 }), async (ops) => {
         r.received.length = 0
-        const gitlab = await world({ extended: { project: true } })
+        const given = await store()
+        const gitlab = await world({
+          extended: { project: true },
+          ...(given === undefined ? {} : { store: given }),
+        })
         try {
           await addHook(gitlab, r.url, { type: 'project', id: 7 }, 'P')
           const model = new Model()
@@ -130,7 +146,33 @@ describe('expiry webhooks, property', () => {
           await gitlab.close()
         }
       }),
-      { numRuns: 25 },
+      { numRuns },
+    )
+  }
+}
+
+describe('expiry webhooks, property', () => {
+  it(
+    'deliver every notice the model gives, once',
+    { timeout: 240_000 },
+    deliversEachNoticeOnce(25, async () => undefined),
+  )
+})
+
+// The same property where the claims are rows: fewer runs, each on emptied tables of one prefix.
+for (const target of [pglite, postgres]) {
+  const prefix = uniquePrefix(`hookprop_${target === pglite ? 'lite' : 'pg'}`)
+  await describeDatabase(target, prefix, (db) => {
+    beforeAll(async () => {
+      ;(await migrate(db, { tablePrefix: prefix }))._unsafeUnwrap()
+    })
+    it(
+      'deliver every notice the model gives, once (claims in the database)',
+      { timeout: 240_000 },
+      deliversEachNoticeOnce(6, async () => {
+        await emptyTables(db, prefix)
+        return sqlStore(db, { tablePrefix: prefix })
+      }),
     )
   })
-})
+}
