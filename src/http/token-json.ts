@@ -238,7 +238,8 @@ export interface GranularScopeJson {
   readonly group_id: number | null
 }
 
-function granularScopeJson(scope: GranularScope): GranularScopeJson {
+/** A fine-grained scope as GitLab's `PersonalAccessTokenGranularScope` entity shows it. */
+export function granularScopeJson(scope: GranularScope): GranularScopeJson {
   return {
     access: scope.access,
     permissions: scope.permissions,

@@ -1,5 +1,6 @@
 import type { Group, Project } from '../../domain/resource.js'
 import { isActive, isExpired, type Token } from '../../domain/token.js'
+import { granularScopeJson } from '../../http/token-json.js'
 import type { User } from '../../store/user.js'
 import { seedMembers } from '../fake-state.js'
 
@@ -14,6 +15,8 @@ export function tokenRow(token: Token, now: Date) {
     user_id: token.userId,
     name: token.name,
     scopes: token.scopes,
+    // A fine-grained token's scopes as GitLab's entity shows them; null for a legacy token.
+    granular_scopes: token.granularScopes === undefined ? null : token.granularScopes.map(granularScopeJson),
     description: token.description,
     created_at: token.createdAt.toISOString(),
     last_used_at: iso(token.lastUsedAt),

@@ -31,6 +31,27 @@ export const DASHBOARD_SCHEMAS = {
       user_id: integer(1),
       name: { type: 'string' },
       scopes: { type: 'array', items: { type: 'string' } },
+      granular_scopes: {
+        description:
+          "a fine-grained token's scopes (GitLab's granular scope entity); null for a legacy token",
+        oneOf: [
+          { type: 'null' },
+          {
+            type: 'array',
+            items: closed(
+              {
+                access: {
+                  enum: ['personal_projects', 'all_memberships', 'selected_memberships', 'user', 'instance'],
+                },
+                permissions: { type: 'array', items: { type: 'string' } },
+                project_id: nullable('integer'),
+                group_id: nullable('integer'),
+              },
+              ['access', 'permissions', 'project_id', 'group_id'],
+            ),
+          },
+        ],
+      },
       description: nullable('string'),
       created_at: { type: 'string', format: 'date-time' },
       last_used_at: nullable('string', { format: 'date-time' }),
@@ -47,6 +68,7 @@ export const DASHBOARD_SCHEMAS = {
       'user_id',
       'name',
       'scopes',
+      'granular_scopes',
       'description',
       'created_at',
       'last_used_at',
