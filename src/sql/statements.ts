@@ -106,7 +106,7 @@ export function prepareStatements({ db, dialect, sqliteDatabase }: SqlContext): 
         'users.service_account as owner_service_account',
         'users.provisioned_by_group_id as owner_provisioned_by_group_id',
       ])
-      .where('tokens.digest', '=', digest),
+      .where((eb) => dialect.atMostOneRow(eb('tokens.digest', '=', digest))),
     [digest],
   )
   const pages = new Map<string, Prepared<TokenRow & { readonly total_count: unknown }>>()
