@@ -25,6 +25,40 @@ interface TokenUserRow extends TokenRow {
 }
 
 /**
+ * A {@link TokenUserRow} from its column values, in `withUserByDigest`'s select order: `tokenColumns`'
+ * then the owner's (a wrong order fails the store's conformance suite with direct reads).
+ */
+function tokenUserRowOf(values: readonly unknown[]): TokenUserRow {
+  return {
+    id: values[0],
+    user_id: values[1],
+    name: values[2],
+    description: values[3],
+    scopes: values[4],
+    created_at_utc: values[5],
+    last_used_at_utc: values[6],
+    last_used_ips: values[7],
+    expires_on: values[8],
+    revoked: values[9],
+    impersonation: values[10],
+    previous_id: values[11],
+    family_id: values[12],
+    digest: values[13],
+    granular_scopes: values[14],
+    owner_id: values[15],
+    owner_username: values[16],
+    owner_admin: values[17],
+    owner_blocked: values[18],
+    owner_name: values[19],
+    owner_bot: values[20],
+    owner_bot_namespace_type: values[21],
+    owner_bot_namespace_id: values[22],
+    owner_service_account: values[23],
+    owner_provisioned_by_group_id: values[24],
+  }
+}
+
+/**
  * The hot statements of one store, compiled once with its table prefix: reads by digest and id, the
  * joined principal lookup, the throttled `last_used_at` write, rotation's two writes, and the pages of
  * a user's own list (one per sort order, compiled on first use).
@@ -115,7 +149,7 @@ export function prepareStatements({ db, dialect, sqliteDatabase }: SqlContext): 
     byId: prepare(db.selectFrom('tokens').select(columns).where('tokens.id', '=', id), [id]),
     successorOf: prepare(db.selectFrom('tokens').select(columns).where('tokens.previous_id', '=', id), [id]),
     withUserByDigest,
-    firstWithUserByDigest: firstRow(withUserByDigest, sqliteDatabase),
+    firstWithUserByDigest: firstRow(withUserByDigest, sqliteDatabase, tokenUserRowOf),
     touch: prepare(
       db
         .updateTable('tokens')
