@@ -24,8 +24,14 @@ interface DirectSqliteStatement {
   get(...parameters: unknown[]): unknown
 }
 
-/** Runs a one-row read of a {@link Prepared} statement: the first row, or undefined. */
-export type FirstRow<R> = (db: Kysely<PatkitDatabase>, values: readonly unknown[]) => Promise<R | undefined>
+/**
+ * Runs a one-row read of a {@link Prepared} statement: the first row, or undefined; at once when read
+ * directly (better-sqlite3 is synchronous), a promise through Kysely. A failure may throw or reject.
+ */
+export type FirstRow<R> = (
+  db: Kysely<PatkitDatabase>,
+  values: readonly unknown[],
+) => R | undefined | Promise<R | undefined>
 
 /**
  * The first row of `prepared`, read through Kysely, or with `database` given, as a better-sqlite3
@@ -43,11 +49,12 @@ export function firstRow<R>(
   database: DirectSqliteDatabase | undefined,
   fromValues: (values: readonly unknown[]) => R,
 ): FirstRow<R> {
-  const throughKysely: FirstRow<R> = async (db, values) => (await prepared.run(db, values)).rows[0]
+  const throughKysely = async (db: Kysely<PatkitDatabase>, values: readonly unknown[]) =>
+    (await prepared.run(db, values)).rows[0]
   if (database === undefined) return throughKysely
   // Prepared on first use, not at construction: the tables may not exist before `migrate` runs.
   let statement: DirectSqliteStatement | undefined
-  return async (db, values) => {
+  return (db, values) => {
     // Kysely's own transactions (`BEGIN` on the one connection) and the host's alike.
     if (database.inTransaction) return throughKysely(db, values)
     if (statement === undefined) {

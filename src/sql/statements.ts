@@ -11,7 +11,7 @@ import { type encodeToken, type TokenRow, tokenColumns } from './token-row.js'
 /**
  * A token row joined with its owner's columns (all null when the user is missing).
  */
-interface TokenUserRow extends TokenRow {
+export interface TokenUserRow extends TokenRow {
   readonly owner_id: unknown
   readonly owner_username: unknown
   readonly owner_admin: unknown
