@@ -3,7 +3,8 @@ import { err, errAsync, ok, ResultAsync } from 'neverthrow'
 import { alreadyRevoked, notFound, storeFailure } from '../domain/error-constructors.js'
 import type { StoreFailure } from '../domain/errors.js'
 import { type UserId, userIdProblem } from '../domain/user-id.js'
-import type { TokenStore } from '../store/token-store.js'
+import { settledResultAsync } from '../store/settled.js'
+import type { TokenStore, TokenWithUser } from '../store/token-store.js'
 import { resolveOptions, type SqlStoreOptions } from './options.js'
 import { replaceAllRows } from './replace-all.js'
 import { revokeDescendants } from './revoke-descendants.js'
@@ -76,6 +77,18 @@ export function sqlStore<DB>(db: Kysely<DB>, options: SqlStoreOptions = {}): Tok
     const problem = userIdProblem(context.userIdType, userId)
     return problem === null ? run(operation, work) : errAsync(storeFailure(operation, new TypeError(problem)))
   }
+  // Authentication's lookup, answered settled when the store reads SQLite directly (synchronously):
+  // the authority then decides without waiting, as on the memory store.
+  const withUser = (operation: string, digest: string): ResultAsync<TokenWithUser | null, StoreFailure> => {
+    try {
+      const found = findTokenWithUser(context, statements, digest)
+      return found instanceof Promise
+        ? ResultAsync.fromPromise(found, toStoreFailure(operation))
+        : settledResultAsync(ok(found))
+    } catch (cause) {
+      return errAsync(toStoreFailure(operation)(cause))
+    }
+  }
   const rotated = (oldId: number, outcome: RotateOutcome) => {
     switch (outcome.kind) {
       case 'rotated':
@@ -91,11 +104,9 @@ export function sqlStore<DB>(db: Kysely<DB>, options: SqlStoreOptions = {}): Tok
     // it with its own, so a disagreement fails at start-up.
     userIdType: context.userIdType,
     findByDigest: (digest) => run('findByDigest', () => findTokenBy(context, statements, 'digest', digest)),
-    findByDigestWithUser: (digest) =>
-      run('findByDigestWithUser', () => findTokenWithUser(context, statements, digest)),
+    findByDigestWithUser: (digest) => withUser('findByDigestWithUser', digest),
     // Every read here is current: a decision's lookup is the joined one.
-    findFreshByDigest: (digest) =>
-      run('findFreshByDigest', () => findTokenWithUser(context, statements, digest)),
+    findFreshByDigest: (digest) => withUser('findFreshByDigest', digest),
     findById: (id) => run('findById', () => findTokenBy(context, statements, 'id', id)),
     findSuccessor: (id) => run('findSuccessor', () => findTokenBy(context, statements, 'previous_id', id)),
     list: (query) => run('list', () => selectTokenPage(context, statements, query)),

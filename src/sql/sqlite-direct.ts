@@ -14,12 +14,24 @@ import type { PatkitDatabase } from './schema.js'
  * ```
  */
 export interface DirectSqliteDatabase {
-  prepare(sql: string): { get(...parameters: unknown[]): unknown }
+  prepare(sql: string): DirectSqliteStatement
   readonly inTransaction: boolean
 }
 
-/** Runs a one-row read of a {@link Prepared} statement: the first row, or undefined. */
-export type FirstRow<R> = (db: Kysely<PatkitDatabase>, values: readonly unknown[]) => Promise<R | undefined>
+/** The part of a better-sqlite3 `Statement` the store uses: rows read as arrays of column values. */
+interface DirectSqliteStatement {
+  raw(toggle?: boolean): unknown
+  get(...parameters: unknown[]): unknown
+}
+
+/**
+ * Runs a one-row read of a {@link Prepared} statement: the first row, or undefined; at once when read
+ * directly (better-sqlite3 is synchronous), a promise through Kysely. A failure may throw or reject.
+ */
+export type FirstRow<R> = (
+  db: Kysely<PatkitDatabase>,
+  values: readonly unknown[],
+) => R | undefined | Promise<R | undefined>
 
 /**
  * The first row of `prepared`, read through Kysely, or with `database` given, as a better-sqlite3
@@ -27,16 +39,29 @@ export type FirstRow<R> = (db: Kysely<PatkitDatabase>, values: readonly unknown[
  * connection, without Kysely's per-query path (its connection mutex, executor and awaits). While a
  * transaction is open on the connection, the read goes through Kysely and so waits for it, as every
  * other statement does: a direct read then would see the transaction's uncommitted writes.
+ *
+ * The direct read takes the row as an array of its column values, which `fromValues` names (in the
+ * statement's column order): better-sqlite3 builds an object row with one property set from C++ per
+ * column, which costs more than the query itself for a row as wide as the joined lookup's.
  */
-export function firstRow<R>(prepared: Prepared<R>, database: DirectSqliteDatabase | undefined): FirstRow<R> {
-  const throughKysely: FirstRow<R> = async (db, values) => (await prepared.run(db, values)).rows[0]
+export function firstRow<R>(
+  prepared: Prepared<R>,
+  database: DirectSqliteDatabase | undefined,
+  fromValues: (values: readonly unknown[]) => R,
+): FirstRow<R> {
+  const throughKysely = async (db: Kysely<PatkitDatabase>, values: readonly unknown[]) =>
+    (await prepared.run(db, values)).rows[0]
   if (database === undefined) return throughKysely
   // Prepared on first use, not at construction: the tables may not exist before `migrate` runs.
-  let statement: { get(...parameters: unknown[]): unknown } | undefined
-  return async (db, values) => {
+  let statement: DirectSqliteStatement | undefined
+  return (db, values) => {
     // Kysely's own transactions (`BEGIN` on the one connection) and the host's alike.
     if (database.inTransaction) return throughKysely(db, values)
-    statement ??= database.prepare(prepared.sql)
-    return statement.get(...prepared.bind(values)) as R | undefined
+    if (statement === undefined) {
+      statement = database.prepare(prepared.sql)
+      statement.raw(true)
+    }
+    const row = statement.get(...prepared.bind(values)) as readonly unknown[] | undefined
+    return row === undefined ? undefined : fromValues(row)
   }
 }

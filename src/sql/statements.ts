@@ -11,7 +11,7 @@ import { type encodeToken, type TokenRow, tokenColumns } from './token-row.js'
 /**
  * A token row joined with its owner's columns (all null when the user is missing).
  */
-interface TokenUserRow extends TokenRow {
+export interface TokenUserRow extends TokenRow {
   readonly owner_id: unknown
   readonly owner_username: unknown
   readonly owner_admin: unknown
@@ -22,6 +22,40 @@ interface TokenUserRow extends TokenRow {
   readonly owner_bot_namespace_id: unknown
   readonly owner_service_account: unknown
   readonly owner_provisioned_by_group_id: unknown
+}
+
+/**
+ * A {@link TokenUserRow} from its column values, in `withUserByDigest`'s select order: `tokenColumns`'
+ * then the owner's (a wrong order fails the store's conformance suite with direct reads).
+ */
+function tokenUserRowOf(values: readonly unknown[]): TokenUserRow {
+  return {
+    id: values[0],
+    user_id: values[1],
+    name: values[2],
+    description: values[3],
+    scopes: values[4],
+    created_at_utc: values[5],
+    last_used_at_utc: values[6],
+    last_used_ips: values[7],
+    expires_on: values[8],
+    revoked: values[9],
+    impersonation: values[10],
+    previous_id: values[11],
+    family_id: values[12],
+    digest: values[13],
+    granular_scopes: values[14],
+    owner_id: values[15],
+    owner_username: values[16],
+    owner_admin: values[17],
+    owner_blocked: values[18],
+    owner_name: values[19],
+    owner_bot: values[20],
+    owner_bot_namespace_type: values[21],
+    owner_bot_namespace_id: values[22],
+    owner_service_account: values[23],
+    owner_provisioned_by_group_id: values[24],
+  }
 }
 
 /**
@@ -106,7 +140,7 @@ export function prepareStatements({ db, dialect, sqliteDatabase }: SqlContext): 
         'users.service_account as owner_service_account',
         'users.provisioned_by_group_id as owner_provisioned_by_group_id',
       ])
-      .where('tokens.digest', '=', digest),
+      .where((eb) => dialect.atMostOneRow(eb('tokens.digest', '=', digest))),
     [digest],
   )
   const pages = new Map<string, Prepared<TokenRow & { readonly total_count: unknown }>>()
@@ -115,7 +149,7 @@ export function prepareStatements({ db, dialect, sqliteDatabase }: SqlContext): 
     byId: prepare(db.selectFrom('tokens').select(columns).where('tokens.id', '=', id), [id]),
     successorOf: prepare(db.selectFrom('tokens').select(columns).where('tokens.previous_id', '=', id), [id]),
     withUserByDigest,
-    firstWithUserByDigest: firstRow(withUserByDigest, sqliteDatabase),
+    firstWithUserByDigest: firstRow(withUserByDigest, sqliteDatabase, tokenUserRowOf),
     touch: prepare(
       db
         .updateTable('tokens')

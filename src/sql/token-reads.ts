@@ -1,11 +1,11 @@
 import type { Token } from '../domain/token.js'
-import { isUserIdOf, type UserId } from '../domain/user-id.js'
+import { isUserIdOf, type UserId, type UserIdType } from '../domain/user-id.js'
 import type { ListQuery, TokenFilter } from '../query/filter.js'
 import { pageOffset } from '../query/pagination.js'
 import type { TokenWithUser } from '../store/token-store.js'
 import type { SqlContext } from './options.js'
 import { directed, orderKeys } from './order.js'
-import type { Statements } from './statements.js'
+import type { Statements, TokenUserRow } from './statements.js'
 import { decodeInteger, decodeToken, tokenColumns } from './token-row.js'
 import { decodeUser } from './users.js'
 import { filterCondition } from './where.js'
@@ -25,14 +25,21 @@ export async function findTokenBy(
 
 /**
  * The token with a digest and its owner (null when the users table has no such user), in one
- * statement: the meaning of `findByDigest` followed by `findUser(token.userId)`.
+ * statement: the meaning of `findByDigest` followed by `findUser(token.userId)`. At once when the
+ * store reads SQLite directly, a promise otherwise; a failure may throw or reject.
  */
-export async function findTokenWithUser(
+export function findTokenWithUser(
   { db, userIdType }: SqlContext,
   statements: Statements,
   digest: string,
-): Promise<TokenWithUser | null> {
-  const row = await statements.firstWithUserByDigest(db, [digest])
+): TokenWithUser | null | Promise<TokenWithUser | null> {
+  const row = statements.firstWithUserByDigest(db, [digest])
+  return row instanceof Promise
+    ? row.then((read) => tokenWithUser(read, userIdType))
+    : tokenWithUser(row, userIdType)
+}
+
+function tokenWithUser(row: TokenUserRow | undefined, userIdType: UserIdType): TokenWithUser | null {
   if (row === undefined) return null
   const user =
     row.owner_id === null

@@ -50,6 +50,15 @@ describe('sqlStore with sqliteDatabase', () => {
     await db.destroy()
   })
 
+  it('answers a direct read that fails (no tables yet) as a store_failure, neither thrown nor rejected', async () => {
+    const database = new Database(':memory:')
+    const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database }) })
+    const store = sqlStore(db, { tablePrefix: 'unmigrated_', sqliteDatabase: database })
+    const found = await store.findByDigestWithUser('any digest')
+    expect(found.isErr() && found.error.type).toBe('store_failure')
+    expect(found.isErr() && found.error.cause).toBeInstanceOf(Error)
+  })
+
   it('is refused on another dialect, where there is no better-sqlite3 database to read', () => {
     const database = new Database(':memory:')
     const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database }) })

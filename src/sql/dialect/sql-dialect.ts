@@ -1,4 +1,4 @@
-import type { RawBuilder } from 'kysely'
+import type { Expression, RawBuilder, SqlBool } from 'kysely'
 
 /**
  * The SQL dialects the SQL store speaks: PostgreSQL (also PGlite), MySQL/MariaDB, SQLite.
@@ -62,6 +62,13 @@ export interface SqlDialect {
   dayText(column: string): RawBuilder<string | null>
   /** The name column as an `ORDER BY` key in Unicode code point order (UTF-8 byte order). */
   nameOrderKey(column: string): RawBuilder<string>
+  /**
+   * An equality on a unique column, as the query planner should take it: true of at most one row, so
+   * it plans without looking at the value. SQLite with STAT4 (better-sqlite3 is built with it) and
+   * `ANALYZE` samples otherwise estimates a joined statement's rows from the bound value, and then
+   * prepares the statement again every time it is run with another value. The same condition.
+   */
+  atMostOneRow(condition: Expression<SqlBool>): Expression<SqlBool>
   /** Column types for `CREATE TABLE`. */
   readonly types: {
     readonly instant: ColumnSql
@@ -89,6 +96,7 @@ export const DIALECT_DEFAULTS = {
   locksTablesToReplace: false,
   tableOptions: null,
   bool: (value: boolean): boolean | number => value,
+  atMostOneRow: (condition: Expression<SqlBool>): Expression<SqlBool> => condition,
 } as const satisfies Partial<SqlDialect>
 
 /**
