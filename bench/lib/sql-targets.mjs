@@ -72,9 +72,19 @@ export function costTarget(meta, comparison) {
 /**
  * Measures target 5 for one database. `variant`, when given, is patkit on another configuration of the
  * same connection, measured in the same rounds and reported in the note (not as the target's figure).
- * @param {{ label: string, id: string, n: number, authority: ReturnType<typeof sqlAuthority>, raw: RawAccess, digest: (secret: string) => string, settings: import('./suite.mjs').Settings, variant?: { name: string, authority: ReturnType<typeof sqlAuthority> } }} options
+ * @param {{ label: string, id: string, n: number, authority: ReturnType<typeof sqlAuthority>, raw: RawAccess, digest: (secret: string) => string, settings: import('./suite.mjs').Settings, variant?: { name: string, authority: ReturnType<typeof sqlAuthority> }, authThreshold?: number }} options
  */
-export async function measureSql({ label, id, n, authority, raw, digest, settings, variant }) {
+export async function measureSql({
+  label,
+  id,
+  n,
+  authority,
+  raw,
+  digest,
+  settings,
+  variant,
+  authThreshold = 1.5,
+}) {
   const secrets = sampleIndexes(n, 1024).map(secretOf)
   const mask = secrets.length - 1
   let next = 0
@@ -142,7 +152,7 @@ export async function measureSql({ label, id, n, authority, raw, digest, setting
       {
         id: `${id}a`,
         title: `${label}: authenticate vs one hand-written query (${n.toLocaleString('en')} tokens)`,
-        threshold: 1.5,
+        threshold: authThreshold,
       },
       auth,
     ),
