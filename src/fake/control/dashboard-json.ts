@@ -15,8 +15,10 @@ export function tokenRow(token: Token, now: Date) {
     user_id: token.userId,
     name: token.name,
     scopes: token.scopes,
-    // A fine-grained token's scopes as GitLab's entity shows them; null for a legacy token.
-    granular_scopes: token.granularScopes === undefined ? null : token.granularScopes.map(granularScopeJson),
+    // A fine-grained token's scopes as GitLab's entity shows them (only on such a token, as GitLab).
+    ...(token.granularScopes === undefined
+      ? {}
+      : { granular_scopes: token.granularScopes.map(granularScopeJson) }),
     description: token.description,
     created_at: token.createdAt.toISOString(),
     last_used_at: iso(token.lastUsedAt),

@@ -33,24 +33,19 @@ export const DASHBOARD_SCHEMAS = {
       scopes: { type: 'array', items: { type: 'string' } },
       granular_scopes: {
         description:
-          "a fine-grained token's scopes (GitLab's granular scope entity); null for a legacy token",
-        oneOf: [
-          { type: 'null' },
+          "a fine-grained token's scopes (GitLab's granular scope entity); absent on a legacy token",
+        type: 'array',
+        items: closed(
           {
-            type: 'array',
-            items: closed(
-              {
-                access: {
-                  enum: ['personal_projects', 'all_memberships', 'selected_memberships', 'user', 'instance'],
-                },
-                permissions: { type: 'array', items: { type: 'string' } },
-                project_id: nullable('integer'),
-                group_id: nullable('integer'),
-              },
-              ['access', 'permissions', 'project_id', 'group_id'],
-            ),
+            access: {
+              enum: ['personal_projects', 'all_memberships', 'selected_memberships', 'user', 'instance'],
+            },
+            permissions: { type: 'array', items: { type: 'string' } },
+            project_id: nullable('integer'),
+            group_id: nullable('integer'),
           },
-        ],
+          ['access', 'permissions', 'project_id', 'group_id'],
+        ),
       },
       description: nullable('string'),
       created_at: { type: 'string', format: 'date-time' },
@@ -68,7 +63,6 @@ export const DASHBOARD_SCHEMAS = {
       'user_id',
       'name',
       'scopes',
-      'granular_scopes',
       'description',
       'created_at',
       'last_used_at',

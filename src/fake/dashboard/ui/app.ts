@@ -5,6 +5,7 @@ import { readStream } from './sse.js'
 import type { ClockState } from './types.js'
 import { ClockView } from './views/clock.js'
 import { DataPanel } from './views/data.js'
+import { DeliveriesView } from './views/deliveries.js'
 import { FaultsView } from './views/faults.js'
 import { JournalView } from './views/journal.js'
 import { ResourcesView, UsersView } from './views/people.js'
@@ -17,6 +18,7 @@ const VIEWS = [
   ['groups', 'Groups'],
   ['projects', 'Projects'],
   ['journal', 'Journal'],
+  ['deliveries', 'Deliveries'],
   ['clock', 'Clock'],
   ['faults', 'Faults'],
   ['data', 'Data'],
@@ -192,11 +194,13 @@ export function App() {
                   ? html`<${ResourcesView} key=${view} kind=${view} refresh=${refresh} showResourceTokens=${(kind: string, id: number) => showTokens({ resource_type: kind, resource_id: String(id) })} />`
                   : view === 'journal'
                     ? html`<${JournalView} />`
-                    : view === 'clock'
-                      ? html`<${ClockView} clock=${clock} changed=${changed} />`
-                      : view === 'faults'
-                        ? html`<${FaultsView} refresh=${refresh} />`
-                        : html`<${DataPanel} changed=${changed} />`
+                    : view === 'deliveries'
+                      ? html`<${DeliveriesView} refresh=${refresh} />`
+                      : view === 'clock'
+                        ? html`<${ClockView} clock=${clock} changed=${changed} />`
+                        : view === 'faults'
+                          ? html`<${FaultsView} refresh=${refresh} />`
+                          : html`<${DataPanel} changed=${changed} />`
       }
     </main>
   </div>`

@@ -1,11 +1,21 @@
 // The shapes of the control API's answers the dashboard reads (the contract of GET /__patkit/tokens,
-// /tokens/:id/family, /users, /groups, /projects, /journal, /faults, /clock).
+// /tokens/:id/family, /users, /groups, /projects, /journal, /faults, /clock, /deliveries).
+
+/** One of a fine-grained token's scopes, as GitLab's entity shows it. */
+export interface GranularScopeRow {
+  readonly access: string
+  readonly permissions: readonly string[]
+  readonly project_id: number | null
+  readonly group_id: number | null
+}
 
 export interface TokenRow {
   readonly id: number
   readonly user_id: number
   readonly name: string
   readonly scopes: readonly string[]
+  /** A fine-grained token's scopes; absent on a legacy token. */
+  readonly granular_scopes?: readonly GranularScopeRow[]
   readonly description: string | null
   readonly created_at: string
   readonly last_used_at: string | null
@@ -110,4 +120,21 @@ export interface FaultRule {
   readonly drop?: boolean
   readonly hits: number
   readonly remaining: number | null
+}
+
+/** A webhook delivery of GET /__patkit/deliveries (the hook's secret token already redacted). */
+export interface Delivery {
+  readonly id: number
+  readonly hook_id: number
+  readonly at: string
+  readonly cause: 'expiry' | 'test'
+  readonly token_id: number | null
+  readonly interval: 60 | 30 | 7 | null
+  readonly url: string
+  readonly request_headers: Readonly<Record<string, string>>
+  readonly payload: unknown
+  readonly status: number | null
+  readonly response_body: string
+  readonly duration_ms: number
+  readonly error: { readonly kind: string; readonly message: string } | null
 }

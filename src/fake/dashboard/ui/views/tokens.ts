@@ -6,6 +6,7 @@ import { FamilyView } from './family.js'
 import { useReuseRevoked, userLabel, useUsernames } from './known.js'
 import { Pager } from './pager.js'
 import { relativeTime, shortTime } from './time.js'
+import { Scopes } from './token-scopes.js'
 import { rowState, StateBadge } from './token-state.js'
 
 /** GitLab's list filters of GET /personal_access_tokens, plus the bots of a group or project. */
@@ -163,7 +164,7 @@ export function TokensView(props: {
           ) => html`<tr key=${row.id} data-token-id=${row.id} class=${row.id === props.selected ? 'selected' : ''}>
             <td>${row.id}</td><td>${row.name}</td><td>${userLabel(names, row.user_id)}</td>
             <td><${StateBadge} state=${rowState(row, reused)} /></td>
-            <td>${row.scopes.join(', ')}</td>
+            <td><${Scopes} row=${row} /></td>
             <td>${shortTime(row.created_at)}</td>
             <td>${shortTime(row.expires_at)}${row.expires_at !== null && html`<br /><span class="relative">${relativeTime(row.expires_at, props.now)}</span>`}</td>
             <td>${shortTime(row.last_used_at)}${row.last_used_at !== null && html`<br /><span class="relative">${relativeTime(row.last_used_at, props.now)}</span>`}</td>

@@ -1,0 +1,88 @@
+import { useEffect, useState } from 'preact/hooks'
+import { call, failure } from '../api.js'
+import { html } from '../html.js'
+import type { Delivery } from '../types.js'
+import { shortTime } from './time.js'
+
+// GET /__patkit/deliveries, newest first; read again on every journal event (each delivery is one,
+// `webhook_delivery`), so a delivery shows as it is made.
+
+function what(delivery: Delivery): string {
+  if (delivery.cause === 'test') return 'test trigger'
+  return delivery.interval === null ? 'expiry notice' : `expiry notice, ${delivery.interval} days`
+}
+
+function outcome(delivery: Delivery) {
+  if (delivery.error !== null)
+    return html`<span class="delivery-failed">${delivery.error.kind}</span>: ${delivery.error.message}`
+  const status = delivery.status ?? 0
+  return status >= 200 && status < 300
+    ? html`${status}`
+    : html`<span class="delivery-failed">${status}</span>`
+}
+
+// The request as sent (the hook's secret token redacted by the fake) and the receiver's answer.
+function DeliveryDetail(props: { delivery: Delivery }) {
+  const { delivery } = props
+  const headers = Object.entries(delivery.request_headers)
+  return html`<details class="entry-detail">
+    <summary>Payload, headers and answer</summary>
+    <h3 class="detail-heading">Headers (X-Gitlab-Token redacted)</h3>
+    <dl class="pairs">${headers.map(([name, value]) => html`<dt key=${`n-${name}`}>${name}</dt><dd key=${`v-${name}`}>${value}</dd>`)}</dl>
+    <h3 class="detail-heading">Payload</h3>
+    <pre>${JSON.stringify(delivery.payload, null, 2)}</pre>
+    <h3 class="detail-heading">Answer ${delivery.status ?? '(none)'}</h3>
+    <pre>${delivery.response_body === '' ? '(no body)' : delivery.response_body}</pre>
+  </details>`
+}
+
+/** The webhook deliveries the fake made: expiry notices and hook tests, each with what was sent. */
+export function DeliveriesView(props: { refresh: number }) {
+  const [deliveries, setDeliveries] = useState<readonly Delivery[]>([])
+  const [pending, setPending] = useState(0)
+  const [error, setError] = useState<string | null>(null)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: refresh is the trigger to fetch again
+  useEffect(() => {
+    let live = true
+    call<{ deliveries: Delivery[]; pending: number }>('GET', 'deliveries').then((answer) => {
+      if (!live) return
+      if (!answer.ok) {
+        setError(failure(answer))
+        return
+      }
+      setError(null)
+      setDeliveries(answer.body.deliveries)
+      setPending(answer.body.pending)
+    })
+    return () => {
+      live = false
+    }
+  }, [props.refresh])
+  return html`<section aria-labelledby="deliveries-heading">
+    <h2 id="deliveries-heading">Deliveries</h2>
+    <p role="status">${deliveries.length} webhook deliver${deliveries.length === 1 ? 'y' : 'ies'}, newest first; ${pending} waiting or in flight.</p>
+    ${error !== null && html`<p role="alert" class="error">${error}</p>`}
+    ${
+      deliveries.length === 0
+        ? html`<p>No webhook delivery yet: a hook with <code>resource_access_token_events</code> hears a project or group bot's token 7 days before it expires (move the clock), or its test trigger.</p>`
+        : html`<div class="table-scroll" role="region" aria-label="Deliveries table" tabIndex="0">
+    <table class="deliveries">
+      <caption class="visually-hidden">Webhook deliveries, newest first</caption>
+      <thead><tr><th scope="col">At (fake time)</th><th scope="col">Hook</th><th scope="col">What</th><th scope="col">Token</th><th scope="col">Answer</th><th scope="col">Duration</th></tr></thead>
+      <tbody>
+        ${deliveries.map(
+          (delivery) => html`<tr key=${delivery.id} data-delivery-id=${delivery.id}>
+            <td>${shortTime(delivery.at)}</td>
+            <td>#${delivery.hook_id} <code>${delivery.url}</code></td>
+            <td>${what(delivery)}<${DeliveryDetail} delivery=${delivery} /></td>
+            <td>${delivery.token_id ?? ''}</td>
+            <td>${outcome(delivery)}</td>
+            <td>${Math.round(delivery.duration_ms)} ms</td>
+          </tr>`,
+        )}
+      </tbody>
+    </table>
+    </div>`
+    }
+  </section>`
+}
