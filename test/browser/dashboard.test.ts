@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -47,7 +49,17 @@ const start = () =>
   createFakeGitLab({ ...SEED, clock: new Date('2026-01-10T09:00:00Z'), controlToken: CONTROL_TOKEN })
 type FakeGitLab = Awaited<ReturnType<typeof start>>
 
-const VIEWS = ['tokens', 'users', 'groups', 'projects', 'journal', 'clock', 'faults', 'data'] as const
+const VIEWS = [
+  'tokens',
+  'users',
+  'groups',
+  'projects',
+  'journal',
+  'deliveries',
+  'clock',
+  'faults',
+  'data',
+] as const
 
 let gitlab: FakeGitLab | undefined
 let browser: Browser | undefined
@@ -459,5 +471,84 @@ describe('the dashboard keeps up', { timeout: 30_000 }, () => {
     await page.waitForSelector('header:has-text("does not answer")', { timeout: 3000 })
     expect(await page.textContent('header')).not.toContain('(frozen)')
     await fresh.close()
+  })
+})
+
+// Issues 33 and 31: the webhook deliveries as they are made, and a fine-grained token's scopes.
+describe('the dashboard shows deliveries and fine-grained scopes', { timeout: 30_000 }, () => {
+  const SOON = { timeout: 2000 }
+  const HOOK_SECRET = 'browser-hook-secret-0001'
+
+  it("shows an expiry webhook delivery as it is made, with its payload, the hook's secret never shown", async (ctx) => {
+    if (skipped(ctx)) return
+    const { gitlab, page } = opened()
+    const receiver = createServer((request, response) => {
+      request.resume()
+      request.on('end', () => response.end('thanks'))
+    })
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+    try {
+      const { port } = receiver.address() as AddressInfo
+      await view('deliveries')
+      await page.waitForSelector('text=No webhook delivery yet')
+      // Alice owns group 1, so she maintains its project 1, whose bot (user 4) gets a token with 5 days left.
+      const hook = await fetch(`${gitlab.apiUrl}/projects/1/hooks`, {
+        method: 'POST',
+        headers: { 'private-token': ALICE, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          url: `http://127.0.0.1:${port}/hook`,
+          token: HOOK_SECRET,
+          resource_access_token_events: true,
+        }),
+      })
+      expect(hook.status).toBe(201)
+      expect(
+        await control('/tokens', 'POST', {
+          user_id: 4,
+          name: 'deploy',
+          scopes: ['api'],
+          expires_at: '2026-01-15',
+        }),
+      ).toBe(201)
+      expect(await control('/clock/advance', 'POST', { days: 1 })).toBe(200)
+      // No reload: the delivery's journal event makes the view read again.
+      const row = page.locator('table.deliveries tbody tr').first()
+      await row.waitFor(SOON)
+      expect(await row.textContent()).toContain('expiry notice, 7 days')
+      expect(await row.locator('td').nth(4).textContent()).toBe('200')
+      await row.locator('summary').click()
+      const detail = (await row.locator('details').textContent()) ?? ''
+      expect(detail).toContain('"event_name": "expiring_access_token"')
+      expect(detail).toContain('X-Gitlab-Event')
+      expect(await page.content()).not.toContain(HOOK_SECRET)
+      expect(consoleErrors).toEqual([])
+    } finally {
+      receiver.closeAllConnections()
+      await new Promise<void>((resolve) => receiver.close(() => resolve()))
+    }
+  })
+
+  it("marks a fine-grained token and lists its scopes; a legacy token's scopes stay a list", async (ctx) => {
+    if (skipped(ctx)) return
+    const { gitlab, page } = opened()
+    const created = await fetch(`${gitlab.apiUrl}/user/personal_access_tokens`, {
+      method: 'POST',
+      headers: { 'private-token': ALICE, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'fine',
+        granular_scopes: [{ access: 'user', permissions: ['read_user', 'read_personal_access_token'] }],
+      }),
+    })
+    expect(created.status).toBe(201)
+    const id = ((await created.json()) as { id: number }).id
+    const row = page.locator(`table.tokens tr[data-token-id="${id}"]`)
+    await row.waitFor(SOON)
+    const scopes = row.locator('td').nth(4)
+    expect(await scopes.locator('.fine-grained').textContent()).toBe('fine-grained')
+    expect(await scopes.locator('.granular-scopes li').allTextContents()).toEqual([
+      'user: read_user, read_personal_access_token',
+    ])
+    expect(await page.locator('table.tokens tr[data-token-id="1"] td').nth(4).textContent()).toBe('api')
+    expect(consoleErrors).toEqual([])
   })
 })
