@@ -122,6 +122,7 @@ export function hookTable(
         (event) =>
           (filter.entityType === undefined || event.entityType === filter.entityType) &&
           (filter.entityId === undefined || event.entityId === filter.entityId) &&
+          (filter.authorId === undefined || event.authorId === filter.authorId) &&
           (after === undefined || event.createdAt.getTime() >= after) &&
           (before === undefined || event.createdAt.getTime() <= before),
       )

@@ -51,6 +51,7 @@ function matching(
     if (filter.entityType !== undefined)
       conditions.push(eb('audit_events.entity_type', '=', filter.entityType))
     if (filter.entityId !== undefined) conditions.push(eb('audit_events.entity_id', '=', filter.entityId))
+    if (filter.authorId !== undefined) conditions.push(eb('audit_events.author_id', '=', filter.authorId))
     if (filter.createdAfter !== undefined) {
       conditions.push(eb('audit_events.created_at', '>=', dialect.instant(filter.createdAfter)))
     }

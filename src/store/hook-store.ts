@@ -190,7 +190,7 @@ export interface AuditEvent extends AuditEventDraft {
 
 /**
  * Which audit events `listAuditEvents` returns: each given field must match; `createdAfter` and
- * `createdBefore` are inclusive.
+ * `createdBefore` are inclusive; `authorId` keeps one author's (GitLab's own-events-only reading).
  *
  * @example
  * ```ts
@@ -203,6 +203,7 @@ export interface AuditEventFilter {
   readonly createdBefore?: Date
   readonly entityType?: AuditEventDraft['entityType']
   readonly entityId?: number
+  readonly authorId?: number
 }
 
 /**

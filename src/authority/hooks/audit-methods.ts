@@ -1,4 +1,4 @@
-import { err, errAsync, ok, okAsync, type Result, ResultAsync } from 'neverthrow'
+import { errAsync, okAsync, type Result, ResultAsync } from 'neverthrow'
 import { forbidden, notFound } from '../../domain/error-constructors.js'
 import type { StoreFailure } from '../../domain/errors.js'
 import type { ResourceType } from '../../domain/resource.js'
@@ -110,28 +110,18 @@ function readable(
   })
 }
 
-const READ_PAGE = 100
-
-// The store pages events without an author filter: a caller who reads only their own gets a page of
-// all the matching events read here.
+// The store filters and counts by author: the page and its total are the caller's own events.
 async function pageOf(
   { audit, filter, authorId }: Readable,
   page: number,
   perPage: number,
 ): Promise<Result<AuditEventPage, StoreFailure>> {
-  if (authorId === null) {
-    const stored = await audit.listAuditEvents(filter, page, perPage)
-    return stored.map(({ items, total }) => ({ items, pagination: paginate(total, { page, perPage }) }))
-  }
-  const own: AuditEvent[] = []
-  for (let at = 1; ; at++) {
-    const stored = await audit.listAuditEvents(filter, at, READ_PAGE)
-    if (stored.isErr()) return err(stored.error)
-    own.push(...stored.value.items.filter((event) => event.authorId === authorId))
-    if (at * READ_PAGE >= stored.value.total) break
-  }
-  const pagination = paginate(own.length, { page, perPage })
-  return ok({ items: own.slice(pagination.offset, pagination.offset + perPage), pagination })
+  const stored = await audit.listAuditEvents(
+    authorId === null ? filter : { ...filter, authorId },
+    page,
+    perPage,
+  )
+  return stored.map(({ items, total }) => ({ items, pagination: paginate(total, { page, perPage }) }))
 }
 
 function matches(event: AuditEvent, { filter, authorId }: Readable): boolean {

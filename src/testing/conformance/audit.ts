@@ -141,5 +141,28 @@ export function describeAudit(ctx: ConformanceContext): void {
         expect(page).toEqual({ items: [p7], total: 3 })
       },
     )
+
+    ctx.testOptional(
+      'resources',
+      "listAuditEvents filters by author, with the other fields, and pages and counts only that author's",
+      async (store) => {
+        const { audit } = store.resources
+        const [a1, b1, a2, a3, b2] = await appendAll(store, [
+          auditDraftFixture({ authorId: 3, entityType: 'Project', entityId: 7, createdAt: minute(1) }),
+          auditDraftFixture({ authorId: 4, entityType: 'Project', entityId: 7, createdAt: minute(2) }),
+          auditDraftFixture({ authorId: 3, entityType: 'Project', entityId: 7, createdAt: minute(3) }),
+          auditDraftFixture({ authorId: 3, entityType: 'Group', entityId: 7, createdAt: minute(4) }),
+          auditDraftFixture({ authorId: 4, entityType: 'Project', entityId: 8, createdAt: minute(5) }),
+        ])
+        const ids = async (filter: AuditEventFilter) =>
+          (await okValue(audit.listAuditEvents(filter, 1, 100))).items.map((event) => event.id)
+        expect(await ids({ authorId: 3 })).toEqual([a3?.id, a2?.id, a1?.id])
+        expect(await ids({ authorId: 4, entityType: 'Project', entityId: 7 })).toEqual([b1?.id])
+        expect(await ids({ authorId: 4 })).toEqual([b2?.id, b1?.id])
+        expect(await ids({ authorId: 5 })).toEqual([])
+        // The page and the total are the author's: page 2 of 2 holds the third of three.
+        expect(await okValue(audit.listAuditEvents({ authorId: 3 }, 2, 2))).toEqual({ items: [a1], total: 3 })
+      },
+    )
   })
 }
