@@ -2,6 +2,7 @@ import { err, ok, type Result } from 'neverthrow'
 import { storeFailure } from '../domain/error-constructors.js'
 import type { StoreFailure } from '../domain/errors.js'
 import type { ResourceRef } from '../domain/resource.js'
+import { type HookLogStatus, hookLogStatusMatches } from '../store/hook-log-status.js'
 import type {
   AuditEvent,
   AuditEventDraft,
@@ -22,7 +23,12 @@ export interface HookTable {
   listHooks(resource: ResourceRef): readonly Hook[]
   deleteHook(id: number): boolean
   appendHookLog(draft: HookLogDraft): Result<HookLog, StoreFailure>
-  listHookLogs(hookId: number, page: number, perPage: number): StorePage<HookLog>
+  listHookLogs(
+    hookId: number,
+    page: number,
+    perPage: number,
+    statuses: readonly HookLogStatus[],
+  ): StorePage<HookLog>
   claimNotice(tokenId: number, interval: NoticeInterval, at: Date): boolean
   noticesOf(tokenId: number): ReadonlyMap<NoticeInterval, Date>
   appendAuditEvent(draft: AuditEventDraft): AuditEvent
@@ -95,7 +101,14 @@ export function hookTable(
       logs.set(draft.hookId, list)
       return ok(log)
     },
-    listHookLogs: (hookId, page, perPage) => pageOf([...(logs.get(hookId) ?? [])].reverse(), page, perPage),
+    listHookLogs: (hookId, page, perPage, statuses) =>
+      pageOf(
+        [...(logs.get(hookId) ?? [])]
+          .filter((log) => hookLogStatusMatches(log.responseStatus, statuses))
+          .reverse(),
+        page,
+        perPage,
+      ),
     claimNotice: (tokenId, interval, at) => {
       const given = notices.get(tokenId) ?? new Map<NoticeInterval, Date>()
       if (given.has(interval)) return false

@@ -206,8 +206,8 @@ export function memoryStore(options: MemoryStoreOptions = {}): TokenStore {
         listHooks: (resource) => attempt('listHooks', () => ok(hooks.listHooks(resource))),
         deleteHook: (id) => attempt('deleteHook', () => ok(hooks.deleteHook(id))),
         appendHookLog: (draft) => attempt('appendHookLog', () => hooks.appendHookLog(draft)),
-        listHookLogs: (hookId, page, perPage) =>
-          attempt('listHookLogs', () => ok(hooks.listHookLogs(hookId, page, perPage))),
+        listHookLogs: (hookId, page, perPage, statuses = []) =>
+          attempt('listHookLogs', () => ok(hooks.listHookLogs(hookId, page, perPage, statuses))),
         claimNotice: (tokenId, interval, at) =>
           attempt('claimNotice', () => ok(hooks.claimNotice(tokenId, interval, at))),
         noticesOf: (tokenId) => attempt('noticesOf', () => ok(hooks.noticesOf(tokenId))),

@@ -1,6 +1,7 @@
-import type { Kysely } from 'kysely'
+import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely'
 import { ResultAsync } from 'neverthrow'
 import type { StoreFailure } from '../domain/errors.js'
+import type { HookLogStatus } from '../store/hook-log-status.js'
 import type {
   Hook,
   HookDraft,
@@ -162,16 +163,43 @@ function appendHookLog(context: SqlContext, draft: HookLogDraft): Promise<HookLo
   })
 }
 
+// GitLab's status filter in SQL: a stored status is a three-digit code as text or `internal error`, so
+// a class of codes is a text range of three characters (digits sort before letters).
+function statusCondition(
+  eb: ExpressionBuilder<PatkitDatabase, 'hook_logs'>,
+  status: HookLogStatus,
+): Expression<SqlBool> {
+  const column = 'hook_logs.response_status' as const
+  const code = eb(eb.fn<number>('length', [column]), '=', 3)
+  const between = (low: string, high: string) => eb.and([code, eb(column, '>=', low), eb(column, '<=', high)])
+  if (typeof status === 'number') return eb(column, '=', String(status))
+  if (status === 'successful') return between('200', '299')
+  if (status === 'client_failure') return between('400', '499')
+  return eb.not(between('000', '499'))
+}
+
+function logsOf(
+  hookId: number,
+  statuses: readonly HookLogStatus[],
+): (eb: ExpressionBuilder<PatkitDatabase, 'hook_logs'>) => Expression<SqlBool> {
+  return (eb) => {
+    const own = eb('hook_logs.hook_id', '=', hookId)
+    if (statuses.length === 0) return own
+    return eb.and([own, eb.or(statuses.map((status) => statusCondition(eb, status)))])
+  }
+}
+
 async function listHookLogs(
   { db, dialect }: SqlContext,
   hookId: number,
   page: number,
   perPage: number,
+  statuses: readonly HookLogStatus[],
 ): Promise<{ items: readonly HookLog[]; total: number }> {
   const rows: HookLogRow[] = await db
     .selectFrom('hook_logs')
     .select(hookLogColumns(dialect))
-    .where('hook_logs.hook_id', '=', hookId)
+    .where(logsOf(hookId, statuses))
     .orderBy('hook_logs.id', 'desc')
     .limit(perPage)
     .offset((page - 1) * perPage)
@@ -179,7 +207,7 @@ async function listHookLogs(
   const counted = await db
     .selectFrom('hook_logs')
     .select((eb) => eb.fn.countAll().as('total'))
-    .where('hook_logs.hook_id', '=', hookId)
+    .where(logsOf(hookId, statuses))
     .executeTakeFirstOrThrow()
   return Object.freeze({
     items: Object.freeze(rows.map(decodeHookLog)),
@@ -247,8 +275,8 @@ export function sqlHooks(context: SqlContext): HookStore {
     listHooks: (resource) => run('listHooks', () => listHooks(context, resource.type, resource.id)),
     deleteHook: (id) => run('deleteHook', () => deleteHook(context, id)),
     appendHookLog: (draft) => run('appendHookLog', () => appendHookLog(context, draft)),
-    listHookLogs: (hookId, page, perPage) =>
-      run('listHookLogs', () => listHookLogs(context, hookId, page, perPage)),
+    listHookLogs: (hookId, page, perPage, statuses = []) =>
+      run('listHookLogs', () => listHookLogs(context, hookId, page, perPage, statuses)),
     claimNotice: (tokenId, interval, at) =>
       run('claimNotice', () => claimNotice(context, tokenId, interval, at)),
     noticesOf: (tokenId) => run('noticesOf', () => noticesOf(context, tokenId)),

@@ -1,6 +1,7 @@
 import type { ResultAsync } from 'neverthrow'
 import type { StoreFailure } from '../domain/errors.js'
 import type { ResourceRef } from '../domain/resource.js'
+import type { HookLogStatus } from './hook-log-status.js'
 
 /**
  * A project or group webhook as a store keeps it: GitLab's `web_hooks` row as far as patkit serves it.
@@ -139,8 +140,16 @@ export interface HookStore {
   deleteHook(id: number): ResultAsync<boolean, StoreFailure>
   /** Records a delivery attempt of an existing hook, with an id above every id given before. */
   appendHookLog(draft: HookLogDraft): ResultAsync<HookLog, StoreFailure>
-  /** A hook's delivery attempts, newest first, one page (`page` from 1) and the total. */
-  listHookLogs(hookId: number, page: number, perPage: number): ResultAsync<StorePage<HookLog>, StoreFailure>
+  /**
+   * A hook's delivery attempts, newest first, one page (`page` from 1) and the total; with `statuses`,
+   * only those whose `responseStatus` is one of them (GitLab's `status` filter; none given: all).
+   */
+  listHookLogs(
+    hookId: number,
+    page: number,
+    perPage: number,
+    statuses?: readonly HookLogStatus[],
+  ): ResultAsync<StorePage<HookLog>, StoreFailure>
   /**
    * Records that the token was given the notice of `interval` at `at`, if it was not given it before:
    * `true` for the one call that recorded it (of any number of concurrent calls, across restarts),

@@ -3,6 +3,7 @@ import { notFound, validationFailed } from '../../domain/error-constructors.js'
 import type { ErrorOf, StoreFailure } from '../../domain/errors.js'
 import type { AccessLevel, ResourceRef, ResourceType } from '../../domain/resource.js'
 import { type Pagination, paginate } from '../../query/pagination.js'
+import type { HookLogStatus } from '../../store/hook-log-status.js'
 import type { Hook, HookLog } from '../../store/hook-store.js'
 import type { AuthorityDeps } from '../core/deps.js'
 import { writing } from '../core/grace-window.js'
@@ -58,17 +59,7 @@ export interface HookLogPage {
   readonly pagination: Pagination
 }
 
-/**
- * GitLab's `status` filter of a hook's events: HTTP codes, or `successful` (2xx), `client_failure`
- * (4xx), `server_failure` (5xx and `internal error`).
- *
- * @example
- * ```ts
- * import type { HookLogStatus } from 'patkit/authority'
- * const statuses: HookLogStatus[] = ['successful', 404]
- * ```
- */
-export type HookLogStatus = 'successful' | 'client_failure' | 'server_failure' | number
+export type { HookLogStatus }
 
 /**
  * The webhooks of projects and groups (GitLab's `/projects/:id/hooks`, `/groups/:id/hooks`),
@@ -208,20 +199,7 @@ function updateHook(
   )
 }
 
-function statusMatches(status: string, wanted: readonly HookLogStatus[]): boolean {
-  if (wanted.length === 0) return true
-  const code = /^\d{3}$/.test(status) ? Number(status) : null
-  return wanted.some((w) => {
-    if (typeof w === 'number') return code === w
-    if (w === 'successful') return code !== null && code >= 200 && code < 300
-    if (w === 'client_failure') return code !== null && code >= 400 && code < 500
-    return code === null || code >= 500
-  })
-}
-
-const LOG_READ_PAGE = 100
-
-// The store pages a hook's logs without a status filter: a filtered page reads them all and pages here.
+// The store filters and counts by status: the page and its total are the matching logs'.
 async function filteredLogs(
   found: HookOwner,
   hookId: number,
@@ -229,19 +207,8 @@ async function filteredLogs(
   page: number,
   perPage: number,
 ): Promise<Result<HookLogPage, StoreFailure>> {
-  if (statuses.length === 0) {
-    const stored = await found.resources.hooks.listHookLogs(hookId, page, perPage)
-    return stored.map(({ items, total }) => ({ items, pagination: paginate(total, { page, perPage }) }))
-  }
-  const matching: HookLog[] = []
-  for (let at = 1; ; at++) {
-    const stored = await found.resources.hooks.listHookLogs(hookId, at, LOG_READ_PAGE)
-    if (stored.isErr()) return err(stored.error)
-    matching.push(...stored.value.items.filter((log) => statusMatches(log.responseStatus, statuses)))
-    if (at * LOG_READ_PAGE >= stored.value.total) break
-  }
-  const pagination = paginate(matching.length, { page, perPage })
-  return ok({ items: matching.slice(pagination.offset, pagination.offset + perPage), pagination })
+  const stored = await found.resources.hooks.listHookLogs(hookId, page, perPage, statuses)
+  return stored.map(({ items, total }) => ({ items, pagination: paginate(total, { page, perPage }) }))
 }
 
 /** The hook methods over resolved dependencies; writes refuse a token in its grace period. */

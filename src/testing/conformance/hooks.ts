@@ -1,5 +1,6 @@
 import { expect } from 'vitest'
 import type { ResourceRef } from '../../domain/resource.js'
+import type { HookLogStatus } from '../../store/hook-log-status.js'
 import type { HookDraft, HookLogDraft, NoticeInterval } from '../../store/hook-store.js'
 import type { ConformanceContext } from './context.js'
 import { groupFixture, projectFixture } from './resources.js'
@@ -202,6 +203,40 @@ export function describeHooks(ctx: ConformanceContext): void {
         expect(await okValue(hooks.listHookLogs(hook.id, 3, 2))).toEqual({ items: newest.slice(4), total: 5 })
         expect(await okValue(hooks.listHookLogs(hook.id, 4, 2))).toEqual({ items: [], total: 5 })
         expect(await okValue(hooks.listHookLogs(hook.id + 1000, 1, 2))).toEqual({ items: [], total: 0 })
+      },
+    )
+
+    ctx.testOptional(
+      'resources',
+      "listHookLogs filters by GitLab's statuses (codes and classes, together), counting only the matching",
+      async (store) => {
+        const { hooks } = store.resources
+        const hook = await okValue(hooks.insertHook(hookDraftFixture(PROJECT)))
+        const other = await okValue(hooks.insertHook(hookDraftFixture(PROJECT)))
+        const statuses = ['200', '201', '299', '300', '404', '499', '500', '503', 'internal error', '100']
+        const byStatus = new Map<string, number>()
+        for (const responseStatus of statuses) {
+          const log = await okValue(hooks.appendHookLog(hookLogFixture(hook.id, { responseStatus })))
+          byStatus.set(responseStatus, log.id)
+          await okValue(hooks.appendHookLog(hookLogFixture(other.id, { responseStatus })))
+        }
+        const shown = async (wanted: readonly HookLogStatus[]) => {
+          const { items, total } = await okValue(hooks.listHookLogs(hook.id, 1, 100, wanted))
+          expect(total, JSON.stringify(wanted)).toBe(items.length)
+          return items.map((log) => log.responseStatus)
+        }
+        expect(await shown(['successful'])).toEqual(['299', '201', '200'])
+        expect(await shown(['client_failure'])).toEqual(['499', '404'])
+        expect(await shown(['server_failure'])).toEqual(['internal error', '503', '500'])
+        expect(await shown([404, 300])).toEqual(['404', '300'])
+        expect(await shown(['successful', 503])).toEqual(['503', '299', '201', '200'])
+        expect(await shown([418])).toEqual([])
+        expect(await shown([])).toHaveLength(statuses.length)
+        // A page of the matching, and their total.
+        expect(await okValue(hooks.listHookLogs(hook.id, 2, 2, ['successful']))).toEqual({
+          items: [expect.objectContaining({ id: byStatus.get('200') })],
+          total: 3,
+        })
       },
     )
 
