@@ -551,4 +551,114 @@ describe('the dashboard shows deliveries and fine-grained scopes', { timeout: 30
     expect(await page.locator('table.tokens tr[data-token-id="1"] td').nth(4).textContent()).toBe('api')
     expect(consoleErrors).toEqual([])
   })
+
+  it("names each delivery's project or group, and shows a refused delivery as it is made", async (ctx) => {
+    if (skipped(ctx)) return
+    const { gitlab, page } = opened()
+    const receiver = createServer((request, response) => {
+      request.resume()
+      request.on('end', () => response.end('thanks'))
+    })
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+    // A port nothing listens on any more: the project hook's delivery is refused.
+    const gone = createServer()
+    await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve))
+    const closedPort = (gone.address() as AddressInfo).port
+    await new Promise<void>((resolve) => gone.close(() => resolve()))
+    try {
+      const { port } = receiver.address() as AddressInfo
+      await view('deliveries')
+      await page.waitForSelector('text=No webhook delivery yet')
+      const addHook = async (path: string, url: string, token?: string) => {
+        const made = await fetch(`${gitlab.apiUrl}${path}/hooks`, {
+          method: 'POST',
+          headers: { 'private-token': ALICE, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            url,
+            resource_access_token_events: true,
+            ...(token === undefined ? {} : { token }),
+          }),
+        })
+        expect(made.status).toBe(201)
+        return ((await made.json()) as { id: number }).id
+      }
+      const projectHook = await addHook('/projects/1', `http://127.0.0.1:${closedPort}/hook`)
+      const groupHook = await addHook('/groups/1', `http://127.0.0.1:${port}/hook`, HOOK_SECRET)
+      expect(
+        await control('/tokens', 'POST', {
+          user_id: 4,
+          name: 'deploy',
+          scopes: ['api'],
+          expires_at: '2026-01-15',
+        }),
+      ).toBe(201)
+      expect(await control('/clock/advance', 'POST', { days: 1 })).toBe(200)
+      // No reload: both rows come with the deliveries' journal events.
+      const rows = page.locator('table.deliveries tbody tr')
+      await rows.nth(1).waitFor(SOON)
+      const byHook = async (text: string) => {
+        const row = rows.filter({ hasText: text })
+        await row.waitFor(SOON)
+        return row
+      }
+      const refused = await byHook(`project 1, hook #${projectHook}`)
+      expect(await refused.locator('td').nth(4).textContent()).toContain('connection refused')
+      expect(await refused.locator('td').nth(4).locator('.delivery-failed').textContent()).toBe(
+        'connection refused',
+      )
+      await refused.locator('summary').click()
+      expect(await refused.locator('details').textContent()).toContain('Answer (none)')
+      const answered = await byHook(`group 1, hook #${groupHook}`)
+      expect(await answered.locator('td').nth(4).textContent()).toBe('200')
+      // The page lists what the control API does, newest first.
+      const listed = (await (
+        await fetch(`${gitlab.url}/__patkit/deliveries`, {
+          headers: { 'x-patkit-control-token': CONTROL_TOKEN },
+        })
+      ).json()) as { deliveries: { id: number }[] }
+      expect(
+        await rows.evaluateAll((trs) => trs.map((tr) => Number(tr.getAttribute('data-delivery-id')))),
+      ).toEqual(listed.deliveries.map((d) => d.id))
+      // Neither view holds the group hook's secret, the deliveries' nor the journal's (its entries too).
+      expect(await page.content()).not.toContain(HOOK_SECRET)
+      await view('journal')
+      await page.waitForSelector('table.journal td:has-text("event: webhook_delivery")', SOON)
+      expect(await page.content()).not.toContain(HOOK_SECRET)
+      // The failed delivery is an error in the page's data, never in its console.
+      expect(consoleErrors).toEqual([])
+    } finally {
+      receiver.closeAllConnections()
+      await new Promise<void>((resolve) => receiver.close(() => resolve()))
+    }
+  })
+
+  it("shows a fine-grained token's scopes in its family, and a legacy token's list there", async (ctx) => {
+    if (skipped(ctx)) return
+    const { gitlab, page } = opened()
+    const created = await fetch(`${gitlab.apiUrl}/user/personal_access_tokens`, {
+      method: 'POST',
+      headers: { 'private-token': ALICE, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'fine',
+        granular_scopes: [{ access: 'personal_projects', permissions: ['read_project'] }],
+      }),
+    })
+    expect(created.status).toBe(201)
+    const id = ((await created.json()) as { id: number }).id
+    const row = page.locator(`table.tokens tr[data-token-id="${id}"]`)
+    await row.waitFor(SOON)
+    await row.locator('button', { hasText: `Family of #${id}` }).click()
+    const scopes = page.locator('section.family .family-scopes')
+    await scopes.waitFor(SOON)
+    expect(await scopes.locator('h3').textContent()).toBe(`Scopes of token ${id}`)
+    expect(await scopes.locator('.fine-grained').textContent()).toBe('fine-grained')
+    expect(await scopes.locator('.granular-scopes li').allTextContents()).toEqual([
+      'personal_projects: read_project',
+    ])
+    await page.locator('table.tokens tr[data-token-id="1"] button', { hasText: 'Family of #1' }).click()
+    await page.waitForSelector('h2#family-heading:has-text("Family of token 1")', SOON)
+    expect(await scopes.locator('.fine-grained').count()).toBe(0)
+    expect((await scopes.textContent())?.replace(`Scopes of token 1`, '').trim()).toBe('api')
+    expect(consoleErrors).toEqual([])
+  })
 })

@@ -9,6 +9,10 @@ export const DELIVERY_SCHEMA = closed(
   {
     id: integer(1),
     hook_id: integer(1),
+    resource: {
+      ...closed({ type: { enum: ['project', 'group'] }, id: integer(1) }, ['type', 'id']),
+      description: 'the project or group the hook belongs to',
+    },
     at: { type: 'string', format: 'date-time', description: 'the fake clock when it was made' },
     cause: { enum: ['expiry', 'test'], description: 'a notice of the daily worker, or the hook test API' },
     token_id: nullable('integer'),
@@ -32,6 +36,7 @@ export const DELIVERY_SCHEMA = closed(
   [
     'id',
     'hook_id',
+    'resource',
     'at',
     'cause',
     'token_id',

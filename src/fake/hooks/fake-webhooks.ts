@@ -165,6 +165,7 @@ export function deliveryJson(delivery: HookDelivery): Record<string, unknown> {
   return {
     id: delivery.id,
     hook_id: delivery.hookId,
+    resource: { type: delivery.resource.type, id: delivery.resource.id },
     at: delivery.at.toISOString(),
     cause: delivery.cause,
     token_id: delivery.tokenId,

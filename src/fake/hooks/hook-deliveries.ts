@@ -1,4 +1,5 @@
 import type { Clock } from '../../domain/clock.js'
+import type { ResourceRef } from '../../domain/resource.js'
 import type { Hook, HookStore, NoticeInterval } from '../../store/hook-store.js'
 import { DEFAULT_DELIVERY_TIMEOUT_MS, type DeliveryRecord, deliver } from '../../webhooks/deliver.js'
 import { deliveryQueue } from '../../webhooks/delivery-queue.js'
@@ -24,6 +25,8 @@ export const KEPT_DELIVERIES = 1000
 export interface HookDelivery {
   readonly id: number
   readonly hookId: number
+  /** The project or group the hook belongs to. */
+  readonly resource: ResourceRef
   /** The fake clock's instant when the attempt was made. */
   readonly at: Date
   /** `expiry` for a notice of the daily worker, `test` for the hook test API. */
@@ -125,6 +128,7 @@ export function hookDeliveries(options: HookDeliveryOptions): HookDeliveries {
     const delivery: HookDelivery = {
       id: nextId++,
       hookId: order.hook.id,
+      resource: order.hook.resource,
       at,
       cause: order.cause,
       tokenId: order.tokenId,

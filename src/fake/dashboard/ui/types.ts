@@ -126,6 +126,8 @@ export interface FaultRule {
 export interface Delivery {
   readonly id: number
   readonly hook_id: number
+  /** The project or group the hook belongs to. */
+  readonly resource: { readonly type: 'project' | 'group'; readonly id: number }
   readonly at: string
   readonly cause: 'expiry' | 'test'
   readonly token_id: number | null
@@ -136,5 +138,8 @@ export interface Delivery {
   readonly status: number | null
   readonly response_body: string
   readonly duration_ms: number
-  readonly error: { readonly kind: string; readonly message: string } | null
+  readonly error: {
+    readonly kind: 'timeout' | 'refused' | 'blocked' | 'network'
+    readonly message: string
+  } | null
 }

@@ -12,9 +12,17 @@ function what(delivery: Delivery): string {
   return delivery.interval === null ? 'expiry notice' : `expiry notice, ${delivery.interval} days`
 }
 
+// Why no answer came, in words (`error.kind` of the delivery).
+const FAILURES: Record<NonNullable<Delivery['error']>['kind'], string> = {
+  timeout: 'timed out',
+  refused: 'connection refused',
+  blocked: 'blocked by the destination policy',
+  network: 'connection error',
+}
+
 function outcome(delivery: Delivery) {
   if (delivery.error !== null)
-    return html`<span class="delivery-failed">${delivery.error.kind}</span>: ${delivery.error.message}`
+    return html`<span class="delivery-failed">${FAILURES[delivery.error.kind]}</span>: ${delivery.error.message}`
   const status = delivery.status ?? 0
   return status >= 200 && status < 300
     ? html`${status}`
@@ -73,7 +81,7 @@ export function DeliveriesView(props: { refresh: number }) {
         ${deliveries.map(
           (delivery) => html`<tr key=${delivery.id} data-delivery-id=${delivery.id}>
             <td>${shortTime(delivery.at)}</td>
-            <td>#${delivery.hook_id} <code>${delivery.url}</code></td>
+            <td>${delivery.resource.type} ${delivery.resource.id}, hook #${delivery.hook_id}<br /><code>${delivery.url}</code></td>
             <td>${what(delivery)}<${DeliveryDetail} delivery=${delivery} /></td>
             <td>${delivery.token_id ?? ''}</td>
             <td>${outcome(delivery)}</td>

@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { call, failure } from '../api.js'
 import { html } from '../html.js'
-import type { Family, FamilyLink, ReuseEvent } from '../types.js'
+import type { Family, FamilyLink, ReuseEvent, TokenRow } from '../types.js'
 import { CurlMenu } from './curl-menu.js'
 import { shortTime } from './time.js'
+import { Scopes } from './token-scopes.js'
 import { StateBadge } from './token-state.js'
 
 function ReuseMark(props: { reuse: ReuseEvent }) {
@@ -28,8 +29,16 @@ function Link(props: { link: FamilyLink; reuse: readonly ReuseEvent[]; selected:
   </li>`
 }
 
-/** A token family drawn as a chain, oldest first: each rotation is a link. */
-export function FamilyView(props: { tokenId: number; refresh: number; close: () => void }) {
+/**
+ * A token family drawn as a chain, oldest first: each rotation is a link. `row` is the chosen token's
+ * row of the table, for its scopes (a rotation keeps them: the chain's are the same).
+ */
+export function FamilyView(props: {
+  tokenId: number
+  row: TokenRow | undefined
+  refresh: number
+  close: () => void
+}) {
   const [family, setFamily] = useState<Family | null>(null)
   const [error, setError] = useState<string | null>(null)
   // biome-ignore lint/correctness/useExhaustiveDependencies: refresh is the trigger to fetch again
@@ -61,6 +70,13 @@ export function FamilyView(props: { tokenId: number; refresh: number; close: () 
     </div>
     ${error !== null && html`<p role="alert" class="error">${error}</p>`}
     ${family !== null && html`<p>Family ${family.family_id}: ${tokens.length} token${tokens.length === 1 ? '' : 's'}, ${family.reuse.length} reuse event${family.reuse.length === 1 ? '' : 's'}.</p>`}
+    ${
+      props.row !== undefined &&
+      html`<div class="family-scopes">
+      <h3 class="detail-heading">Scopes of token ${props.tokenId}</h3>
+      <${Scopes} row=${props.row} />
+    </div>`
+    }
     <ol class="chain" aria-label=${`Rotation chain of token ${props.tokenId}, oldest first`}>
       ${tokens.map(
         (link, index) => html`<${Link}

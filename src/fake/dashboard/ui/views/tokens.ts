@@ -176,6 +176,6 @@ export function TokensView(props: {
     </div>
     ${rows.length === 0 && error === null && html`<p>No token matches.</p>`}
     <${Pager} label="Tokens" info=${info} go=${setPage} />
-    ${props.selected !== null && html`<${FamilyView} tokenId=${props.selected} refresh=${props.refresh} close=${() => props.select(null)} />`}
+    ${props.selected !== null && html`<${FamilyView} tokenId=${props.selected} row=${rows.find((row) => row.id === props.selected)} refresh=${props.refresh} close=${() => props.select(null)} />`}
   </section>`
 }
