@@ -94,6 +94,30 @@ async function view(name: (typeof VIEWS)[number]) {
   await page.waitForSelector(`h2#${name}-heading`)
 }
 
+// Evaluated over the DevTools protocol, which the page's CSP does not govern.
+async function loadAxe(page: Page) {
+  await page.evaluate(readFileSync(join(root, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8'))
+}
+
+// axe-core's serious and critical violations on the page as it is (loadAxe first).
+function seriousViolations(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    const axe = (
+      globalThis as unknown as {
+        axe: {
+          run: () => Promise<{
+            violations: { id: string; impact: string | null; nodes: { target: unknown }[] }[]
+          }>
+        }
+      }
+    ).axe
+    const result = await axe.run()
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${JSON.stringify(v.nodes.map((n) => n.target))}`)
+  })
+}
+
 beforeAll(async () => {
   if (missing !== undefined) return
   // The assets as `npm run build` makes them (dist/dashboard), fresh from src.
@@ -280,25 +304,9 @@ describe('the dashboard in chromium', { timeout: 30_000 }, () => {
     })
     await page.click('tr[data-token-id="1"] button')
     await page.waitForSelector(`.chain li[data-token-id="${rotated.body['id'] as number}"]`)
-    // Evaluated over the DevTools protocol, which the page's CSP does not govern.
-    await page.evaluate(readFileSync(join(root, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8'))
+    await loadAxe(page)
     if (screenshots) mkdirSync(join(root, 'docs', 'dashboard'), { recursive: true })
-    const serious = () =>
-      page.evaluate(async () => {
-        const axe = (
-          globalThis as unknown as {
-            axe: {
-              run: () => Promise<{
-                violations: { id: string; impact: string | null; nodes: { target: unknown }[] }[]
-              }>
-            }
-          }
-        ).axe
-        const result = await axe.run()
-        return result.violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => `${v.id} (${v.impact}): ${JSON.stringify(v.nodes.map((n) => n.target))}`)
-      })
+    const serious = () => seriousViolations(page)
     const found: string[] = []
     for (const name of VIEWS) {
       if (name !== 'tokens') await view(name)
@@ -610,6 +618,9 @@ describe('the dashboard shows deliveries and fine-grained scopes', { timeout: 30
       expect(await refused.locator('details').textContent()).toContain('Answer (none)')
       const answered = await byHook(`group 1, hook #${groupHook}`)
       expect(await answered.locator('td').nth(4).textContent()).toBe('200')
+      // Rows, a failure and an open detail: still no serious or critical axe-core violation.
+      await loadAxe(page)
+      expect(await seriousViolations(page)).toEqual([])
       // The page lists what the control API does, newest first.
       const listed = (await (
         await fetch(`${gitlab.url}/__patkit/deliveries`, {
@@ -655,6 +666,8 @@ describe('the dashboard shows deliveries and fine-grained scopes', { timeout: 30
     expect(await scopes.locator('.granular-scopes li').allTextContents()).toEqual([
       'personal_projects: read_project',
     ])
+    await loadAxe(page)
+    expect(await seriousViolations(page)).toEqual([])
     await page.locator('table.tokens tr[data-token-id="1"] button', { hasText: 'Family of #1' }).click()
     await page.waitForSelector('h2#family-heading:has-text("Family of token 1")', SOON)
     expect(await scopes.locator('.fine-grained').count()).toBe(0)
