@@ -81,4 +81,24 @@ describe('GET /__patkit/deliveries for the dashboard', () => {
     expect(JSON.stringify(journal.body)).toContain('webhook_delivery')
     expect(JSON.stringify(journal.body)).not.toContain(SECRET)
   })
+
+  it("names a test trigger's group too", async () => {
+    const r = await receiver()
+    receivers.push(r)
+    const gitlab = await startDashboardFake()
+    const hook = await addHook(gitlab, '/groups/1', `${r.url}/group`)
+    const tested = await fetch(`${gitlab.apiUrl}/groups/1/hooks/${hook}/test/resource_access_token_events`, {
+      method: 'POST',
+      headers: { 'PRIVATE-TOKEN': ALICE },
+    })
+    expect(tested.status, await tested.clone().text()).toBe(201)
+    const listed = (await controlGet(gitlab, '/deliveries')).body as Listed & {
+      deliveries: { cause: string }[]
+    }
+    expect(listed.deliveries.map((d) => [d.cause, d.hook_id, d.resource])).toEqual([
+      ['test', hook, { type: 'group', id: 1 }],
+    ])
+    expect(r.received[0]?.headers['x-gitlab-token']).toBe(SECRET)
+    expect(JSON.stringify(listed)).not.toContain(SECRET)
+  })
 })
