@@ -14,6 +14,8 @@ import {
 //                           created_at: Time.zone.now, expires_at: 2.days.from_now)
 //   Gitlab::DataBuilder::ResourceAccessToken.build(token, :expiring, project)
 // That builder takes no `data`, so the sample has no `interval` key; `user_id` is null without a bot.
+// The trigger sends inline (`force: true`), not through Sidekiq: its Time values are ActiveSupport's JSON,
+// ISO 8601 with milliseconds, not the worker's Time#to_s (GitLab issues 545108 and 263111).
 
 /** The sample payload for a hook of `ref`, whose payload resource is `resource`, at `now`. */
 export async function testSamplePayload(
@@ -45,5 +47,8 @@ export async function testSamplePayload(
     },
     interval: 'seven_days',
   })
-  return { ...payload, object_attributes: { ...payload.object_attributes, user_id: bot ?? null } }
+  return {
+    ...payload,
+    object_attributes: { ...payload.object_attributes, user_id: bot ?? null, created_at: now.toISOString() },
+  }
 }

@@ -10,6 +10,10 @@ import { addHook, type Receiver, receiver, world } from './expiry-world.js'
 // and passes it to Gitlab::DataBuilder::ResourceAccessToken.build(token, :expiring, project): the
 // builder without the `data` argument, so the sample has no `interval` (unlike the worker's
 // ResourceAccessTokenPayload.build(..., {interval: ...}), which merges it last).
+// The test trigger sends inline (`force: true`), not through Sidekiq, so its live Time values are JSON-encoded
+// by ActiveSupport, ISO 8601 with milliseconds, where the worker's deliveries carry Time#to_s ("... UTC"):
+// GitLab issues 545108 ("Webhook test events have different time formats than actual events":
+// "2025-05-21 16:06:02 UTC" against "2025-05-21T16:06:02.869Z") and 263111.
 
 const open: { gitlab: FakeGitLab; r: Receiver }[] = []
 afterEach(async () => {
@@ -42,7 +46,7 @@ it("a project hook's test sample is GitLab's: token 1 'pat_for_webhook_event' of
   expect(Object.keys(body ?? {})).toEqual(['object_kind', 'project', 'object_attributes', 'event_name'])
   expect(body?.['object_attributes']).toEqual({
     user_id: 10,
-    created_at: '2026-01-01 22:30:05 UTC',
+    created_at: '2026-01-01T22:30:05.250Z',
     id: 1,
     name: 'pat_for_webhook_event',
     // 2.days.from_now on a date column: the UTC day two days on.
