@@ -21,7 +21,8 @@ const PROJECT_FIELDS = [
   'vulnerability_events',
 ]
 
-// EE's GroupHook entity was not read (docs/webhooks.md): the group hook parameters, in GitLab's docs' order.
+// EE's GroupHook entity's fields after Hook's and group_id, in order (ee/lib/ee/api/entities/group_hook.rb,
+// index id 22427925867; a later version adds milestone_events, which the group hook API here does not take).
 const GROUP_FIELDS = [
   'issues_events',
   'confidential_issues_events',
@@ -34,11 +35,11 @@ const GROUP_FIELDS = [
   'feature_flag_events',
   'releases_events',
   'subgroup_events',
-  'member_events',
   'emoji_events',
-  'project_events',
   'resource_access_token_events',
+  'member_events',
   'vulnerability_events',
+  'project_events',
 ]
 
 const flag = (hook: Hook, name: string): boolean => hook.events[name] === true

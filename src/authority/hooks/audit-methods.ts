@@ -50,8 +50,8 @@ export type AuditError = HookOwnerError
 /**
  * GitLab's audit event API (EE `/audit_events`, `/groups/:id/audit_events`,
  * `/projects/:id/audit_events`), `authority.audit`: the instance's events for administrators; a
- * group's for its Owners, a project's for its Maintainers, and to other members (Developers and up
- * in a project) only the events they authored.
+ * group's for its Owners, a project's for its Maintainers, and to other members (Developers and up)
+ * only the events they authored.
  *
  * @example
  * ```ts
@@ -78,9 +78,10 @@ interface Readable {
   readonly authorId: number | null
 }
 
-// Owners of a group, Maintainers of a project see all; Developers (project) or any member (group) their own.
+// Owners of a group, Maintainers of a project see all; Developers and up their own (EE's policies enable
+// :read_project_audit_events and :read_group_audit_events for developers; Reporters and Guests 403).
 const ALL = { project: 40, group: 50 } as const
-const OWN = { project: 30, group: 10 } as const
+const OWN = { project: 30, group: 30 } as const
 
 function readable(
   deps: AuthorityDeps,
