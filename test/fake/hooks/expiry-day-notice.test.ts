@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import type { FakeGitLab } from '../../../src/fake/index.js'
 import { noticesDue } from '../../../src/fake/hooks/notice-schedule.js'
+import type { FakeGitLab } from '../../../src/fake/index.js'
 import { addHook, advanceDays, type Receiver, receiver, summary, world } from './expiry-world.js'
 
 // GitLab's 7-day range starts at 0 days left: PersonalAccessToken::NOTIFICATION_INTERVALS is
