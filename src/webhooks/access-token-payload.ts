@@ -1,7 +1,9 @@
 // GitLab's "Resource Access Token Hook" payload (docs: webhook_events.md "Project and group access token
-// events"). Built by `lib/gitlab/data_builder/resource_access_token.rb`:
+// events"). Built by `lib/gitlab/data_builder/resource_access_token_payload.rb` (@800235cc):
 //   {object_kind: 'access_token', <project|group>: resource.hook_attrs,
-//    object_attributes: token.hook_attrs, event_name: 'expiring_access_token'}
+//    object_attributes: token.hook_attrs, event_name: 'expiring_access_token'}.merge(data)
+// where the worker's `data` is `{interval: :seven_days | :thirty_days | :sixty_days}` (its spec, and
+// spec/lib/gitlab/data_builder/resource_access_token_payload_spec.rb: `data[:interval]`).
 // The project's attributes are `app/models/project.rb#hook_attrs(backward: true)` (index id 686535207);
 // the token's are `lib/gitlab/hook_data/resource_access_token_builder.rb`'s SAFE_HOOK_ATTRIBUTES.
 
@@ -167,10 +169,7 @@ interface PayloadCommon {
   readonly object_kind: 'access_token'
   readonly object_attributes: AccessTokenHookAttrs
   readonly event_name: 'expiring_access_token'
-  /**
-   * Inferred, not read: the newest `ResourceAccessTokenPayload` builder is not in the index; its sibling
-   * `ResourceDeployTokenPayload` spec expects `data[:interval]` at the top level, beside `object_kind`.
-   */
+  /** Last, as `ResourceAccessTokenPayload.build` merges the worker's `{interval: ...}` into the payload. */
   readonly interval: ExpiryInterval
 }
 

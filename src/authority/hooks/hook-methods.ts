@@ -190,7 +190,14 @@ function updateHook(
           url,
           name: request.name === undefined ? hook.name : request.name,
           description: request.description === undefined ? hook.description : request.description,
-          sealedToken: request.token === undefined ? hook.sealedToken : sealedTokenOf(deps, request.token),
+          sealedToken:
+            request.token !== undefined
+              ? sealedTokenOf(deps, request.token)
+              : // GitLab's `reset_token`: a new URL without a new token drops the secret
+                // (`self.token = nil if url_changed? && !encrypted_token_changed?`, WebHooks::Hook).
+                url !== hook.url
+                ? null
+                : hook.sealedToken,
           events: { ...hook.events, ...request.events },
           enableSslVerification: request.enableSslVerification ?? hook.enableSslVerification,
         })

@@ -57,7 +57,8 @@ export function expiryHooks(options: ExpiryHooksOptions): ExpiryHooks {
       {
         revoked: false,
         excludeImpersonation: true,
-        expiresAfter: addCalendarDays(first, 1),
+        // Inclusive: a token expiring on `first` has 0 days left then, in the 7-day range.
+        expiresAfter: first,
         expiresBefore: addCalendarDays(today, 61),
       },
       now,

@@ -1,17 +1,16 @@
 import type { Release } from '../../authority/core/release.js'
 import { instanceMetadata } from '../../authority/users/instance-metadata.js'
-import { addCalendarDays, utcDay } from '../../domain/calendar.js'
 import type { Clock } from '../../domain/clock.js'
 import type { RandomSource } from '../../domain/random.js'
 import type { HookTester } from '../../http/hook-test-routes.js'
 import type { TokenStore } from '../../store/token-store.js'
-import { accessTokenPayload } from '../../webhooks/access-token-payload.js'
 import type { HostResolver } from '../../webhooks/destination-policy.js'
 import { hookHeaders, uuidFrom } from '../../webhooks/hook-headers.js'
 import type { Journal } from '../journal.js'
 import type { ExpiryHooksOptions } from './expiry-hooks.js'
 import { type HookDeliveries, type HookDelivery, hookDeliveries } from './hook-deliveries.js'
 import { noticeTargets } from './hook-targets.js'
+import { testSamplePayload } from './test-sample.js'
 
 /**
  * How a fake delivers its webhooks (GitLab's access-token expiry notices and the hook test API).
@@ -102,22 +101,8 @@ export function fakeWebhooks(
       return { kind: 'not_found' }
     const targets = await noticeTargets(resources, resource, 7, new Map())
     if (targets === null) return { kind: 'not_found' }
-    const now = options.clock.now()
-    // A sample token (GitLab's test sample for this trigger was not found): a bot token that expires in 7 days.
     const body = JSON.stringify(
-      accessTokenPayload({
-        baseUrl: instanceUrl(),
-        resource: targets.resource,
-        token: {
-          id: 1,
-          name: 'Sample token',
-          userId: 1,
-          createdAt: now,
-          expiresAt: addCalendarDays(utcDay(now), 7),
-          lastUsedAt: null,
-        },
-        interval: 'seven_days',
-      }),
+      await testSamplePayload(resources, resource, targets.resource, instanceUrl(), options.clock.now()),
     )
     const token = found.sealedToken === null ? null : (options.openToken?.(found.sealedToken) ?? null)
     const headers = hookHeaders({

@@ -1,13 +1,15 @@
 import { addCalendarDays, type CalendarDate, calendarDaysBetween, utcDay } from '../../domain/calendar.js'
 import type { NoticeInterval } from '../../store/hook-store.js'
 
-// GitLab's PersonalAccessToken::NOTIFICATION_INTERVALS (app/models/personal_access_token.rb):
-// sixty_days 31..60, thirty_days 8..30, seven_days 0..7 days left. Day 0 never comes here: a token is
-// expired from 00:00 UTC of its expires_at day (as src/authority/core/expiry-notices.ts).
+// GitLab's PersonalAccessToken::NOTIFICATION_INTERVALS (app/models/personal_access_token.rb, index id
+// 2638073439): sixty_days 31..60, thirty_days 8..30, seven_days 0..7 days left. Day 0 counts:
+// `scope_for_notification_interval` selects `expires_at BETWEEN Date.current + min AND Date.current + max`
+// whether or not the token has expired, so a token no earlier run notified (one created after the
+// day's run, expiring the next day) hears the 7-day notice on its expiry day.
 const RANGES: readonly { readonly interval: NoticeInterval; readonly from: number }[] = [
   { interval: 60, from: 31 },
   { interval: 30, from: 8 },
-  { interval: 7, from: 1 },
+  { interval: 7, from: 0 },
 ]
 
 /** A notice that fell due on a day of a window, oldest interval first. */
@@ -31,7 +33,7 @@ export function noticesDue(
   const start = calendarDaysBetween(first, created) > 0 ? created : first
   if (calendarDaysBetween(start, today) < 0) return []
   const most = calendarDaysBetween(start, token.expiresAt)
-  const least = Math.max(1, calendarDaysBetween(today, token.expiresAt))
+  const least = Math.max(0, calendarDaysBetween(today, token.expiresAt))
   const due: DueNotice[] = []
   for (const { interval, from } of RANGES) {
     if (from > most || interval < least) continue

@@ -33,11 +33,12 @@ interface ModelToken {
   revoked: boolean
 }
 
-// GitLab's ranges: 60 for 31..60 days left, 30 for 8..30, 7 for 1..7.
+// GitLab's ranges (PersonalAccessToken::NOTIFICATION_INTERVALS): 60 for 31..60 days left, 30 for 8..30,
+// 7 for 0..7: the expiry day itself counts (test/fake/hooks/expiry-day-notice.test.ts).
 function intervalOf(left: number): 60 | 30 | 7 | null {
   if (left >= 31 && left <= 60) return 60
   if (left >= 8 && left <= 30) return 30
-  if (left >= 1 && left <= 7) return 7
+  if (left >= 0 && left <= 7) return 7
   return null
 }
 
