@@ -92,8 +92,8 @@ describe('GET /__patkit/deliveries for the dashboard', () => {
       headers: { 'PRIVATE-TOKEN': ALICE },
     })
     expect(tested.status, await tested.clone().text()).toBe(201)
-    const listed = (await controlGet(gitlab, '/deliveries')).body as Listed & {
-      deliveries: { cause: string }[]
+    const listed = (await controlGet(gitlab, '/deliveries')).body as {
+      deliveries: (Listed['deliveries'][number] & { cause: string })[]
     }
     expect(listed.deliveries.map((d) => [d.cause, d.hook_id, d.resource])).toEqual([
       ['test', hook, { type: 'group', id: 1 }],
