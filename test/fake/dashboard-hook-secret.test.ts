@@ -48,14 +48,13 @@ async function streamed(gitlab: FakeGitLab, until: string): Promise<string> {
   const abort = new AbortController()
   const response = await fetch(`${gitlab.url}/__patkit/journal/stream?since=0`, { signal: abort.signal })
   expect(response.status).toBe(200)
-  const reader = (response.body as ReadableStream<Uint8Array>)
-    .pipeThrough(new TextDecoderStream())
-    .getReader()
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader()
+  const decoder = new TextDecoder()
   let text = ''
   while (!text.includes(until)) {
     const { value, done } = await reader.read()
     if (done) break
-    text += value
+    text += decoder.decode(value, { stream: true })
   }
   abort.abort()
   return text
@@ -99,14 +98,10 @@ describe("the dashboard's JSON never holds a hook's secret", () => {
     for (const { status } of read) expect(status).toBe(200)
     // Three deliveries heard, each with its hook's secret: what follows holds only because the
     // routes leave it out, not because none was sent.
-    expect(
-      r.received
-        .map((got) => [got.path, got.headers['x-gitlab-token']])
-        .sort(([a], [b]) => (a ?? '').localeCompare(b ?? '')),
-    ).toEqual([
-      ['/group', QUERY_SECRET],
-      ['/project', SECRET],
-      ['/project', SECRET],
+    expect(r.received.map((got) => `${got.path} ${String(got.headers['x-gitlab-token'])}`).sort()).toEqual([
+      `/group ${QUERY_SECRET}`,
+      `/project ${SECRET}`,
+      `/project ${SECRET}`,
     ])
     expect((deliveries.body as { deliveries: unknown[] }).deliveries).toHaveLength(3)
     const stream = await streamed(gitlab, '"cause":"test"')
