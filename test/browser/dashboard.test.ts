@@ -643,7 +643,7 @@ describe('the dashboard shows deliveries and fine-grained scopes', { timeout: 30
     }
   })
 
-  it("keeps a hook's secret out of every view, each detail open; PATKIT_SCREENSHOTS=1 saves the Deliveries view", async (ctx) => {
+  it("keeps a hook's secret out of every view, each detail open; a notice's token opens its family; PATKIT_SCREENSHOTS=1 saves the Deliveries view", async (ctx) => {
     if (skipped(ctx)) return
     const { gitlab, page } = opened()
     const receiver = createServer((request, response) => {
@@ -717,6 +717,23 @@ describe('the dashboard shows deliveries and fine-grained scopes', { timeout: 30
           if (content.includes(secret)) leaks.push(`${name}: ${secret}`)
       }
       expect(leaks).toEqual([])
+      // A notice's token opens its family among its owner's tokens; a test trigger's is GitLab's sample.
+      await view('deliveries')
+      expect(await rows.first().locator('td').nth(3).textContent()).toBe('sample')
+      const listed = (await (
+        await fetch(`${gitlab.url}/__patkit/deliveries`, {
+          headers: { 'x-patkit-control-token': CONTROL_TOKEN },
+        })
+      ).json()) as { deliveries: { cause: string; token_id: number | null }[] }
+      const noticed = listed.deliveries.find((d) => d.cause === 'expiry')?.token_id
+      expect(noticed).toEqual(expect.any(Number))
+      await rows
+        .nth(1)
+        .getByRole('button', { name: `Family of token ${noticed}` })
+        .click()
+      await page.waitForSelector(`h2#family-heading:has-text("Family of token ${noticed}")`, SOON)
+      expect(await page.inputValue('form.filters input[name="user_id"]')).toBe('4')
+      await page.waitForSelector(`table.tokens tr.selected[data-token-id="${noticed}"]`, SOON)
       expect(consoleErrors).toEqual([])
     } finally {
       receiver.closeAllConnections()
