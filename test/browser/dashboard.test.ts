@@ -717,8 +717,16 @@ describe('the dashboard shows deliveries and fine-grained scopes', { timeout: 30
           if (content.includes(secret)) leaks.push(`${name}: ${secret}`)
       }
       expect(leaks).toEqual([])
-      // A notice's token opens its family among its owner's tokens; a test trigger's is GitLab's sample.
+      // At a phone's width, every delivery open, the table scrolls in its box, never the page.
       await view('deliveries')
+      await rows.nth(2).waitFor(SOON)
+      await page.setViewportSize({ width: 390, height: 844 })
+      await page.evaluate(() => {
+        for (const fold of document.querySelectorAll('details')) fold.open = true
+      })
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+      await page.setViewportSize({ width: 1280, height: 900 })
+      // A notice's token opens its family among its owner's tokens; a test trigger's is GitLab's sample.
       expect(await rows.first().locator('td').nth(3).textContent()).toBe('sample')
       const listed = (await (
         await fetch(`${gitlab.url}/__patkit/deliveries`, {
