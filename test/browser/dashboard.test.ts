@@ -643,6 +643,112 @@ describe('the dashboard shows deliveries and fine-grained scopes', { timeout: 30
     }
   })
 
+  it("keeps a hook's secret out of every view, each detail open; a notice's token opens its family; PATKIT_SCREENSHOTS=1 saves the Deliveries view", async (ctx) => {
+    if (skipped(ctx)) return
+    const { gitlab, page } = opened()
+    const receiver = createServer((request, response) => {
+      request.resume()
+      request.on('end', () => response.end('thanks'))
+    })
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+    const QUERY_SECRET = 'browser-hook-query-secret-0002'
+    try {
+      const { port } = receiver.address() as AddressInfo
+      await view('deliveries')
+      await page.waitForSelector('text=No webhook delivery yet')
+      // The project hook's secret in a JSON body; the group hook's in the query string, which the
+      // journal records (a credential's value filtered).
+      const project = await fetch(`${gitlab.apiUrl}/projects/1/hooks`, {
+        method: 'POST',
+        headers: { 'private-token': ALICE, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          url: `http://127.0.0.1:${port}/project`,
+          token: HOOK_SECRET,
+          resource_access_token_events: true,
+        }),
+      })
+      expect(project.status).toBe(201)
+      const projectHook = ((await project.json()) as { id: number }).id
+      const query = new URLSearchParams({
+        url: `http://127.0.0.1:${port}/group`,
+        token: QUERY_SECRET,
+        resource_access_token_events: 'true',
+      })
+      const group = await fetch(`${gitlab.apiUrl}/groups/1/hooks?${query}`, {
+        method: 'POST',
+        headers: { 'private-token': ALICE },
+      })
+      expect(group.status).toBe(201)
+      expect(
+        await control('/tokens', 'POST', {
+          user_id: 4,
+          name: 'deploy',
+          scopes: ['api'],
+          expires_at: '2026-01-15',
+        }),
+      ).toBe(201)
+      expect(await control('/clock/advance', 'POST', { days: 1 })).toBe(200)
+      const tested = await fetch(
+        `${gitlab.apiUrl}/projects/1/hooks/${projectHook}/test/resource_access_token_events`,
+        { method: 'POST', headers: { 'private-token': ALICE } },
+      )
+      expect(tested.status).toBe(201)
+      // Three rows, live: the test trigger's comes first (newest).
+      const rows = page.locator('table.deliveries tbody tr')
+      await rows.nth(2).waitFor(SOON)
+      expect(await rows.first().locator('td').nth(2).textContent()).toContain('test trigger')
+      await rows.first().locator('summary').click()
+      const headers = rows.first().locator('details dl.pairs')
+      expect(await headers.textContent()).toContain('[REDACTED]')
+      if (screenshots)
+        await page.screenshot({ path: join(root, 'docs', 'dashboard', 'deliveries.png'), fullPage: true })
+      const leaks: string[] = []
+      for (const name of VIEWS) {
+        await view(name)
+        if (name === 'journal')
+          await page.waitForSelector('table.journal td:has-text("event: webhook_delivery")', SOON)
+        if (name === 'deliveries') await rows.nth(2).waitFor(SOON)
+        // Every fold open (a request's detail, a delivery's payload and headers, the token filters).
+        await page.evaluate(() => {
+          for (const fold of document.querySelectorAll('details')) fold.open = true
+        })
+        const content = await page.content()
+        for (const secret of [HOOK_SECRET, QUERY_SECRET])
+          if (content.includes(secret)) leaks.push(`${name}: ${secret}`)
+      }
+      expect(leaks).toEqual([])
+      // At a phone's width, every delivery open, the table scrolls in its box, never the page.
+      await view('deliveries')
+      await rows.nth(2).waitFor(SOON)
+      await page.setViewportSize({ width: 390, height: 844 })
+      await page.evaluate(() => {
+        for (const fold of document.querySelectorAll('details')) fold.open = true
+      })
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+      await page.setViewportSize({ width: 1280, height: 900 })
+      // A notice's token opens its family among its owner's tokens; a test trigger's is GitLab's sample.
+      expect(await rows.first().locator('td').nth(3).textContent()).toBe('sample')
+      const listed = (await (
+        await fetch(`${gitlab.url}/__patkit/deliveries`, {
+          headers: { 'x-patkit-control-token': CONTROL_TOKEN },
+        })
+      ).json()) as { deliveries: { cause: string; token_id: number | null }[] }
+      const noticed = listed.deliveries.find((d) => d.cause === 'expiry')?.token_id
+      expect(noticed).toEqual(expect.any(Number))
+      await rows
+        .nth(1)
+        .getByRole('button', { name: `Family of token ${noticed}` })
+        .click()
+      await page.waitForSelector(`h2#family-heading:has-text("Family of token ${noticed}")`, SOON)
+      expect(await page.inputValue('form.filters input[name="user_id"]')).toBe('4')
+      await page.waitForSelector(`table.tokens tr.selected[data-token-id="${noticed}"]`, SOON)
+      expect(consoleErrors).toEqual([])
+    } finally {
+      receiver.closeAllConnections()
+      await new Promise<void>((resolve) => receiver.close(() => resolve()))
+    }
+  })
+
   it("shows a fine-grained token's scopes in its family, and a legacy token's list there", async (ctx) => {
     if (skipped(ctx)) return
     const { gitlab, page } = opened()

@@ -142,6 +142,12 @@ export function App() {
     setSelected(null)
     go('tokens')
   }
+  // A delivery's token: its family, among its owner's tokens.
+  const showFamily = (tokenId: number, userId: number | null) => {
+    setFilters(userId === null ? {} : { user_id: String(userId) })
+    setSelected(tokenId)
+    go('tokens')
+  }
   const tokenSet = controlToken() !== null
   return html`<div class="app">
     <header>
@@ -195,7 +201,7 @@ export function App() {
                   : view === 'journal'
                     ? html`<${JournalView} />`
                     : view === 'deliveries'
-                      ? html`<${DeliveriesView} refresh=${refresh} />`
+                      ? html`<${DeliveriesView} refresh=${refresh} showFamily=${showFamily} />`
                       : view === 'clock'
                         ? html`<${ClockView} clock=${clock} changed=${changed} />`
                         : view === 'faults'

@@ -44,8 +44,34 @@ function DeliveryDetail(props: { delivery: Delivery }) {
   </details>`
 }
 
+// The owner of the token a notice is about, from the payload GitLab sends (object_attributes.user_id).
+function ownerOf(delivery: Delivery): number | null {
+  const payload = delivery.payload
+  if (payload === null || typeof payload !== 'object') return null
+  const attributes = (payload as { object_attributes?: unknown }).object_attributes
+  if (attributes === null || typeof attributes !== 'object') return null
+  const userId = (attributes as { user_id?: unknown }).user_id
+  return typeof userId === 'number' ? userId : null
+}
+
+// The token a notice is about, a link to its family; a test trigger's is GitLab's sample, no token.
+function TokenCell(props: {
+  delivery: Delivery
+  showFamily: (tokenId: number, userId: number | null) => void
+}) {
+  const { delivery } = props
+  const tokenId = delivery.token_id
+  if (tokenId === null) return html`${delivery.cause === 'test' ? 'sample' : ''}`
+  return html`<button type="button" class="link" aria-label=${`Family of token ${tokenId}`} onClick=${() =>
+    props.showFamily(tokenId, ownerOf(delivery))}>#${tokenId}</button>`
+}
+
 /** The webhook deliveries the fake made: expiry notices and hook tests, each with what was sent. */
-export function DeliveriesView(props: { refresh: number }) {
+export function DeliveriesView(props: {
+  refresh: number
+  /** Opens the tokens view at a token's family (its owner's tokens listed). */
+  showFamily: (tokenId: number, userId: number | null) => void
+}) {
   const [deliveries, setDeliveries] = useState<readonly Delivery[]>([])
   const [pending, setPending] = useState(0)
   const [error, setError] = useState<string | null>(null)
@@ -83,7 +109,7 @@ export function DeliveriesView(props: { refresh: number }) {
             <td>${shortTime(delivery.at)}</td>
             <td>${delivery.resource.type} ${delivery.resource.id}, hook #${delivery.hook_id}<br /><code>${delivery.url}</code></td>
             <td>${what(delivery)}<${DeliveryDetail} delivery=${delivery} /></td>
-            <td>${delivery.token_id ?? ''}</td>
+            <td><${TokenCell} delivery=${delivery} showFamily=${props.showFamily} /></td>
             <td>${outcome(delivery)}</td>
             <td>${Math.round(delivery.duration_ms)} ms</td>
           </tr>`,
