@@ -1,9 +1,9 @@
-import { okAsync, ResultAsync } from 'neverthrow'
+import { ResultAsync } from 'neverthrow'
 import type { ErrorOf } from '../../domain/errors.js'
 import type { GranularScope } from '../../domain/granular-scope.js'
 import type { UserId } from '../../domain/user-id.js'
 import type { AuthorityDeps } from './deps.js'
-import { admitGranularScopes, type GranularAdmissionError } from './granular-admission.js'
+import { admitGranularScopes } from './granular-admission.js'
 import type { IssuedToken } from './issued-token.js'
 import { mint } from './mint.js'
 import type { Actor } from './principal.js'
@@ -56,11 +56,7 @@ export function create(
   target: UserId | 'self',
   request: CreateRequest,
 ): ResultAsync<IssuedToken, CreateError> {
-  const granular: ResultAsync<unknown, GranularAdmissionError> =
-    request.granularScopes === undefined
-      ? okAsync(undefined)
-      : admitGranularScopes(deps, principal, request.granularScopes)
-  return granular.andThen(
+  return admitGranularScopes(deps, principal, request.granularScopes).andThen(
     () =>
       new ResultAsync(
         target === 'self'

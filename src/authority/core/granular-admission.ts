@@ -18,13 +18,14 @@ const ESCALATION = 'A granular token can only create tokens with equal or lesser
  * above; `not_found!` otherwise, 404, also for one that does not exist, where GitLab drops it silently:
  * patkit's choice); a granular calling token may only grant what it holds (PrivilegeEscalationCheck:
  * 403, the status GitLab's `reason: :forbidden` suggests; unverified); then the service's and the
- * model's checks (`checkGranularScopes`, 400).
+ * model's checks (`checkGranularScopes`, 400). A legacy request (no `granular_scopes`) is admitted as it is.
  */
 export function admitGranularScopes(
   deps: AuthorityDeps,
   principal: Actor,
-  scopes: readonly GranularScope[],
-): ResultAsync<readonly GranularScope[], GranularAdmissionError> {
+  scopes: readonly GranularScope[] | undefined,
+): ResultAsync<readonly GranularScope[] | undefined, GranularAdmissionError> {
+  if (scopes === undefined) return okAsync(undefined)
   const viewer = viewerOf(principal)
   const userId = principal.user.id
   const ancestors = new Map<GranularScope, readonly number[]>()

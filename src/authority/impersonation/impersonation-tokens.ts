@@ -1,4 +1,4 @@
-import { err, ok, okAsync, type Result, ResultAsync } from 'neverthrow'
+import { err, ok, type Result, ResultAsync } from 'neverthrow'
 import { notFound } from '../../domain/error-constructors.js'
 import type { ErrorOf } from '../../domain/errors.js'
 import type { GranularScope } from '../../domain/granular-scope.js'
@@ -7,7 +7,7 @@ import type { PageRequest } from '../../query/filter.js'
 import type { User } from '../../store/user.js'
 import { administratorOver, userFromDirectory } from '../core/admission.js'
 import type { AuthorityDeps } from '../core/deps.js'
-import { admitGranularScopes, type GranularAdmissionError } from '../core/granular-admission.js'
+import { admitGranularScopes } from '../core/granular-admission.js'
 import type { IssuedToken } from '../core/issued-token.js'
 import { listPage, type TokenPage } from '../core/list-tokens.js'
 import { mint } from '../core/mint.js'
@@ -130,11 +130,7 @@ export function createImpersonationToken(
   request: ImpersonationCreateRequest,
 ): ResultAsync<IssuedToken, ImpersonationError> {
   // Missing scopes fail the model's validation ("Scopes can't be blank"), unless the token is granular.
-  const granular: ResultAsync<unknown, GranularAdmissionError> =
-    request.granularScopes === undefined
-      ? okAsync(undefined)
-      : admitGranularScopes(deps, principal, request.granularScopes)
-  return granular.andThen(
+  return admitGranularScopes(deps, principal, request.granularScopes).andThen(
     () =>
       new ResultAsync(
         mint(deps, IMPERSONATION_TOKEN, principal, userId, { ...request, scopes: request.scopes ?? [] }),
