@@ -53,6 +53,14 @@ export const ADMIN_ONLY_SCOPES = [
   'read_service_ping',
 ] as const satisfies readonly Scope[]
 
+/**
+ * GitLab's `resource_bot_scopes`: every scope but the administrators' (`sudo`, `admin_mode`,
+ * `read_service_ping`) and `read_user`, in GitLab's order.
+ */
+export const RESOURCE_BOT_SCOPES: readonly string[] = Object.freeze(
+  SCOPES.filter((s) => s !== 'read_user' && !(ADMIN_ONLY_SCOPES as readonly Scope[]).includes(s)),
+)
+
 /** Narrows a string to a {@link Scope}. */
 export function isScope(value: string): value is Scope {
   return (SCOPES as readonly string[]).includes(value)

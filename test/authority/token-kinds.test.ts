@@ -10,6 +10,7 @@ import {
   SELF_SERVICE_TOKEN,
 } from '../../src/authority/core/token-kinds.js'
 import { resolveAuthorityDeps } from '../../src/authority/create-authority.js'
+import { ISSUED_RESOURCE_TOKEN, RESOURCE_TOKEN } from '../../src/authority/resource/resource-token-kind.js'
 import { SERVICE_ACCOUNT_TOKEN } from '../../src/authority/service-accounts/service-account-token-kind.js'
 import { manualClock } from '../../src/domain/clock.js'
 import { seededRandom } from '../../src/domain/random.js'
@@ -255,5 +256,71 @@ describe('token kinds through the one mint path', () => {
       expect(refused._unsafeUnwrapErr()).toMatchObject({ type: 'not_found', entity: 'group' })
     }
     expect(events).toEqual([])
+  })
+
+  it("resource: admit holds the route's checks, and the bot is made only for a request that passed its own", async () => {
+    const { deps, events, admin, alice } = await setup()
+    const resources = deps.store.resources
+    if (resources === undefined) throw new Error('the memory store holds resources')
+    ;(
+      await resources.putProject({
+        id: 7,
+        path: 'api',
+        fullPath: 'acme/api',
+        name: 'API',
+        groupId: null,
+        visibility: 'private',
+        members: [{ userId: ALICE.id, accessLevel: 30 }],
+      })
+    )._unsafeUnwrap()
+    const bots = async () => (await resources.listUsers({ bot: true }))._unsafeUnwrap()
+    const request = { name: 'deploy', scopes: ['read_api'], expiresAt: '2026-06-01' }
+    const target = (accessLevel: 30 | 40) => ({
+      address: { type: 'project' as const, id: 'acme/api' },
+      accessLevel,
+      expiresAt: request.expiresAt,
+    })
+    // A Developer may not create project tokens; an unknown project is 404; both before any bot.
+    expect((await mint(deps, RESOURCE_TOKEN, alice, target(30), request))._unsafeUnwrapErr()).toEqual({
+      type: 'bad_request',
+      reason: 'User does not have permission to create project access token',
+    })
+    expect(
+      (
+        await mint(
+          deps,
+          RESOURCE_TOKEN,
+          admin,
+          { ...target(40), address: { type: 'project' as const, id: 99 } },
+          request,
+        )
+      )._unsafeUnwrapErr(),
+    ).toMatchObject({ type: 'not_found', entity: 'project' })
+    // Admitted, then refused by the request's own check (a scope outside resource_bot_scopes): no bot.
+    expect(
+      (
+        await mint(deps, RESOURCE_TOKEN, admin, target(40), { ...request, scopes: ['read_user'] })
+      )._unsafeUnwrapErr(),
+    ).toMatchObject({ type: 'invalid_parameter', parameter: 'scopes' })
+    expect(await bots()).toEqual([])
+    expect(events).toEqual([])
+    const issued = (await mint(deps, RESOURCE_TOKEN, admin, target(40), request))._unsafeUnwrap()
+    const [bot] = await bots()
+    expect(bot).toMatchObject({ name: 'deploy', bot: true, botNamespace: { type: 'project', id: 7 } })
+    expect(issued.token.userId).toBe(bot?.id)
+    expect(events).toMatchObject([{ type: 'created', actorUserId: ADMIN.id }])
+    // Without a caller: the resource must be stored, nothing else is asked.
+    expect(
+      (
+        await mint(
+          deps,
+          ISSUED_RESOURCE_TOKEN,
+          null,
+          { resource: { type: 'group', id: 3 }, accessLevel: 40 },
+          request,
+        )
+      )._unsafeUnwrapErr(),
+    ).toMatchObject({ type: 'not_found', entity: 'group' })
+    expect(await bots()).toHaveLength(1)
   })
 })

@@ -1,6 +1,6 @@
 import { err, ok, type Result } from 'neverthrow'
 import { checkToken, type GivenState, mintToken } from '../../domain/create-token.js'
-import type { ErrorOf } from '../../domain/errors.js'
+import type { ErrorOf, StoreFailure } from '../../domain/errors.js'
 import type { GranularScope } from '../../domain/granular-scope.js'
 import type { MintPolicy } from '../../domain/mint-policy.js'
 import type { UserId } from '../../domain/user-id.js'
@@ -12,9 +12,19 @@ import { familyOf } from './predecessor.js'
 
 /** What the checks on the caller settle: whose token it is, and who is recorded as its creator. */
 export interface Admission {
-  readonly owner: User
+  /** The owner, or (a resource's bot) how to make it once the request passed its own checks. */
+  readonly owner: User | OwnerToMake
   /** The `actorUserId` of the event: `null` when no one asked (seeds, fixtures). */
   readonly actorUserId: UserId | null
+}
+
+/**
+ * An owner made by the mint itself, after the request's checks, so that a refused request leaves
+ * nothing behind (GitLab makes a resource token's bot, then deletes it when the token fails).
+ */
+export interface OwnerToMake {
+  /** Makes the owner, named after the token (GitLab names a bot after its token). */
+  readonly make: (tokenName: string) => Promise<Result<User, StoreFailure | ErrorOf<'not_found'>>>
 }
 
 /**
@@ -23,9 +33,9 @@ export interface Admission {
  * the request's parameters are looked at), and the event that announces it. The kinds are in
  * `token-kinds.ts`; {@link mint} is the one path that makes a token of any of them.
  */
-export interface TokenKind<Caller, Target, E> extends MintPolicy {
+export interface TokenKind<Caller, Target, E, A extends Admission = Admission> extends MintPolicy {
   readonly name: string
-  readonly admit: (deps: AuthorityDeps, caller: Caller, target: Target) => Promise<Result<Admission, E>>
+  readonly admit: (deps: AuthorityDeps, caller: Caller, target: Target) => Promise<Result<A, E>>
   readonly event: 'created'
 }
 
@@ -55,9 +65,10 @@ export type MintError = ErrorOf<
 
 /**
  * The one mint path of every token kind: admit the caller (the kind's checks, and the owner), check
- * the request (`checkToken`: the kind's scope and expiry rules, GitLab's model rules), check the
- * family a given predecessor joins, mint the secret, insert (or import under a given id), emit. A
- * fresh secret whose digest is taken is minted again (at most `MINT_ATTEMPTS` times).
+ * the request (`checkToken`: the kind's scope and expiry rules, GitLab's model rules), make an owner
+ * the admission left to make, check the family a given predecessor joins, mint the secret, insert (or
+ * import under a given id), emit. A fresh secret whose digest is taken is minted again (at most
+ * `MINT_ATTEMPTS` times).
  */
 export async function mint<Caller, Target, E>(
   deps: AuthorityDeps,
@@ -66,22 +77,44 @@ export async function mint<Caller, Target, E>(
   target: Target,
   request: MintRequest,
 ): Promise<Result<IssuedToken, E | MintError>> {
+  return (await mintAdmitted(deps, kind, caller, target, request)).map(({ issued }) => issued)
+}
+
+/** {@link mint}, answering the admission too, for a kind whose admission says more than the owner. */
+export async function mintAdmitted<Caller, Target, E, A extends Admission>(
+  deps: AuthorityDeps,
+  kind: TokenKind<Caller, Target, E, A>,
+  caller: Caller,
+  target: Target,
+  request: MintRequest,
+): Promise<Result<{ readonly issued: IssuedToken; readonly admission: A }, E | MintError>> {
   const admitted = await kind.admit(deps, caller, target)
   if (admitted.isErr()) return err(admitted.error)
-  const { owner, actorUserId } = admitted.value
+  const admission = admitted.value
+  const { owner: admittedOwner } = admission
+  const known = 'make' in admittedOwner ? null : admittedOwner
   const now = deps.clock.now()
   const ctx = mintContext(deps, now)
-  const checked = checkToken({ ...request, userId: owner.id, ownerIsAdmin: owner.admin }, ctx, kind)
+  // An owner still to make is a bot: no administrator, and its id known only once it is made.
+  const checked = checkToken(
+    { ...request, userId: known?.id ?? 0, ownerIsAdmin: known?.admin ?? false },
+    ctx,
+    kind,
+  )
   if (checked.isErr()) return err(checked.error)
+  const owner = 'make' in admittedOwner ? await admittedOwner.make(request.name) : ok(admittedOwner)
+  if (owner.isErr()) return err(owner.error)
+  const userId = owner.value.id
   const previousId = checked.value.draft.previousId
-  const family = previousId === null ? ok(null) : await familyOf(deps, previousId, owner.id)
+  const family = previousId === null ? ok(null) : await familyOf(deps, previousId, userId)
   if (family.isErr()) return err(family.error)
   const id = kind.state === 'given' ? request.given?.id : undefined
+  const draftOf = { ...checked.value, draft: { ...checked.value.draft, userId } }
   // A fresh secret whose digest is already stored (a seeded random source replaying its sequence over
   // a kept database) is drawn again; a given secret is the caller's, and its conflict is the answer.
   const attempts = checked.value.secret === undefined ? MINT_ATTEMPTS : 1
   for (let attempt = 1; ; attempt++) {
-    const { draft, secret } = mintToken(checked.value, ctx)
+    const { draft, secret } = mintToken(draftOf, ctx)
     const token = await (id === undefined
       ? deps.store.insert({ ...draft, familyId: family.value })
       : deps.store.importToken({ ...draft, id, familyId: family.value ?? id }))
@@ -90,7 +123,12 @@ export async function mint<Caller, Target, E>(
         continue
       return err(token.error)
     }
-    deps.emit({ type: kind.event, at: now, actorUserId, token: toTokenInfo(token.value) })
-    return ok({ token: token.value, secret })
+    deps.emit({
+      type: kind.event,
+      at: now,
+      actorUserId: admission.actorUserId,
+      token: toTokenInfo(token.value),
+    })
+    return ok({ issued: { token: token.value, secret }, admission })
   }
 }

@@ -1,19 +1,18 @@
-import { ok, type Result } from 'neverthrow'
+import type { Result } from 'neverthrow'
 import type { ErrorOf } from '../../domain/errors.js'
 import { CREATION_EXPIRY } from '../../domain/expiry.js'
 import { PERSONAL_MINT } from '../../domain/mint-policy.js'
-import { ADMIN_ONLY_SCOPES, SCOPES, USER_CREATABLE_SCOPES } from '../../domain/scopes.js'
+import { USER_CREATABLE_SCOPES } from '../../domain/scopes.js'
 import type { UserId } from '../../domain/user-id.js'
-import type { User } from '../../store/user.js'
 import { administratorOver, namedUser, type UserLookup, userById, userFromDirectory } from './admission.js'
 import type { AuthorityDeps } from './deps.js'
 import type { Admission, TokenKind } from './mint.js'
 import type { Actor } from './principal.js'
 import { requireScope, WRITE_SCOPES } from './scope-policy.js'
 
-// The kinds of token patkit mints, each a policy read by the one mint path (`mint.ts`). A new kind
-// (a resource's bot token, a service account's) is one more entry here: its scope values, expiry rule
-// and `admit` (who may mint it for whom), not a new path.
+// The kinds of personal token patkit mints, each a policy read by the one mint path (`mint.ts`). A new
+// kind is one more entry: its scope values, expiry rule and `admit` (who may mint it for whom), not a
+// new path; a resource's bot token and a service account's are in their own folders.
 
 // An administrator mints for the user the request names (GitLab's `authenticated_as_admin!`).
 function byAdministrator(lookup: UserLookup) {
@@ -107,38 +106,3 @@ export const SEEDED_TOKEN = {
   state: 'given',
   event: 'created',
 } as const satisfies TokenKind<null, UserId, unknown>
-
-/**
- * GitLab's `resource_bot_scopes`: every scope but the administrators' (`sudo`, `admin_mode`,
- * `read_service_ping`) and `read_user`, in GitLab's order.
- */
-export const RESOURCE_BOT_SCOPES: readonly string[] = Object.freeze(
-  SCOPES.filter((s) => s !== 'read_user' && !(ADMIN_ONLY_SCOPES as readonly string[]).includes(s)),
-)
-
-/** Who minted a resource token for which bot: the caller was checked, and the bot made, before the mint. */
-export interface BotTarget {
-  readonly bot: User
-  /** The caller's user id; `null` for `issueResourceToken`, which no one asks. */
-  readonly actorUserId: UserId | null
-}
-
-/**
- * A project or group access token (`POST /{projects,groups}/:id/access_tokens`, `issueResourceToken`):
- * a token of the bot made for it, with `resource_bot_scopes` as the route's values. The caller's
- * checks come first (resource-token-create.ts); `admit` only names the bot.
- */
-// The caller's checks (scope, the resource in view, `create_resource_access_tokens`, the role, a
-// required expiry) stay in resource-token-create.ts: `admit` runs inside `mint`, after the bot it
-// names was made (it is the owner) and `mint` checks the request after `admit`, so checks moved here
-// would come after the request's own check and leave a bot behind for a refused caller, against
-// GitLab's order; and `issueResourceToken` mints with no caller to check.
-
-export const RESOURCE_TOKEN = {
-  name: 'resource',
-  admit: async (_deps: AuthorityDeps, _caller: null, target: BotTarget) =>
-    ok<Admission, never>({ owner: target.bot, actorUserId: target.actorUserId }),
-  ...PERSONAL_MINT,
-  scopes: { values: RESOURCE_BOT_SCOPES, unknown: 'invalid_parameter', adminOnlyNeedsAdmin: false },
-  event: 'created',
-} as const satisfies TokenKind<null, BotTarget, never>

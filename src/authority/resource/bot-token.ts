@@ -1,15 +1,19 @@
-import { err, ok, type Result } from 'neverthrow'
-import { checkToken } from '../../domain/create-token.js'
+import { err, type Result } from 'neverthrow'
+import { notFound } from '../../domain/error-constructors.js'
 import type { ErrorOf, StoreFailure } from '../../domain/errors.js'
 import type { AccessLevel, ResourceRef } from '../../domain/resource.js'
-import type { UserId } from '../../domain/user-id.js'
 import type { ResourceStore } from '../../store/resource-store.js'
 import type { User } from '../../store/user.js'
-import { type AuthorityDeps, mintContext } from '../core/deps.js'
+import type { AuthorityDeps } from '../core/deps.js'
 import type { IssuedToken } from '../core/issued-token.js'
-import { type MintError, type MintRequest, mint } from '../core/mint.js'
-import { requireResources } from '../core/resource-access.js'
-import { RESOURCE_TOKEN } from '../core/token-kinds.js'
+import {
+  type Admission,
+  type MintError,
+  type MintRequest,
+  mintAdmitted,
+  type OwnerToMake,
+  type TokenKind,
+} from '../core/mint.js'
 
 /**
  * A resource token just made: the token and its secret, its bot's role and the resource.
@@ -26,9 +30,10 @@ export interface IssuedResourceToken extends IssuedToken {
   readonly resource: ResourceRef
 }
 
-/** What a bot token is made of: the token's fields and the bot's role. */
-export interface BotTokenRequest extends MintRequest {
+/** What admitting a resource token settles: the bot to make (its owner), its role, and the resource. */
+export interface BotAdmission extends Admission {
   readonly accessLevel: AccessLevel
+  readonly resource: ResourceRef
 }
 
 /** Every way making a bot token fails. */
@@ -70,29 +75,40 @@ async function createBot(
 }
 
 /**
- * GitLab's ResourceAccessTokens::CreateService after its permission checks: the request is checked
- * first (so a refused one leaves no bot behind; GitLab deletes it afterwards), then a bot user is
- * made for the token (its name the token's), made a member of the resource with the role, and the
- * token minted for it through the one mint path (`RESOURCE_TOKEN`).
+ * GitLab's ResourceAccessTokens::CreateService after its checks: a bot user for the resource, named
+ * after its token, made a member of the resource with the role. The mint makes it only once the
+ * request passed its checks, so a refused request leaves no bot behind (GitLab deletes it afterwards).
  */
-export async function mintBotToken(
+export function botToMake(
   deps: AuthorityDeps,
-  actorUserId: UserId | null,
+  resources: ResourceStore,
   resource: ResourceRef,
-  request: BotTokenRequest,
-): Promise<Result<IssuedResourceToken, BotTokenError>> {
-  const { accessLevel, ...fields } = request
-  const checked = checkToken({ ...fields, userId: 0 }, mintContext(deps, deps.clock.now()), RESOURCE_TOKEN)
-  if (checked.isErr()) return err(checked.error)
-  const resources = await requireResources(deps, 'mintBotToken')
-  if (resources.isErr()) return err(resources.error)
-  const bot = await createBot(deps, resources.value, resource, fields.name)
-  if (bot.isErr()) return err(bot.error)
-  const botId = bot.value.id
-  if (typeof botId !== 'number') return err({ type: 'not_found', entity: 'user' })
-  const member = await resources.value.setMember(resource, { userId: botId, accessLevel })
-  if (member.isErr()) return err(member.error)
-  const minted = await mint(deps, RESOURCE_TOKEN, null, { bot: bot.value, actorUserId }, fields)
-  if (minted.isErr()) return err(minted.error)
-  return ok({ ...minted.value, accessLevel, resource })
+  accessLevel: AccessLevel,
+): OwnerToMake {
+  return {
+    make: async (tokenName) => {
+      const bot = await createBot(deps, resources, resource, tokenName)
+      if (bot.isErr()) return err(bot.error)
+      const botId = bot.value.id
+      if (typeof botId !== 'number') return err(notFound('user'))
+      const member = await resources.setMember(resource, { userId: botId, accessLevel })
+      return member.map(() => bot.value)
+    },
+  }
+}
+
+/** The one mint of a resource token of either kind, answered with its bot's role and its resource. */
+export async function mintResourceToken<Caller, Target, E>(
+  deps: AuthorityDeps,
+  kind: TokenKind<Caller, Target, E, BotAdmission>,
+  caller: Caller,
+  target: Target,
+  request: MintRequest,
+): Promise<Result<IssuedResourceToken, E | MintError>> {
+  const minted = await mintAdmitted(deps, kind, caller, target, request)
+  return minted.map(({ issued, admission }) => ({
+    ...issued,
+    accessLevel: admission.accessLevel,
+    resource: admission.resource,
+  }))
 }

@@ -1,10 +1,10 @@
 import { errAsync, ResultAsync } from 'neverthrow'
-import { invalidParameter, notFound } from '../../domain/error-constructors.js'
+import { invalidParameter } from '../../domain/error-constructors.js'
 import { type AccessLevel, isAccessLevel, type ResourceRef } from '../../domain/resource.js'
 import type { AuthorityDeps } from '../core/deps.js'
-import { requireResources } from '../core/resource-access.js'
-import { type BotTokenError, type IssuedResourceToken, mintBotToken } from './bot-token.js'
+import { type BotTokenError, type IssuedResourceToken, mintResourceToken } from './bot-token.js'
 import { DEFAULT_TOKEN_ACCESS_LEVEL } from './resource-token-create.js'
+import { ISSUED_RESOURCE_TOKEN } from './resource-token-kind.js'
 
 /**
  * A token that belongs to a project or group (an embedder's workspace or organisation), put in place
@@ -58,17 +58,10 @@ export function issueResourceToken(
   const request = {
     name,
     scopes,
-    accessLevel,
     ...(expiresAt === undefined ? {} : { expiresAt }),
     ...(description === undefined ? {} : { description }),
   }
-  return requireResources(deps, 'issueResourceToken')
-    .andThen((resources) =>
-      resource.type === 'project' ? resources.findProject(resource.id) : resources.findGroup(resource.id),
-    )
-    .andThen((found) =>
-      found === null
-        ? errAsync(notFound(resource.type))
-        : new ResultAsync(mintBotToken(deps, null, resource, request)),
-    )
+  return new ResultAsync(
+    mintResourceToken(deps, ISSUED_RESOURCE_TOKEN, null, { resource, accessLevel }, request),
+  )
 }

@@ -1,12 +1,11 @@
-import { err, type Result, ResultAsync } from 'neverthrow'
-import { badRequest } from '../../domain/error-constructors.js'
+import { ResultAsync } from 'neverthrow'
 import type { ErrorOf } from '../../domain/errors.js'
 import type { AccessLevel } from '../../domain/resource.js'
 import type { AuthorityDeps } from '../core/deps.js'
-import { type Actor, actsAsAdmin } from '../core/principal.js'
-import { requireScope, WRITE_SCOPES } from '../core/scope-policy.js'
-import { type BotTokenError, type IssuedResourceToken, mintBotToken } from './bot-token.js'
-import { mayManage, type ResourceAddress, refOf, resourceInView } from './resource-token-access.js'
+import type { Actor } from '../core/principal.js'
+import { type BotTokenError, type IssuedResourceToken, mintResourceToken } from './bot-token.js'
+import type { ResourceAddress } from './resource-token-access.js'
+import { RESOURCE_TOKEN } from './resource-token-kind.js'
 
 /**
  * `POST /{projects,groups}/:id/access_tokens` as parsed: the token's fields and the bot's role
@@ -34,9 +33,8 @@ export type CreateResourceTokenError = BotTokenError | ErrorOf<'insufficient_sco
 export const DEFAULT_TOKEN_ACCESS_LEVEL: AccessLevel = 40
 
 /**
- * GitLab's create: the resource as the caller sees it (404), `create_resource_access_tokens` (a
- * Maintainer of a project, an Owner of a group, an administrator; never a bot), the role at most the
- * caller's own, then the expiry rule and the bot token (bot-token.ts).
+ * GitLab's create: the caller's checks (`RESOURCE_TOKEN`'s admit: the resource in view, the right to
+ * create, the role, a required expiry), then the request's, then the bot and its token.
  */
 export function createResourceToken(
   deps: AuthorityDeps,
@@ -44,29 +42,7 @@ export function createResourceToken(
   address: ResourceAddress,
   request: ResourceTokenRequest,
 ): ResultAsync<IssuedResourceToken, CreateResourceTokenError> {
-  return new ResultAsync(createFor(deps, actor, address, request))
-}
-
-async function createFor(
-  deps: AuthorityDeps,
-  actor: Actor,
-  address: ResourceAddress,
-  request: ResourceTokenRequest,
-): Promise<Result<IssuedResourceToken, CreateResourceTokenError>> {
-  const scoped = requireScope(actor, WRITE_SCOPES)
-  if (scoped.isErr()) return err(scoped.error)
-  const view = await resourceInView(deps, actor, address)
-  if (view.isErr()) return err(view.error)
-  const { type } = address
-  if (!mayManage(actor, type, view.value)) {
-    return err(badRequest(`User does not have permission to create ${type} access token`))
-  }
   const { accessLevel = DEFAULT_TOKEN_ACCESS_LEVEL, ...fields } = request
-  if (!actsAsAdmin(actor) && (view.value.access === null || accessLevel > view.value.access)) {
-    return err(badRequest('Access level of the token contains permissions not held by the creating user'))
-  }
-  if (fields.expiresAt === undefined && deps.expiry.requireExpiry) {
-    return err(badRequest('expires_at is missing'))
-  }
-  return mintBotToken(deps, actor.user.id, refOf(type, view.value), { ...fields, accessLevel })
+  const target = { address, accessLevel, expiresAt: fields.expiresAt }
+  return new ResultAsync(mintResourceToken(deps, RESOURCE_TOKEN, actor, target, fields))
 }

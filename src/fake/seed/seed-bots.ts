@@ -1,4 +1,4 @@
-import { RESOURCE_BOT_SCOPES } from '../../authority/core/token-kinds.js'
+import { RESOURCE_BOT_SCOPES } from '../../domain/scopes.js'
 import type { SeedProblem, ValidSeed } from './seed-schema.js'
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { RESOURCE_BOT_SCOPES } from '../../../src/authority/core/token-kinds.js'
+import { RESOURCE_BOT_SCOPES } from '../../../src/domain/scopes.js'
 import type { ResourceType, Visibility } from '../../../src/store/index.js'
 import { resourceWorld } from './resource-world.js'
 import { daysFromToday } from './world.js'
