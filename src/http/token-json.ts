@@ -175,20 +175,65 @@ export function tokenJsonText(
   feature: 'last_used_ips' | 'last_used_ips_self' | 'last_used_ips_list',
   withGranularScopes = true,
 ): string {
+  // Only a frozen token is remembered: its fields cannot change under the remembered text.
+  const frozen = Object.isFrozen(token)
+  const expired = isExpired(token, now)
+  if (frozen) {
+    const known = tokenTexts.get(token)
+    if (
+      known !== undefined &&
+      known.expired === expired &&
+      known.release === release &&
+      known.feature === feature &&
+      known.withGranularScopes === withGranularScopes
+    ) {
+      return known.text
+    }
+  }
+  const text = writeTokenJson(token, expired, release, feature, withGranularScopes)
+  if (frozen) {
+    if (tokenTexts.size >= REMEMBERED_TOKENS) tokenTexts.clear()
+    tokenTexts.set(token, { expired, release, feature, withGranularScopes, text })
+  }
+  return text
+}
+
+// A token's text depends on the instant only through `expired` (and `active`, which follows it), so
+// a store that hands out the same frozen token object for its unchanged row (the memory store) has
+// its text written once, and `GET /self` answers it again (docs/benchmarks.md, target 3f): a memo of
+// a pure function, bounded like the instants' so an endless variety of tokens cannot grow it.
+const REMEMBERED_TOKENS = 4096
+const tokenTexts = new Map<
+  Token,
+  {
+    readonly expired: boolean
+    readonly release: Release
+    readonly feature: string
+    readonly withGranularScopes: boolean
+    readonly text: string
+  }
+>()
+
+function writeTokenJson(
+  token: Token,
+  expired: boolean,
+  release: Release,
+  feature: 'last_used_ips' | 'last_used_ips_self' | 'last_used_ips_list',
+  withGranularScopes: boolean,
+): string {
   const lastUsedAt = token.lastUsedAt === null ? 'null' : `"${isoString(token.lastUsedAt)}"`
   const rest =
     `"created_at":"${isoString(token.createdAt)}","description":${text(token.description)},` +
     `"scopes":${text(token.scopes)},"user_id":${text(token.userId)},"last_used_at":${lastUsedAt},`
   let head: string
   if (hasFeature('token_expired_granular', release)) {
-    const expired = isExpired(token, now)
     head =
       `{"id":${text(token.id)},"name":${text(token.name)},"active":${!token.revoked && !expired},` +
       `"revoked":${token.revoked},"expired":${expired},"granular":${token.granularScopes !== undefined},${rest}"expires_at":${text(token.expiresAt)}`
   } else {
     head =
       `{"id":${text(token.id)},"name":${text(token.name)},"revoked":${token.revoked},${rest}` +
-      `"active":${isActive(token, now)},"expires_at":${text(token.expiresAt)}`
+      `"active":${!token.revoked && !expired},"expires_at":${text(token.expiresAt)}`
   }
   const scopes = withGranularScopes ? shownGranularScopes(token, release) : undefined
   const tail = scopes === undefined ? '}' : `,"granular_scopes":${text(scopes)}}`
