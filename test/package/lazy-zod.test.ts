@@ -1,5 +1,6 @@
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { join } from 'node:path'
+import { createInterface } from 'node:readline'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
@@ -51,5 +52,48 @@ console.log(JSON.stringify({ self: self.status, list }))`)
     // A request that does not list never needs the parser; the first that lists loads it, and zod.
     expect(out['self']).toBe(200)
     expect(out['list']).not.toBe(true)
+  })
+})
+
+// `patkit serve`'s own start (target 9b): the demo seed is written without its schema, which loads on
+// the first restore or add; a start that loads zod fails under the hook.
+describe('patkit serve starts without zod', { timeout: 30_000 }, () => {
+  it('answers GET /self with the demo token while zod cannot load', async () => {
+    const hook = `import { register } from 'node:module'
+register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(REFUSE_ZOD)}))`
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        `data:text/javascript,${encodeURIComponent(hook)}`,
+        join(dist, 'cli.js'),
+        'serve',
+        '--port',
+        '0',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    )
+    try {
+      const lines: string[] = []
+      const reader = createInterface({ input: child.stdout })
+      const started = new Promise<void>((resolve, reject) => {
+        reader.on('line', (line) => {
+          lines.push(line)
+          if (lines.length === 2) resolve()
+        })
+        child.once('exit', (code) => reject(new Error(`patkit serve exited with ${code}`)))
+      })
+      await started
+      const url = /listening on (\S+)/.exec(lines[0] ?? '')?.[1]
+      const secret = /(glpat-\S+)/.exec(lines[1] ?? '')?.[1]
+      expect(url).toBeDefined()
+      expect(secret).toBeDefined()
+      const self = await fetch(`${url}/api/v4/personal_access_tokens/self`, {
+        headers: { 'PRIVATE-TOKEN': secret ?? '' },
+      })
+      expect(self.status).toBe(200)
+    } finally {
+      child.kill()
+    }
   })
 })

@@ -5,7 +5,8 @@ import { checkGranularScopes } from '../../domain/granular-request.js'
 import { SCOPES } from '../../domain/scopes.js'
 import { checkUsername } from '../../domain/username.js'
 import { seedFamilyProblems } from './seed-families.js'
-import { seedGranularScopeSchema, seedGranularScopes } from './seed-granular.js'
+import { seedGranularScopes } from './seed-granular.js'
+import { seedGranularScopeSchema } from './seed-granular-schema.js'
 import { botNamespaceSchema, seedGroupSchema, seedProjectSchema } from './seed-resource-schema.js'
 
 // One of GitLab's scopes; zod stays at this edge (the seed file), out of the domain.
