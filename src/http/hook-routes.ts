@@ -1,6 +1,6 @@
 import { err, ok, type Result } from 'neverthrow'
 import { READ_SCOPES, requireScope, WRITE_SCOPES } from '../authority/core/scope-policy.js'
-import type { HookLogStatus } from '../authority/hooks/hook-methods.js'
+import { HOOK_TOKEN_INVALID, type HookLogStatus } from '../authority/hooks/hook-methods.js'
 import { invalidParameter } from '../domain/error-constructors.js'
 import type { ResourceType } from '../domain/resource.js'
 import { parseGrapeInteger } from '../query/grape-coercions.js'
@@ -124,7 +124,13 @@ async function update(type: ResourceType, input: CallerInput): Promise<Reply> {
     return message(400, 'No parameters provided')
   }
   const hook = await authority.hooks.update(principal, type, refOf(input), hookId, request.value)
-  if (hook.isErr()) return errorReply(hook.error, hook.error.type === 'not_found' ? 'revoke_by_id' : 'create')
+  if (hook.isErr()) {
+    // save_hook answers a model error other than the URL's with `render_validation_error!(hook, 422)`.
+    if (hook.error.type === 'validation_failed' && hook.error.message === HOOK_TOKEN_INVALID) {
+      return json(422, { message: { token: ['is invalid'] } })
+    }
+    return errorReply(hook.error, hook.error.type === 'not_found' ? 'revoke_by_id' : 'create')
+  }
   return json(200, hookJson(hook.value, authority.settings.release, false))
 }
 

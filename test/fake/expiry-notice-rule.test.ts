@@ -187,6 +187,33 @@ describe('expiryNotices with everyDay: any split of the clock gives the notices 
     expect(await days()).toEqual([7])
   })
 
+  it('gives the 7-day notice on the expiry day itself to a token no earlier run notified (0 days left is in range)', async () => {
+    // GitLab's seven_days range is 0..7 (`scope_for_notification_interval`: expires_at BETWEEN
+    // Date.current AND Date.current + 7), so a token created on its expiry day, or found first then,
+    // is notified that day; the next day it is past its range.
+    const store = memoryStore()
+    await store.putUser({ id: 2, username: 'alice', admin: false, blocked: false })
+    for (const [name, expiresIn] of [
+      ['today', 0],
+      ['yesterday', -1],
+    ] as const) {
+      ;(
+        await store.insert(draftFactory(name)({ userId: 2, name, createdAt: T0, expiresAt: day(expiresIn) }))
+      )._unsafeUnwrap()
+    }
+    for (const everyDay of [false, true]) {
+      const clock = manualClock(T0)
+      const notices = expiryNotices({ store, clock, onEvent: () => {}, everyDay })
+      const given = async () =>
+        (await notices.check())
+          ._unsafeUnwrap()
+          .map((e) => (e.type === 'token_expiring' ? [e.token.name, e.days] : []))
+      expect(await given()).toEqual([['today', 7]])
+      clock.advance(DAY)
+      expect(await given()).toEqual([])
+    }
+  })
+
   it('gives no notice to an impersonation token (GitLab scopes them out)', async () => {
     const store = memoryStore()
     await store.putUser({ id: 2, username: 'alice', admin: false, blocked: false })

@@ -57,10 +57,12 @@ export interface ExpiryNotices {
 }
 
 // GitLab's PersonalAccessToken::NOTIFICATION_INTERVALS: each notice covers its own range of days left
-// (sixty_days 31..60, thirty_days 8..30, seven_days 0..7), so the ranges never overlap. Day 0 is left
-// out here: a token is expired from 00:00 UTC of its expires_at day.
+// (sixty_days 31..60, thirty_days 8..30, seven_days 0..7), so the ranges never overlap. Day 0 counts:
+// `scope_for_notification_interval` selects `expires_at BETWEEN Date.current + min AND Date.current +
+// max` whether or not the token has expired, so a token no earlier run notified hears the 7-day notice
+// on its expiry day, as the webhooks do (src/fake/hooks/notice-schedule.ts).
 const INTERVALS: readonly { readonly days: ExpiryNoticeDays; readonly from: number }[] =
-  EXPIRY_NOTICE_DAYS.map((days, i) => ({ days, from: (EXPIRY_NOTICE_DAYS[i + 1] ?? 0) + 1 }))
+  EXPIRY_NOTICE_DAYS.map((days, i) => ({ days, from: (EXPIRY_NOTICE_DAYS[i + 1] ?? -1) + 1 }))
 // The 7-day notice also sets GitLab's `expire_notification_delivered`, which every range excludes.
 const TIGHTEST: ExpiryNoticeDays = 7
 
@@ -78,7 +80,7 @@ const earlier = (a: CalendarDate, b: CalendarDate): CalendarDate => (calendarDay
  * Creates the {@link ExpiryNotices} of a store, with GitLab's rule (app/models/personal_access_token.rb,
  * `NOTIFICATION_INTERVALS` and `scope_for_notification_interval`; app/workers/personal_access_tokens/
  * expiring_worker.rb): a run gives an active, non-impersonation token the notice of the range its days
- * left fall in, 60 (31 to 60 days), 30 (8 to 30) or 7 (1 to 7), unless that notice was given, and no
+ * left fall in, 60 (31 to 60 days), 30 (8 to 30) or 7 (0 to 7), unless that notice was given, and no
  * notice at all once the 7-day one was (GitLab's `expire_notification_delivered`). The ranges exclude
  * each other: a token first found 5 days before expiry gets the 7-day notice only. With `everyDay`, a
  * check runs that rule for each day since the last one, oldest day first.
@@ -117,9 +119,9 @@ export function expiryNotices(options: ExpiryNoticesOptions): ExpiryNotices {
     const state = known ?? { through: today, given: new Set<ExpiryNoticeDays>() }
     notified.set(token.id, state)
     state.through = later(state.through, today)
-    // Days left on the first and the last day evaluated; a day with none left is past expiry.
+    // Days left on the first and the last day evaluated; the expiry day itself has 0 left.
     const most = calendarDaysBetween(first, token.expiresAt)
-    const least = Math.max(1, calendarDaysBetween(today, token.expiresAt))
+    const least = Math.max(0, calendarDaysBetween(today, token.expiresAt))
     const found: { days: ExpiryNoticeDays; on: CalendarDate }[] = []
     for (const { days, from } of INTERVALS) {
       if (state.given.has(TIGHTEST)) break
@@ -134,12 +136,13 @@ export function expiryNotices(options: ExpiryNoticesOptions): ExpiryNotices {
     const now = options.clock.now()
     const today = utcDay(now)
     horizon ??= today
-    // Only tokens with a day left after the last day checked, and within the widest notice of today,
-    // can be due: an index range, not a scan (`expiresAfter` inclusive, `expiresBefore` strict).
+    // Only tokens expiring on a day not yet checked (today is checked again: its day-0 tokens), and
+    // within the widest notice of today, can be due: an index range, not a scan (`expiresAfter`
+    // inclusive, `expiresBefore` strict).
     const since = everyDay && lastChecked !== null ? earlier(lastChecked, today) : today
     const filter = {
       revoked: false,
-      expiresAfter: addCalendarDays(since, 1),
+      expiresAfter: since,
       expiresBefore: addCalendarDays(today, EXPIRY_NOTICE_DAYS[0] + 1),
     }
     // Every page first: a store failing halfway leaves the notices as they were, for the next check.

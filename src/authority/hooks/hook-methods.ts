@@ -117,6 +117,23 @@ export function checkHookUrl(url: string): Result<string, ErrorOf<'validation_fa
   return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? ok(url) : invalid
 }
 
+/** GitLab's `validates :token, format: { without: /\n/ }` (WebHooks::Hook): a secret with a line break. */
+export const HOOK_TOKEN_INVALID = 'Token is invalid'
+
+// The model's checks in its order (`Invalid url given` first, WebHooks::CreateService and save_hook).
+function checkHookFields(
+  url: string | undefined,
+  token: string | null | undefined,
+): Result<void, ErrorOf<'validation_failed'>> {
+  if (url !== undefined) {
+    const checked = checkHookUrl(url)
+    if (checked.isErr()) return err(checked.error)
+  }
+  return typeof token === 'string' && token.includes('\n')
+    ? err(validationFailed(HOOK_TOKEN_INVALID))
+    : ok(undefined)
+}
+
 function owner(
   deps: AuthorityDeps,
   principal: Actor,
@@ -152,11 +169,12 @@ function createHook(
   request: HookRequest,
 ): ResultAsync<Hook, HookError> {
   return owner(deps, principal, type, ref, WRITE_SCOPES).andThen((found) => {
-    const url = checkHookUrl(request.url ?? '')
-    if (url.isErr()) return errAsync(url.error)
+    const url = request.url ?? ''
+    const checked = checkHookFields(url, request.token)
+    if (checked.isErr()) return errAsync(checked.error)
     return found.resources.hooks.insertHook({
       resource: found.ref,
-      url: url.value,
+      url,
       name: request.name ?? null,
       description: request.description ?? null,
       sealedToken: sealedTokenOf(deps, request.token),
@@ -178,12 +196,9 @@ function updateHook(
 ): ResultAsync<Hook, HookError> {
   return owner(deps, principal, type, ref, WRITE_SCOPES).andThen((found) =>
     hookOf(found, hookId).andThen((hook) => {
-      let url = hook.url
-      if (request.url !== undefined) {
-        const checked = checkHookUrl(request.url)
-        if (checked.isErr()) return errAsync(checked.error)
-        url = checked.value
-      }
+      const checked = checkHookFields(request.url, request.token)
+      if (checked.isErr()) return errAsync(checked.error)
+      const url = request.url ?? hook.url
       return found.resources.hooks
         .updateHook({
           ...hook,

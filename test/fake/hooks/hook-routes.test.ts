@@ -147,6 +147,37 @@ describe('project hooks', () => {
     expect(openHookSecret(KEY, sealed)._unsafeUnwrap()).toBe('two')
   })
 
+  it('refuses a secret token with a line break with 422, in the shape of each route (WebHooks::Hook)', async () => {
+    // `validates :token, format: { without: /\n/ }` (app/models/concerns/web_hooks/hook.rb). Create
+    // answers WebHooks::CreateService's `error(full_messages.to_sentence, 422)`; update answers
+    // save_hook's `render_validation_error!(hook, 422)`; an invalid URL is named first on both.
+    const gitlab = await startWorld({ hookSecretKey: KEY })
+    const created = await call(gitlab, 'maintainer', 'POST', '/projects/7/hooks', {
+      url: URL_OK,
+      token: 'one\ntwo',
+    })
+    expect(created.status).toBe(422)
+    expect(await created.json()).toEqual({ message: 'Token is invalid' })
+    const both = await call(gitlab, 'maintainer', 'POST', '/projects/7/hooks', {
+      url: 'ftp://x',
+      token: 'a\n',
+    })
+    expect(await both.json()).toEqual({ message: 'Invalid url given' })
+    expect(
+      (await gitlab.store.resources?.hooks.listHooks({ type: 'project', id: 7 }))?._unsafeUnwrap(),
+    ).toEqual([])
+    await call(gitlab, 'maintainer', 'POST', '/projects/7/hooks', { url: URL_OK, token: 'kept' })
+    const put = await call(gitlab, 'maintainer', 'PUT', '/projects/7/hooks/1', { token: '\n' })
+    expect(put.status).toBe(422)
+    expect(await put.json()).toEqual({ message: { token: ['is invalid'] } })
+    const sealed = (await gitlab.store.resources?.hooks.findHook(1))?._unsafeUnwrap()?.sealedToken ?? ''
+    expect(openHookSecret(KEY, sealed)._unsafeUnwrap()).toBe('kept')
+    // A carriage return alone is no line break to GitLab's /\n/.
+    expect((await call(gitlab, 'maintainer', 'PUT', '/projects/7/hooks/1', { token: 'a\rb' })).status).toBe(
+      200,
+    )
+  })
+
   it('refuses a URL that is not http(s) with 422 Invalid url given; url is required on create', async () => {
     const gitlab = await startWorld()
     for (const url of ['ftp://example.com/x', 'not a url', 'javascript:alert(1)']) {
