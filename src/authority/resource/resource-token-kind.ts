@@ -4,6 +4,7 @@ import type { ErrorOf, StoreFailure } from '../../domain/errors.js'
 import { PERSONAL_MINT } from '../../domain/mint-policy.js'
 import type { AccessLevel, ResourceRef } from '../../domain/resource.js'
 import { RESOURCE_BOT_SCOPES } from '../../domain/scopes.js'
+import type { ResourceStore } from '../../store/resource-store.js'
 import type { AuthorityDeps } from '../core/deps.js'
 import type { TokenKind } from '../core/mint.js'
 import { type Actor, actsAsAdmin } from '../core/principal.js'
@@ -58,7 +59,9 @@ export const RESOURCE_TOKEN = {
     if (target.expiresAt === undefined && deps.expiry.requireExpiry) {
       return err(badRequest('expires_at is missing'))
     }
-    return botAdmission(deps, refOf(type, view.value), target.accessLevel, actor.user.id)
+    const resources = await requireResources(deps, 'createResourceToken')
+    if (resources.isErr()) return err(resources.error)
+    return ok(botAdmission(deps, resources.value, refOf(type, view.value), target.accessLevel, actor.user.id))
   },
   ...RESOURCE_MINT,
 } as const satisfies TokenKind<Actor, RouteResourceTarget, ResourceCallerError, BotAdmission>
@@ -88,23 +91,17 @@ export const ISSUED_RESOURCE_TOKEN = {
       : resources.value.findGroup(resource.id))
     if (found.isErr()) return err(found.error)
     if (found.value === null) return err(notFound(resource.type))
-    return botAdmission(deps, resource, target.accessLevel, null)
+    return ok(botAdmission(deps, resources.value, resource, target.accessLevel, null))
   },
   ...RESOURCE_MINT,
 } as const satisfies TokenKind<null, IssuedResourceTarget, StoreFailure | ErrorOf<'not_found'>, BotAdmission>
 
-async function botAdmission(
+function botAdmission(
   deps: AuthorityDeps,
+  resources: ResourceStore,
   resource: ResourceRef,
   accessLevel: AccessLevel,
   actorUserId: BotAdmission['actorUserId'],
-): Promise<Result<BotAdmission, StoreFailure>> {
-  const resources = await requireResources(deps, 'mintBotToken')
-  if (resources.isErr()) return err(resources.error)
-  return ok({
-    owner: botToMake(deps, resources.value, resource, accessLevel),
-    actorUserId,
-    accessLevel,
-    resource,
-  })
+): BotAdmission {
+  return { owner: botToMake(deps, resources, resource, accessLevel), actorUserId, accessLevel, resource }
 }
