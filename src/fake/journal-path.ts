@@ -1,14 +1,15 @@
 // The path and query of a request as the journal shows them: never a credential. A query parameter
 // whose name says it carries one has its value replaced by `[FILTERED]`, as GitLab's logs do with its
 // `filter_parameters` (config/application.rb: /token$/, /password/, /secret/, /key$/, otp_attempt),
-// here by any case and anywhere in the name (`private_token`, `PRIVATE_TOKEN`, `access_token`,
-// `job_token`, `api_key`). A target that does not parse is never shown raw: its query and any user
+// here in any case (`private_token`, `PRIVATE_TOKEN`, `access_token`, `job_token`, `api_key`, and
+// `passwd` too). A name that only contains `token` (`resource_access_token_events`, `token_id`) is
+// shown, as GitLab logs it. A target that does not parse is never shown raw: its query and any user
 // information go.
 
 const FILTERED = '[FILTERED]'
 
 // What a credential-bearing parameter name contains (lower case), or how it ends.
-const SECRET_NAME = /token|password|passwd|secret|otp_attempt|key$/
+const SECRET_NAME = /token$|password|passwd|secret|otp_attempt|key$/
 
 function decodedName(raw: string): string {
   try {

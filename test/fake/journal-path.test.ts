@@ -87,6 +87,19 @@ describe('journalPath', () => {
     for (const name of ['search', 'state', 'user_id', 'per_page', 'sort', 'last_used_after'])
       expect(isSecretParameter(name), name).toBe(false)
   })
+
+  it("filters a name ending in token, as GitLab's /token$/, not one that merely contains it", () => {
+    // GitLab's filter_parameters (config/application.rb) has /token$/: `resource_access_token_events`
+    // (a hook's flag), `token_id` or `tokens_count` are logged as sent.
+    for (const name of ['resource_access_token_events', 'token_id', 'tokens_count', 'tokenizer'])
+      expect(isSecretParameter(name), name).toBe(false)
+    for (const name of ['token', 'TOKEN', 'feed_token', 'X-Gitlab-Token', 'runner_token'])
+      expect(isSecretParameter(name), name).toBe(true)
+    const target = '/api/v4/projects/7/hooks?resource_access_token_events=true&token_id=3&private_token=s'
+    expect(journalPath(parsed(target), target)).toBe(
+      '/api/v4/projects/7/hooks?resource_access_token_events=true&token_id=3&private_token=[FILTERED]',
+    )
+  })
 })
 
 /** Sends one raw request line (any target) and resolves when the server closed the connection. */

@@ -147,6 +147,21 @@ describe('project hooks', () => {
     expect(openHookSecret(KEY, sealed)._unsafeUnwrap()).toBe('two')
   })
 
+  it("journals a hook's answer with its event flags shown and its secret absent", async () => {
+    // The journal filters names ending in token (GitLab's /token$/), so `resource_access_token_events`
+    // is shown as sent and answered; the hook's secret is never in the answer at all.
+    const gitlab = await startWorld({ hookSecretKey: KEY })
+    await call(gitlab, 'maintainer', 'POST', '/projects/7/hooks?resource_access_token_events=true', {
+      url: URL_OK,
+      token: 'journal-hook-secret',
+    })
+    const [entry] = gitlab.journal.query({ kind: 'request' }).entries.slice(-1)
+    const detail = entry?.kind === 'request' ? entry.detail : null
+    expect(detail?.params).toEqual({ resource_access_token_events: 'true' })
+    expect(JSON.parse(detail?.answer.body ?? 'null')).toMatchObject({ resource_access_token_events: true })
+    expect(JSON.stringify(gitlab.journal.query().entries)).not.toContain('journal-hook-secret')
+  })
+
   it('refuses a secret token with a line break with 422, in the shape of each route (WebHooks::Hook)', async () => {
     // `validates :token, format: { without: /\n/ }` (app/models/concerns/web_hooks/hook.rb). Create
     // answers WebHooks::CreateService's `error(full_messages.to_sentence, 422)`; update answers
