@@ -529,6 +529,40 @@ describe('the dashboard shows deliveries and fine-grained scopes', { timeout: 30
       expect(detail).toContain('"event_name": "expiring_access_token"')
       expect(detail).toContain('X-Gitlab-Event')
       expect(await page.content()).not.toContain(HOOK_SECRET)
+      // The journal shows the delivery as one line, like a request's, with the token it is about.
+      await view('journal')
+      const line = page.locator('table.journal tr:has(td:has-text("event: webhook_delivery"))').first()
+      await line.waitFor(SOON)
+      expect(await line.locator('td code').textContent()).toMatch(
+        new RegExp(
+          `^webhook_delivery POST http://127\\.0\\.0\\.1:${port}/hook → 200 \\(\\d+ ms\\), expiry notice, 7 days, hook #\\d+$`,
+        ),
+      )
+      expect(await line.locator('td').nth(3).textContent()).not.toBe('')
+      // At a phone's width the journal scrolls in its box, and no cell of a row breaks inside a word:
+      // each word's characters stay on one line (a word broken across lines has two client rectangles).
+      await page.setViewportSize({ width: 390, height: 844 })
+      const broken = await page.evaluate(() => {
+        const found: string[] = []
+        for (const cell of document.querySelectorAll('table.journal td, table.journal th')) {
+          const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT)
+          for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+            // A detail opened on demand (headers, a JSON body in a pre) wraps as its own box does.
+            if (node.parentElement?.closest('details') !== null) continue
+            const text = node.textContent ?? ''
+            for (const match of text.matchAll(/\S+/g)) {
+              const range = document.createRange()
+              range.setStart(node, match.index)
+              range.setEnd(node, match.index + match[0].length)
+              const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)))
+              if (lines.size > 1) found.push(match[0])
+            }
+          }
+        }
+        return found
+      })
+      await page.setViewportSize({ width: 1280, height: 900 })
+      expect(broken).toEqual([])
       expect(consoleErrors).toEqual([])
     } finally {
       receiver.closeAllConnections()

@@ -57,10 +57,29 @@ function subject(entry: JournalEntry): { token: string; user: string } {
     const row = about as { id?: unknown; userId?: unknown }
     return { token: String(row.id ?? ''), user: String(row.userId ?? '') }
   }
-  return { token: String(event['tokenId'] ?? ''), user: String(event['userId'] ?? '') }
+  return {
+    token: String(event['tokenId'] ?? event['token_id'] ?? ''),
+    user: String(event['userId'] ?? ''),
+  }
+}
+
+// A webhook delivery in one line, as a request is: what was sent where, the answer and its time, and
+// why (the Deliveries view has its payload, headers and answer).
+function deliveryLine(event: Readonly<Record<string, unknown>>): string {
+  const error = event['error'] as { kind?: unknown } | null | undefined
+  const status = error !== null && error !== undefined ? String(error.kind) : String(event['status'] ?? '')
+  const interval = event['interval']
+  const cause =
+    event['cause'] === 'test'
+      ? 'test trigger'
+      : typeof interval === 'number'
+        ? `expiry notice, ${interval} days`
+        : 'expiry notice'
+  return `webhook_delivery POST ${String(event['url'] ?? '')} → ${status} (${Math.round(Number(event['duration_ms'] ?? 0))} ms), ${cause}, hook #${String(event['hook_id'] ?? '')}`
 }
 
 function describe(entry: JournalEntry): string {
+  if (entry.kind === 'event' && entry.type === 'webhook_delivery') return deliveryLine(entry.event ?? {})
   if (entry.kind === 'request') {
     const fault = entry.fault === null || entry.fault === undefined ? '' : ` (fault ${entry.fault})`
     return `${entry.method ?? ''} ${entry.path ?? ''} → ${entry.status === 0 ? 'dropped' : entry.status}${fault}`
