@@ -7,6 +7,7 @@ import type { AuditEvent, AuditEventFilter } from '../store/hook-store.js'
 import { errorReply } from './error-response.js'
 import { listParamsParser, parsePage } from './list-params.js'
 import { paginationHeaders } from './pagination-headers.js'
+import { pathRoute } from './path-params.js'
 import { grapeFailures, type InvalidParameter, lastValue } from './request-params.js'
 import { json, type Reply } from './responses.js'
 import type { CallerInput, RouteRow } from './route.js'
@@ -24,28 +25,31 @@ export const AUDIT_ROUTES: readonly RouteRow[] = [
     permission: { name: 'read_audit_event', boundary: 'instance' },
     serve: (i) => list({ type: 'instance' }, i, true),
   },
-  {
+  pathRoute({
     method: 'GET',
     path: '/audit_events/:id',
+    pathParams: { id: 'string' },
     scopes: READ_SCOPES,
     permission: { name: 'read_audit_event', boundary: 'instance' },
-    serve: (i) => get({ type: 'instance' }, i, 'id'),
-  },
+    serve: (i) => get({ type: 'instance' }, i, i.pathValues.id),
+  }),
   ...(['project', 'group'] as const).flatMap((type): RouteRow[] => [
-    {
+    pathRoute({
       method: 'GET',
       path: `/${type}s/:id/audit_events`,
+      pathParams: { id: 'string' },
       scopes: READ_SCOPES,
       permission: { name: 'read_audit_event', boundary: type, ref: 'id' },
-      serve: (i) => list({ type, ref: i.path['id'] ?? '' }, i, false),
-    },
-    {
+      serve: (i) => list({ type, ref: i.pathValues.id }, i, false),
+    }),
+    pathRoute({
       method: 'GET',
       path: `/${type}s/:id/audit_events/:audit_event_id`,
+      pathParams: { id: 'string', audit_event_id: 'string' },
       scopes: READ_SCOPES,
       permission: { name: 'read_audit_event', boundary: type, ref: 'id' },
-      serve: (i) => get({ type, ref: i.path['id'] ?? '' }, i, 'audit_event_id'),
-    },
+      serve: (i) => get({ type, ref: i.pathValues.id }, i, i.pathValues.audit_event_id),
+    }),
   ]),
 ]
 
@@ -125,9 +129,10 @@ async function list(scope: AuditScope, input: CallerInput, instance: boolean): P
   )
 }
 
-async function get(scope: AuditScope, input: CallerInput, param: string): Promise<Reply> {
-  const { authority, principal, path } = input
-  const found = await authority.audit.get(principal, scope, path[param] ?? '')
+// The event's id as sent: the finder decides (one that is no number finds none).
+async function get(scope: AuditScope, input: CallerInput, eventId: string): Promise<Reply> {
+  const { authority, principal } = input
+  const found = await authority.audit.get(principal, scope, eventId)
   if (found.isErr()) return errorReply(found.error, 'revoke_by_id')
   return json(200, auditEventJson(found.value))
 }

@@ -8,9 +8,15 @@ import { errorReply } from './error-response.js'
 import { givesParameters, hookParams, parseHookBody } from './hook-body.js'
 import { hookJson, hookLogJson } from './hook-json.js'
 import { paginationHeaders } from './pagination-headers.js'
+import { type PathInput, pathRoute } from './path-params.js'
 import { type InvalidParameter, lastValue } from './request-params.js'
 import { json, message, noContent, type Reply } from './responses.js'
 import type { CallerInput, RoutePermission, RouteRow } from './route.js'
+
+// The project's or group's `:id` (an id or a full path) and a hook's `:hook_id`, as sent: the finders
+// decide (a `:hook_id` that is no number finds no hook).
+const HOOKS_PATH = { id: 'string' } as const
+const HOOK_PATH = { id: 'string', hook_id: 'string' } as const
 
 /**
  * GitLab's project hooks (lib/api/project_hooks.rb) and group hooks (EE ee/lib/api/group_hooks.rb, a
@@ -23,64 +29,66 @@ function rowsFor(type: ResourceType): RouteRow[] {
   // Webhook: Read/Create/Update/Delete at the project or group (docs/reference/fine-grained-pats.md §8.1).
   const on = (name: string): RoutePermission => ({ name, boundary: type, ref: 'id' })
   return [
-    {
+    pathRoute({
       method: 'GET',
       path: base,
+      pathParams: HOOKS_PATH,
       scopes: READ_SCOPES,
       permission: on('read_webhook'),
       serve: (i) => list(type, i),
-    },
-    {
+    }),
+    pathRoute({
       method: 'POST',
       path: base,
+      pathParams: HOOKS_PATH,
       params,
       scopes: WRITE_SCOPES,
       permission: on('create_webhook'),
       serve: (i) => create(type, i),
-    },
-    {
+    }),
+    pathRoute({
       method: 'GET',
       path: `${base}/:hook_id`,
+      pathParams: HOOK_PATH,
       scopes: READ_SCOPES,
       permission: on('read_webhook'),
       serve: (i) => get(type, i),
-    },
-    {
+    }),
+    pathRoute({
       method: 'PUT',
       path: `${base}/:hook_id`,
+      pathParams: HOOK_PATH,
       params,
       scopes: WRITE_SCOPES,
       permission: on('update_webhook'),
       serve: (i) => update(type, i),
-    },
-    {
+    }),
+    pathRoute({
       method: 'DELETE',
       path: `${base}/:hook_id`,
+      pathParams: HOOK_PATH,
       params: [],
       scopes: WRITE_SCOPES,
       permission: on('delete_webhook'),
       serve: (i) => remove(type, i),
-    },
-    {
+    }),
+    pathRoute({
       method: 'GET',
       path: `${base}/:hook_id/events`,
+      pathParams: HOOK_PATH,
       scopes: READ_SCOPES,
       permission: on('read_webhook'),
       serve: (i) => events(type, i),
-    },
+    }),
   ]
 }
 
 /** The hook rows of both source types. */
 export const HOOK_ROUTES: readonly RouteRow[] = [...rowsFor('project'), ...rowsFor('group')]
 
-function refOf(input: CallerInput): string {
-  return input.path['id'] ?? ''
-}
-
-async function list(type: ResourceType, input: CallerInput): Promise<Reply> {
-  const { authority, principal } = input
-  const hooks = await authority.hooks.list(principal, type, refOf(input))
+async function list(type: ResourceType, input: PathInput<typeof HOOKS_PATH>): Promise<Reply> {
+  const { authority, principal, pathValues } = input
+  const hooks = await authority.hooks.list(principal, type, pathValues.id)
   if (hooks.isErr()) return errorReply(hooks.error)
   return json(
     200,
@@ -88,9 +96,9 @@ async function list(type: ResourceType, input: CallerInput): Promise<Reply> {
   )
 }
 
-async function get(type: ResourceType, input: CallerInput): Promise<Reply> {
-  const { authority, principal, path } = input
-  const hook = await authority.hooks.get(principal, type, refOf(input), path['hook_id'] ?? '')
+async function get(type: ResourceType, input: PathInput<typeof HOOK_PATH>): Promise<Reply> {
+  const { authority, principal, pathValues } = input
+  const hook = await authority.hooks.get(principal, type, pathValues.id, pathValues.hook_id)
   if (hook.isErr()) return errorReply(hook.error, 'revoke_by_id')
   return json(200, hookJson(hook.value, authority.settings.release, false))
 }
@@ -101,29 +109,29 @@ function scopeFirst(principal: CallerInput['principal'], refusal: Reply): Reply 
   return scoped.isErr() ? errorReply(scoped.error) : refusal
 }
 
-async function create(type: ResourceType, input: CallerInput): Promise<Reply> {
-  const { authority, principal, params } = input
+async function create(type: ResourceType, input: PathInput<typeof HOOKS_PATH>): Promise<Reply> {
+  const { authority, principal, params, pathValues } = input
   const request = parseHookBody(params, type, authority.settings.release, true)
   if (request.isErr()) return scopeFirst(principal, errorReply(request.error))
-  const hook = await authority.hooks.create(principal, type, refOf(input), request.value)
+  const hook = await authority.hooks.create(principal, type, pathValues.id, request.value)
   if (hook.isErr()) return errorReply(hook.error, 'create')
   return json(201, hookJson(hook.value, authority.settings.release, false))
 }
 
-async function update(type: ResourceType, input: CallerInput): Promise<Reply> {
-  const { authority, principal, params, path } = input
+async function update(type: ResourceType, input: PathInput<typeof HOOK_PATH>): Promise<Reply> {
+  const { authority, principal, params, pathValues } = input
   const request = parseHookBody(params, type, authority.settings.release, false)
   if (request.isErr()) return scopeFirst(principal, errorReply(request.error))
   // web_hooks_helpers.rb#update_hook: after the hook is found (and authorised).
-  const hookId = path['hook_id'] ?? ''
+  const { id, hook_id: hookId } = pathValues
   if (!givesParameters(params, type)) {
     const scoped = requireScope(principal, WRITE_SCOPES)
     if (scoped.isErr()) return errorReply(scoped.error)
-    const found = await authority.hooks.get(principal, type, refOf(input), hookId)
+    const found = await authority.hooks.get(principal, type, id, hookId)
     if (found.isErr()) return errorReply(found.error, 'revoke_by_id')
     return message(400, 'No parameters provided')
   }
-  const hook = await authority.hooks.update(principal, type, refOf(input), hookId, request.value)
+  const hook = await authority.hooks.update(principal, type, id, hookId, request.value)
   if (hook.isErr()) {
     // save_hook answers a model error other than the URL's with `render_validation_error!(hook, 422)`.
     if (hook.error.type === 'validation_failed' && hook.error.message === HOOK_TOKEN_INVALID) {
@@ -134,9 +142,9 @@ async function update(type: ResourceType, input: CallerInput): Promise<Reply> {
   return json(200, hookJson(hook.value, authority.settings.release, false))
 }
 
-async function remove(type: ResourceType, input: CallerInput): Promise<Reply> {
-  const { authority, principal, path } = input
-  const done = await authority.hooks.delete(principal, type, refOf(input), path['hook_id'] ?? '')
+async function remove(type: ResourceType, input: PathInput<typeof HOOK_PATH>): Promise<Reply> {
+  const { authority, principal, pathValues } = input
+  const done = await authority.hooks.delete(principal, type, pathValues.id, pathValues.hook_id)
   return done.isOk() ? noContent() : errorReply(done.error, 'revoke_by_id')
 }
 
@@ -173,13 +181,13 @@ function pageOf(params: URLSearchParams): Result<{ page: number; perPage: number
   return ok({ page: Math.max(1, page.value), perPage: perPage.value })
 }
 
-async function events(type: ResourceType, input: CallerInput): Promise<Reply> {
-  const { authority, principal, path, url, publicUrl } = input
+async function events(type: ResourceType, input: PathInput<typeof HOOK_PATH>): Promise<Reply> {
+  const { authority, principal, pathValues, url, publicUrl } = input
   const statuses = statusesOf(url.searchParams)
   if (statuses.isErr()) return errorReply(statuses.error)
   const page = pageOf(url.searchParams)
   if (page.isErr()) return errorReply(page.error)
-  const logs = await authority.hooks.logs(principal, type, refOf(input), path['hook_id'] ?? '', {
+  const logs = await authority.hooks.logs(principal, type, pathValues.id, pathValues.hook_id, {
     statuses: statuses.value,
     ...page.value,
   })

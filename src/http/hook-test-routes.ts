@@ -1,8 +1,9 @@
 import { WRITE_SCOPES } from '../authority/core/scope-policy.js'
 import type { ResourceRef, ResourceType } from '../domain/resource.js'
 import { errorReply } from './error-response.js'
+import { type PathInput, pathRoute } from './path-params.js'
 import { error, message, type Reply } from './responses.js'
-import type { CallerInput, RouteRow } from './route.js'
+import type { RouteRow } from './route.js'
 
 /**
  * What a hook test made: `not_found` for no such hook of the resource; `sent` with whether the receiver
@@ -58,14 +59,19 @@ const TRIGGERS: Readonly<Record<ResourceType, readonly string[]>> = {
 // The one trigger patkit has a sample for: it keeps no repository, issue or pipeline.
 const SERVED_TRIGGER = 'resource_access_token_events'
 
+// As sent: the resource's finder decides `:id`, the trigger is checked against GitLab's values after
+// the caller is authorised, and a `:hook_id` that is no number finds no hook.
+const TEST_PATH = { id: 'string', hook_id: 'string', trigger: 'string' } as const
+
 function rowFor(type: ResourceType): RouteRow {
-  return {
+  return pathRoute({
     method: 'POST',
     path: `/${type}s/:id/hooks/:hook_id/test/:trigger`,
+    pathParams: TEST_PATH,
     scopes: WRITE_SCOPES,
     permission: { name: 'trigger_webhook', boundary: type, ref: 'id' },
     serve: (input) => testHook(type, input),
-  }
+  })
 }
 
 /**
@@ -74,13 +80,13 @@ function rowFor(type: ResourceType): RouteRow {
  */
 export const HOOK_TEST_ROUTES: readonly RouteRow[] = [rowFor('project'), rowFor('group')]
 
-async function testHook(type: ResourceType, input: CallerInput): Promise<Reply> {
-  const { authority, principal, path } = input
-  const managed = await authority.hooks.manage(principal, type, path['id'] ?? '')
+async function testHook(type: ResourceType, input: PathInput<typeof TEST_PATH>): Promise<Reply> {
+  const { authority, principal, pathValues } = input
+  const managed = await authority.hooks.manage(principal, type, pathValues.id)
   if (managed.isErr()) return errorReply(managed.error)
-  const trigger = path['trigger'] ?? ''
+  const { trigger } = pathValues
   if (!TRIGGERS[type].includes(trigger)) return error(400, 'trigger does not have a valid value')
-  const hookId = /^\d{1,15}$/.test(path['hook_id'] ?? '') ? Number(path['hook_id']) : null
+  const hookId = /^\d{1,15}$/.test(pathValues.hook_id) ? Number(pathValues.hook_id) : null
   const tester = input.hookTester
   if (hookId === null || tester === undefined) return message(404, '404 Not found')
   if (trigger !== SERVED_TRIGGER)
