@@ -5,6 +5,7 @@ import type { Authority } from '../authority/create-authority.js'
 import { unauthenticated } from '../domain/error-constructors.js'
 import type { PatkitError } from '../domain/errors.js'
 import type { ResourceStore } from '../store/resource-store.js'
+import { settledResult } from '../store/settled.js'
 import { type CredentialSource, parameterSecret, presentedSecret } from './credentials.js'
 import { bearerChallenge, bearerErrorOf, errorReply, GITLAB_REALM } from './error-response.js'
 import type { IncomingRequest } from './incoming.js'
@@ -201,9 +202,13 @@ export async function guardRequest<A extends unknown[], P extends string>(
     return err(refusal(unauthenticated('missing'), false, realm))
   }
   const secret = presentedSecret(request, url, {}, source)
-  const authenticated = await options.authority.authenticate(secret)
+  // What is known at once (a token the store holds in memory, a scope check) is not awaited: each
+  // await is a turn of the event loop before the route runs (docs/benchmarks.md, target 21).
+  const pending = options.authority.authenticate(secret)
+  const authenticated = settledResult(pending) ?? (await pending)
   if (authenticated.isErr()) return err(refusal(authenticated.error, secret !== null, realm))
-  const permitted = await requireRight(authenticated.value, options, realm, args)
+  const right = requireRight(authenticated.value, options, realm, args)
+  const permitted = right instanceof Promise ? await right : right
   if (permitted.isErr()) return err(permitted.error)
   const { resource } = options
   if (resource === undefined) return ok(authenticated.value)
@@ -218,12 +223,12 @@ export async function guardRequest<A extends unknown[], P extends string>(
  * by the guard's `scopes` when it names some), or one of its `scopes` (a fine-grained token has none:
  * GitLab's "doesn't support" refusal, unless `scopes` is `'any'`).
  */
-async function requireRight<A extends unknown[], P extends string>(
+function requireRight<A extends unknown[], P extends string>(
   principal: Principal,
   options: GuardOptions<A, P>,
   realm: string,
   args: A,
-): Promise<Result<void, Reply>> {
+): Result<void, Reply> | Promise<Result<void, Reply>> {
   const fineGrained = principal.token.granularScopes !== undefined
   const { permission, boundary } = options
   // `checkGuard` made sure a permission comes with its boundary.
