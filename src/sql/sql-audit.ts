@@ -4,7 +4,6 @@ import type { StoreFailure } from '../domain/errors.js'
 import type { AuditEvent, AuditEventDraft, AuditEventFilter, AuditStore } from '../store/hook-store.js'
 import { type AuditRow, auditColumns, decodeAuditEvent } from './hook-rows.js'
 import type { SqlContext } from './options.js'
-import { pageAndTotal } from './page-and-total.js'
 import type { PatkitDatabase } from './schema.js'
 import { toStoreFailure } from './store-failure.js'
 import { decodeInteger } from './token-row.js'
@@ -63,27 +62,30 @@ function matching(
   }
 }
 
-function listAuditEvents(
+async function listAuditEvents(
   context: SqlContext,
   filter: AuditEventFilter,
   page: number,
   perPage: number,
-): Promise<{ readonly items: readonly AuditEvent[]; readonly total: number }> {
+): Promise<{ items: readonly AuditEvent[]; total: number }> {
   const { db, dialect } = context
-  return pageAndTotal(
-    db
-      .selectFrom('audit_events')
-      .select(auditColumns(dialect))
-      .where(matching(context, filter))
-      .orderBy('audit_events.id', 'desc'),
-    db
-      .selectFrom('audit_events')
-      .select((eb) => eb.fn.countAll().as('total'))
-      .where(matching(context, filter)),
-    decodeAuditEvent,
-    page,
-    perPage,
-  )
+  const rows: AuditRow[] = await db
+    .selectFrom('audit_events')
+    .select(auditColumns(dialect))
+    .where(matching(context, filter))
+    .orderBy('audit_events.id', 'desc')
+    .limit(perPage)
+    .offset((page - 1) * perPage)
+    .execute()
+  const counted = await db
+    .selectFrom('audit_events')
+    .select((eb) => eb.fn.countAll().as('total'))
+    .where(matching(context, filter))
+    .executeTakeFirstOrThrow()
+  return Object.freeze({
+    items: Object.freeze(rows.map(decodeAuditEvent)),
+    total: decodeInteger(counted.total, 'count'),
+  })
 }
 
 /**

@@ -14,12 +14,12 @@ import {
   decodeHook,
   decodeHookLog,
   decodeInterval,
+  type HookLogRow,
   type HookRow,
   hookColumns,
   hookLogColumns,
 } from './hook-rows.js'
 import type { SqlContext } from './options.js'
-import { pageAndTotal } from './page-and-total.js'
 import type { PatkitDatabase } from './schema.js'
 import { retrying, toStoreFailure } from './store-failure.js'
 import { decodeInstant, decodeInteger } from './token-row.js'
@@ -189,27 +189,30 @@ function logsOf(
   }
 }
 
-function listHookLogs(
+async function listHookLogs(
   { db, dialect }: SqlContext,
   hookId: number,
   page: number,
   perPage: number,
   statuses: readonly HookLogStatus[],
-): Promise<{ readonly items: readonly HookLog[]; readonly total: number }> {
-  return pageAndTotal(
-    db
-      .selectFrom('hook_logs')
-      .select(hookLogColumns(dialect))
-      .where(logsOf(hookId, statuses))
-      .orderBy('hook_logs.id', 'desc'),
-    db
-      .selectFrom('hook_logs')
-      .select((eb) => eb.fn.countAll().as('total'))
-      .where(logsOf(hookId, statuses)),
-    decodeHookLog,
-    page,
-    perPage,
-  )
+): Promise<{ items: readonly HookLog[]; total: number }> {
+  const rows: HookLogRow[] = await db
+    .selectFrom('hook_logs')
+    .select(hookLogColumns(dialect))
+    .where(logsOf(hookId, statuses))
+    .orderBy('hook_logs.id', 'desc')
+    .limit(perPage)
+    .offset((page - 1) * perPage)
+    .execute()
+  const counted = await db
+    .selectFrom('hook_logs')
+    .select((eb) => eb.fn.countAll().as('total'))
+    .where(logsOf(hookId, statuses))
+    .executeTakeFirstOrThrow()
+  return Object.freeze({
+    items: Object.freeze(rows.map(decodeHookLog)),
+    total: decodeInteger(counted.total, 'count'),
+  })
 }
 
 /**
