@@ -1,9 +1,16 @@
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely'
 import { ResultAsync } from 'neverthrow'
 import type { StoreFailure } from '../domain/errors.js'
-import type { AuditEvent, AuditEventDraft, AuditEventFilter, AuditStore } from '../store/hook-store.js'
+import type {
+  AuditEvent,
+  AuditEventDraft,
+  AuditEventFilter,
+  AuditStore,
+  StorePage,
+} from '../store/hook-store.js'
 import { type AuditRow, auditColumns, decodeAuditEvent } from './hook-rows.js'
 import type { SqlContext } from './options.js'
+import { selectPage } from './page-query.js'
 import type { PatkitDatabase } from './schema.js'
 import { toStoreFailure } from './store-failure.js'
 import { decodeInteger } from './token-row.js'
@@ -62,35 +69,24 @@ function matching(
   }
 }
 
-async function listAuditEvents(
+function listAuditEvents(
   context: SqlContext,
   filter: AuditEventFilter,
   page: number,
   perPage: number,
-): Promise<{ items: readonly AuditEvent[]; total: number }> {
+): Promise<StorePage<AuditEvent>> {
   const { db, dialect } = context
-  const rows: AuditRow[] = await db
-    .selectFrom('audit_events')
-    .select(auditColumns(dialect))
-    .where(matching(context, filter))
-    .orderBy('audit_events.id', 'desc')
-    .limit(perPage)
-    .offset((page - 1) * perPage)
-    .execute()
-  const counted = await db
-    .selectFrom('audit_events')
-    .select((eb) => eb.fn.countAll().as('total'))
-    .where(matching(context, filter))
-    .executeTakeFirstOrThrow()
-  return Object.freeze({
-    items: Object.freeze(rows.map(decodeAuditEvent)),
-    total: decodeInteger(counted.total, 'count'),
-  })
+  return selectPage(
+    db.selectFrom('audit_events').where(matching(context, filter)),
+    (matched) => matched.select(auditColumns(dialect)).orderBy('audit_events.id', 'desc'),
+    { page, perPage },
+    decodeAuditEvent,
+  )
 }
 
 /**
- * The SQL store's {@link AuditStore} (schema version 0008): one statement per call (two for a page
- * and its total); `details` is stored as JSON text.
+ * The SQL store's {@link AuditStore} (schema version 0008): one statement per call (a list counts,
+ * then reads its page unless the page lies past the end); `details` is stored as JSON text.
  */
 export function sqlAudit(context: SqlContext): AuditStore {
   const run = <T>(operation: string, work: () => Promise<T>): ResultAsync<T, StoreFailure> =>

@@ -9,17 +9,18 @@ import type {
   HookLogDraft,
   HookStore,
   NoticeInterval,
+  StorePage,
 } from '../store/hook-store.js'
 import {
   decodeHook,
   decodeHookLog,
   decodeInterval,
-  type HookLogRow,
   type HookRow,
   hookColumns,
   hookLogColumns,
 } from './hook-rows.js'
 import type { SqlContext } from './options.js'
+import { selectPage } from './page-query.js'
 import type { PatkitDatabase } from './schema.js'
 import { retrying, toStoreFailure } from './store-failure.js'
 import { decodeInstant, decodeInteger } from './token-row.js'
@@ -189,30 +190,19 @@ function logsOf(
   }
 }
 
-async function listHookLogs(
+function listHookLogs(
   { db, dialect }: SqlContext,
   hookId: number,
   page: number,
   perPage: number,
   statuses: readonly HookLogStatus[],
-): Promise<{ items: readonly HookLog[]; total: number }> {
-  const rows: HookLogRow[] = await db
-    .selectFrom('hook_logs')
-    .select(hookLogColumns(dialect))
-    .where(logsOf(hookId, statuses))
-    .orderBy('hook_logs.id', 'desc')
-    .limit(perPage)
-    .offset((page - 1) * perPage)
-    .execute()
-  const counted = await db
-    .selectFrom('hook_logs')
-    .select((eb) => eb.fn.countAll().as('total'))
-    .where(logsOf(hookId, statuses))
-    .executeTakeFirstOrThrow()
-  return Object.freeze({
-    items: Object.freeze(rows.map(decodeHookLog)),
-    total: decodeInteger(counted.total, 'count'),
-  })
+): Promise<StorePage<HookLog>> {
+  return selectPage(
+    db.selectFrom('hook_logs').where(logsOf(hookId, statuses)),
+    (matched) => matched.select(hookLogColumns(dialect)).orderBy('hook_logs.id', 'desc'),
+    { page, perPage },
+    decodeHookLog,
+  )
 }
 
 /**
@@ -262,7 +252,7 @@ async function noticesOf(
 
 /**
  * The SQL store's {@link HookStore} (schema version 0008): every method one statement or one write
- * transaction; a driver failure, or a log of a hook that does not exist, comes back as a
+ * transaction (a list of logs: a count, then its page unless past the end); a driver failure, or a log of a hook that does not exist, comes back as a
  * `store_failure`.
  */
 export function sqlHooks(context: SqlContext): HookStore {

@@ -2,9 +2,11 @@ import type { Token } from '../domain/token.js'
 import { isUserIdOf, type UserId, type UserIdType } from '../domain/user-id.js'
 import type { ListQuery, TokenFilter } from '../query/filter.js'
 import { pageOffset } from '../query/pagination.js'
+import type { StorePage } from '../store/hook-store.js'
 import type { TokenWithUser } from '../store/token-store.js'
 import type { SqlContext } from './options.js'
 import { directed, orderKeys } from './order.js'
+import { selectPage } from './page-query.js'
 import type { Statements, TokenUserRow } from './statements.js'
 import { decodeInteger, decodeToken, tokenColumns } from './token-row.js'
 import { decodeUser } from './users.js'
@@ -71,6 +73,8 @@ function userOnly(filter: TokenFilter): UserId | null {
   return filter.userId ?? null
 }
 
+const NO_TOKENS: StorePage<Token> = Object.freeze({ items: Object.freeze([]), total: 0 })
+
 /**
  * One page of the tokens matching a list query, in its order, and how many match in all. A user's own
  * list is one compiled statement with `count(*) over ()` (a second `COUNT(*)` only for a page past the
@@ -81,11 +85,11 @@ export async function selectTokenPage(
   context: SqlContext,
   statements: Statements,
   query: ListQuery,
-): Promise<{ readonly items: readonly Token[]; readonly total: number }> {
+): Promise<StorePage<Token>> {
   const { db, dialect } = context
   // An id of the other kind names no one; bound as it is, the database would convert it (42 = '42').
   const named = query.filter.userId
-  if (named !== undefined && !isUserIdOf(context.userIdType, named)) return { items: [], total: 0 }
+  if (named !== undefined && !isUserIdOf(context.userIdType, named)) return NO_TOKENS
   const userId = userOnly(query.filter)
   const offset = pageOffset(query.page)
   if (userId !== null) {
@@ -94,22 +98,20 @@ export async function selectTokenPage(
     const first = rows[0]
     // An empty page at offset 0 means nothing matches; past the end, the total needs its own count.
     if (first !== undefined)
-      return {
-        items: rows.map((row) => decodeToken(row, context.userIdType)),
+      return Object.freeze({
+        items: Object.freeze(rows.map((row) => decodeToken(row, context.userIdType))),
         total: decodeInteger(first.total_count, 'count'),
-      }
-    if (offset === 0) return { items: [], total: 0 }
+      })
+    if (offset === 0) return NO_TOKENS
   }
-  const where = filterCondition(dialect, query.filter, query.now)
-  const counted = await db
-    .selectFrom('tokens')
-    .select((eb) => eb.fn.countAll().as('total'))
-    .where(where)
-    .executeTakeFirstOrThrow()
-  const total = decodeInteger(counted.total, 'count')
-  if (total <= offset) return { items: [], total }
-  let page = db.selectFrom('tokens').select(tokenColumns(dialect)).where(where)
-  for (const key of orderKeys(dialect, query.sort)) page = page.orderBy(key.expression, directed(key))
-  const rows = await page.limit(query.page.perPage).offset(offset).execute()
-  return { items: rows.map((row) => decodeToken(row, context.userIdType)), total }
+  return selectPage(
+    db.selectFrom('tokens').where(filterCondition(dialect, query.filter, query.now)),
+    (matched) => {
+      let page = matched.select(tokenColumns(dialect))
+      for (const key of orderKeys(dialect, query.sort)) page = page.orderBy(key.expression, directed(key))
+      return page
+    },
+    query.page,
+    (row) => decodeToken(row, context.userIdType),
+  )
 }
