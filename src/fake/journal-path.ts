@@ -19,9 +19,14 @@ function decodedName(raw: string): string {
   }
 }
 
-/** Whether a query parameter's name (decoded) names a credential. */
+/**
+ * Whether a query parameter's name (decoded) names a credential. A bracketed name (`private_token[]`,
+ * `a[api_key]`) does when any of its keys does, as Rails filters nested parameters.
+ */
 export function isSecretParameter(name: string): boolean {
-  return SECRET_NAME.test(name.toLowerCase())
+  const lower = name.toLowerCase()
+  if (SECRET_NAME.test(lower)) return true
+  return lower.includes('[') && lower.split(/[[\]]+/).some((key) => key !== '' && SECRET_NAME.test(key))
 }
 
 // The query (without its `?`) with each credential's value replaced; every other byte kept as sent.
@@ -50,4 +55,15 @@ export function journalPath(url: URL | null, raw: string | undefined): string {
   // `scheme://user:password@host/...`: the credentials of an absolute-form target.
   const withoutUser = head.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/]*@/i, `$1${FILTERED}@`)
   return cut === -1 ? withoutUser : `${withoutUser}?${FILTERED}`
+}
+
+/**
+ * An absolute URL (a hook's) as the journal shows it: its query's credentials and any user information
+ * filtered, as {@link journalPath} does for a request's target.
+ */
+export function journalUrl(raw: string): string {
+  if (!URL.canParse(raw)) return journalPath(null, raw)
+  const url = new URL(raw)
+  const user = url.username === '' && url.password === '' ? '' : `${FILTERED}@`
+  return `${url.protocol}//${user}${url.host}${journalPath(url, raw)}`
 }

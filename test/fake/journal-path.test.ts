@@ -55,6 +55,9 @@ describe('journalPath', () => {
       'password',
       'secret',
       'deploy_key',
+      'private_token[]',
+      'key[]',
+      'a[access_token]',
     )
     const caseOf = (text: string, upper: readonly boolean[]) =>
       [...text].map((c, i) => (upper[i % upper.length] === true ? c.toUpperCase() : c)).join('')
@@ -95,6 +98,11 @@ describe('journalPath', () => {
       expect(isSecretParameter(name), name).toBe(false)
     for (const name of ['token', 'TOKEN', 'feed_token', 'X-Gitlab-Token', 'runner_token'])
       expect(isSecretParameter(name), name).toBe(true)
+    // A bracketed name is judged by each of its keys, as Rails filters nested parameters.
+    for (const name of ['private_token[]', 'key[]', 'refkey[]', 'a[private_token]', 'x[api_key][0]'])
+      expect(isSecretParameter(name), name).toBe(true)
+    for (const name of ['scopes[]', 'token_ids[]', 'a[token_id]'])
+      expect(isSecretParameter(name), name).toBe(false)
     const target = '/api/v4/projects/7/hooks?resource_access_token_events=true&token_id=3&private_token=s'
     expect(journalPath(parsed(target), target)).toBe(
       '/api/v4/projects/7/hooks?resource_access_token_events=true&token_id=3&private_token=[FILTERED]',

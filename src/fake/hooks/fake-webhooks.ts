@@ -7,6 +7,7 @@ import type { TokenStore } from '../../store/token-store.js'
 import type { HostResolver } from '../../webhooks/destination-policy.js'
 import { hookHeaders, uuidFrom } from '../../webhooks/hook-headers.js'
 import type { Journal } from '../journal.js'
+import { journalUrl } from '../journal-path.js'
 import type { ExpiryHooksOptions } from './expiry-hooks.js'
 import { type HookDeliveries, type HookDelivery, hookDeliveries } from './hook-deliveries.js'
 import { noticeTargets } from './hook-targets.js'
@@ -82,7 +83,14 @@ export function fakeWebhooks(
     concurrency: options.concurrency,
     ...(journal === undefined
       ? {}
-      : { onDelivery: (d: HookDelivery) => journal.recordNote('webhook_delivery', d.at, deliveryJson(d)) }),
+      : {
+          // The journal never holds a credential: a hook URL's query ones and user information go.
+          onDelivery: (d: HookDelivery) =>
+            journal.recordNote('webhook_delivery', d.at, {
+              ...deliveryJson(d),
+              url: journalUrl(d.record.url),
+            }),
+        }),
   })
   const senderOptions = {
     random: options.random,

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { FakeGitLab } from '../../../src/fake/index.js'
+import { journalUrl } from '../../../src/fake/journal-path.js'
 import {
   addHook,
   advanceDays,
@@ -174,6 +175,24 @@ describe('expiry webhooks on the fake clock', () => {
     expect(logs?.items[0]?.executionDuration).toBeGreaterThanOrEqual(0)
     const journal = gitlab.journal.query({ kind: 'event', type: 'webhook_delivery' as never })
     expect(journal.count).toBe(r.received.length)
+  })
+})
+
+describe('the journal of deliveries', () => {
+  it("never holds a credential of a hook's URL: its query's and user information are filtered", async () => {
+    const r = await receiver()
+    const gitlab = await world()
+    open.push({ gitlab, receiver: r })
+    await addHook(gitlab, r.url, { type: 'project', id: 7 }, 'P?private_token=glpat-hook-url-secret-1&x=1')
+    await advanceDays(gitlab, 56)
+    expect(r.received.length).toBeGreaterThan(0)
+    const { entries } = gitlab.journal.query({ kind: 'event', type: 'webhook_delivery' as never })
+    const urls = entries.map((e) => (e.kind === 'event' ? e.event['url'] : undefined))
+    expect(urls).toEqual(entries.map(() => `${r.url}/P?private_token=[FILTERED]&x=1`))
+    expect(JSON.stringify(entries)).not.toContain('glpat-hook-url-secret-1')
+    expect(journalUrl('https://user:pw@example.com/h?api_key=k&a=1')).toBe(
+      'https://[FILTERED]@example.com/h?api_key=[FILTERED]&a=1',
+    )
   })
 })
 
