@@ -7,7 +7,8 @@ import { shortTime } from './time.js'
 // GET /__patkit/deliveries, newest first; read again on every journal event (each delivery is one,
 // `webhook_delivery`), so a delivery shows as it is made.
 
-function what(delivery: Delivery): string {
+/** Why a delivery was made, in words: the journal's delivery line says it the same way. */
+export function deliveryCause(delivery: Pick<Delivery, 'cause' | 'interval'>): string {
   if (delivery.cause === 'test') return 'test trigger'
   return delivery.interval === null ? 'expiry notice' : `expiry notice, ${delivery.interval} days`
 }
@@ -108,7 +109,7 @@ export function DeliveriesView(props: {
           (delivery) => html`<tr key=${delivery.id} data-delivery-id=${delivery.id}>
             <td>${shortTime(delivery.at)}</td>
             <td>${delivery.resource.type} ${delivery.resource.id}, hook #${delivery.hook_id}<br /><code>${delivery.url}</code></td>
-            <td>${what(delivery)}<${DeliveryDetail} delivery=${delivery} /></td>
+            <td>${deliveryCause(delivery)}<${DeliveryDetail} delivery=${delivery} /></td>
             <td><${TokenCell} delivery=${delivery} showFamily=${props.showFamily} /></td>
             <td>${outcome(delivery)}</td>
             <td>${Math.round(delivery.duration_ms)} ms</td>

@@ -3,7 +3,8 @@ import type { AuthorityEvent } from '../../../../authority/core/events.js'
 import { call, failure } from '../api.js'
 import { html } from '../html.js'
 import { readStream } from '../sse.js'
-import type { JournalEntry } from '../types.js'
+import type { Delivery, JournalEntry } from '../types.js'
+import { deliveryCause } from './deliveries.js'
 import { shortTime } from './time.js'
 
 // The journal, live: the last entries matching the filters from GET /journal, then every later one
@@ -65,17 +66,11 @@ function subject(entry: JournalEntry): { token: string; user: string } {
 
 // A webhook delivery in one line, as a request is: what was sent where, the answer and its time, and
 // why (the Deliveries view has its payload, headers and answer).
+// The entry's data is the delivery as GET /__patkit/deliveries gives it (`deliveryJson`).
 function deliveryLine(event: Readonly<Record<string, unknown>>): string {
-  const error = event['error'] as { kind?: unknown } | null | undefined
-  const status = error !== null && error !== undefined ? String(error.kind) : String(event['status'] ?? '')
-  const interval = event['interval']
-  const cause =
-    event['cause'] === 'test'
-      ? 'test trigger'
-      : typeof interval === 'number'
-        ? `expiry notice, ${interval} days`
-        : 'expiry notice'
-  return `webhook_delivery POST ${String(event['url'] ?? '')} → ${status} (${Math.round(Number(event['duration_ms'] ?? 0))} ms), ${cause}, hook #${String(event['hook_id'] ?? '')}`
+  const delivery = event as unknown as Delivery
+  const status = delivery.error === null ? String(delivery.status ?? '') : delivery.error.kind
+  return `webhook_delivery POST ${delivery.url} → ${status} (${Math.round(delivery.duration_ms)} ms), ${deliveryCause(delivery)}, hook #${delivery.hook_id}`
 }
 
 function describe(entry: JournalEntry): string {
