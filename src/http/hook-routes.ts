@@ -1,6 +1,6 @@
 import { err, ok, type Result } from 'neverthrow'
 import { READ_SCOPES, requireScope, WRITE_SCOPES } from '../authority/core/scope-policy.js'
-import { HOOK_TOKEN_INVALID, type HookLogStatus } from '../authority/hooks/hook-methods.js'
+import { HOOK_URL_INVALID, type HookLogStatus } from '../authority/hooks/hook-methods.js'
 import { invalidParameter } from '../domain/error-constructors.js'
 import type { ResourceType } from '../domain/resource.js'
 import { parseGrapeInteger } from '../query/grape-coercions.js'
@@ -12,6 +12,7 @@ import { type PathInput, pathRoute } from './path-params.js'
 import { type InvalidParameter, lastValue } from './request-params.js'
 import { json, message, noContent, type Reply } from './responses.js'
 import type { CallerInput, RoutePermission, RouteRow } from './route.js'
+import { validationReply } from './validation-reply.js'
 
 // The project's or group's `:id` (an id or a full path) and a hook's `:hook_id`, as sent: the finders
 // decide (a `:hook_id` that is no number finds no hook).
@@ -134,8 +135,8 @@ async function update(type: ResourceType, input: PathInput<typeof HOOK_PATH>): P
   const hook = await authority.hooks.update(principal, type, id, hookId, request.value)
   if (hook.isErr()) {
     // save_hook answers a model error other than the URL's with `render_validation_error!(hook, 422)`.
-    if (hook.error.type === 'validation_failed' && hook.error.message === HOOK_TOKEN_INVALID) {
-      return json(422, { message: { token: ['is invalid'] } })
+    if (hook.error.type === 'validation_failed' && hook.error.message !== HOOK_URL_INVALID) {
+      return validationReply(422, hook.error.message)
     }
     return errorReply(hook.error, hook.error.type === 'not_found' ? 'revoke_by_id' : 'create')
   }

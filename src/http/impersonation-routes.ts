@@ -12,6 +12,7 @@ import type { CallerInput, RouteRow } from './route.js'
 import { parseImpersonationBody } from './token-body.js'
 import { impersonationTokenJson } from './token-json.js'
 import { unknownGranularScopes } from './token-routes.js'
+import { validationReply } from './validation-reply.js'
 
 const USER_PATH = { user_id: 'id' } as const
 const TOKEN_PATH = { user_id: 'id', id: { id: 'impersonation_token_id' } } as const
@@ -70,35 +71,13 @@ function refuseParameter(input: CallerInput, e: PatkitError): Reply {
   return input.principal.user.admin ? errorReply(e) : message(403, '403 Forbidden')
 }
 
-// Rails' human attribute names in the model's full messages, back to the attributes they name.
-const ATTRIBUTES: readonly (readonly [string, string])[] = [
-  ['Expiration date ', 'expires_at'],
-  ['Expires at ', 'expires_at'],
-  ['Description ', 'description'],
-  ['Scopes ', 'scopes'],
-  ['Name ', 'name'],
-]
-
-/**
- * GitLab's `render_validation_error!`: 400 with the model's errors by attribute,
- * `{"message":{"scopes":["can't be blank"]}}`.
- */
-function validationReply(fullMessage: string): Reply {
-  for (const [prefix, attribute] of ATTRIBUTES) {
-    if (fullMessage.startsWith(prefix)) {
-      return json(400, { message: { [attribute]: [fullMessage.slice(prefix.length)] } })
-    }
-  }
-  return json(400, { message: { base: [fullMessage] } })
-}
-
 function fail(e: PatkitError): Reply {
   switch (e.type) {
     case 'not_found':
       return message(404, e.entity === 'user' ? '404 User Not Found' : '404 Impersonation Token Not Found')
     case 'validation_failed':
     case 'invalid_expiry':
-      return validationReply(e.message)
+      return validationReply(400, e.message)
     default:
       return errorReply(e)
   }

@@ -111,14 +111,14 @@ const LEVEL: Record<ResourceType, AccessLevel> = { project: 40, group: 50 }
 
 /** A URL a hook may have: absolute http(s) (GitLab's `PublicUrlValidator`, less its network rules). */
 export function checkHookUrl(url: string): Result<string, ErrorOf<'validation_failed'>> {
-  const invalid = err(validationFailed('Invalid url given'))
+  const invalid = err(validationFailed(HOOK_URL_INVALID))
   if (!URL.canParse(url)) return invalid
   const parsed = new URL(url)
   return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? ok(url) : invalid
 }
 
-/** GitLab's `validates :token, format: { without: /\n/ }` (WebHooks::Hook): a secret with a line break. */
-export const HOOK_TOKEN_INVALID = 'Token is invalid'
+/** GitLab's answer to every URL error of a hook's model (WebHooks::CreateService, save_hook). */
+export const HOOK_URL_INVALID = 'Invalid url given'
 
 // The model's checks in its order (`Invalid url given` first, WebHooks::CreateService and save_hook).
 function checkHookFields(
@@ -130,7 +130,8 @@ function checkHookFields(
     if (checked.isErr()) return err(checked.error)
   }
   return typeof token === 'string' && token.includes('\n')
-    ? err(validationFailed(HOOK_TOKEN_INVALID))
+    ? // `validates :token, format: { without: /\n/ }` (WebHooks::Hook), as Rails' full message.
+      err(validationFailed('Token is invalid'))
     : ok(undefined)
 }
 
