@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { isKnownPermission } from '../../domain/gitlab-permissions.js'
 import { GRANULAR_ACCESS } from '../../domain/granular-scope.js'
+import type { SeedGranularEntry } from './seed-granular.js'
 
 const id = z.number().int().positive()
 
@@ -8,7 +9,8 @@ const id = z.number().int().positive()
  * One entry of a seed token's `granular_scopes`, in the shape GitLab's REST API takes
  * (`granular_scope_params`): `project_ids` and `group_ids` only with `selected_memberships`, which needs
  * at least one of them (the API would make no scope of it; a seed says so instead). Each permission
- * must be one of GitLab's assignable permissions patkit knows.
+ * must be one of GitLab's assignable permissions patkit knows. Its output is `SeedGranularEntry`, the
+ * type the conversions (seed-granular.ts) take without loading zod.
  */
 export const seedGranularScopeSchema = z
   .strictObject({
@@ -51,4 +53,4 @@ export const seedGranularScopeSchema = z
         message: 'selected_memberships needs project_ids or group_ids: the projects and groups it reaches',
       })
     }
-  })
+  }) satisfies z.ZodType<SeedGranularEntry>
