@@ -87,9 +87,10 @@ export function migrate<DB>(
     // process starting at the same moment loses the write lock with SQLITE_BUSY, or finds the version
     // recorded by the first, and its next attempt finds the versions applied. Other dialects lock, and a lost race is rolled back, so a retry is safe.
     // A unique violation on the versions table means the other process recorded the version first.
-    // Kysely's Migrator lists every table of the schema to find its own: a table of another prefix
-    // (another application, another test file) dropped during that listing fails it with PostgreSQL's
-    // undefined_table, which says nothing about this store's tables, so that run is tried again.
+    // Kysely's Migrator lists every table of the schema, with its columns, to find its own: a table of
+    // another prefix (another application, another test file) dropped during that listing fails it
+    // with PostgreSQL's undefined_table or undefined_column, which say nothing about this store's
+    // tables, so that run is tried again (a bounded number of times: a real error still surfaces).
     const lostRace = (error: unknown) =>
       context.dialect.isRetryable(error) ||
       context.dialect.isUniqueViolation(error) ||
@@ -110,8 +111,11 @@ export function migrate<DB>(
   return ResultAsync.fromPromise(run(), toStoreFailure('migrate'))
 }
 
-function droppedMeanwhile(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && 'code' in error && error.code === '42P01'
+// PostgreSQL's undefined_table (42P01) and undefined_column (42703), as a listing of the catalog meets
+// a table dropped meanwhile.
+export function droppedMeanwhile(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return false
+  return error.code === '42P01' || error.code === '42703'
 }
 
 /**
